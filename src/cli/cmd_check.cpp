@@ -1,0 +1,69 @@
+// tasklens check: is an experiment sound? Exit 0 when it is, 1 when data was lost or events
+// contradict each other, 2 when it cannot be read at all.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "format/experiment.h"
+#include "replay/consistency.h"
+
+namespace tasklens::cli {
+namespace {
+
+int check(const std::string& dir) {
+  auto x = format::open_experiment(dir);
+  if (!x) {
+    fmt::print(stderr, "tasklens check: {}\n", x.error().message);
+    return 2;
+  }
+  if (x->streams.empty()) {
+    fmt::print(stderr, "tasklens check: {}: no thread streams (the program recorded nothing)\n",
+               dir);
+    return 1;
+  }
+  replay::ConsistencyReport rep = replay::check_consistency(*x);
+  fmt::print("{}: {} run of {}, {} threads, {} events\n", dir, x->status, x->program_name(),
+             rep.threads, rep.events);
+  fmt::print("  parallel regions {}, implicit tasks {}, explicit tasks {} created / {} started / "
+             "{} completed ({} cancelled)\n",
+             rep.parallel_regions, rep.implicit_tasks, rep.explicit_created, rep.explicit_started,
+             rep.explicit_completed, rep.explicit_cancelled);
+  fmt::print("  suspensions {} (resumed {}, on another thread {}), dependences {}, runtime "
+             "edges {}\n",
+             rep.suspensions, rep.resumptions, rep.migrations, rep.dependences,
+             rep.task_dependences);
+  for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
+  for (const auto& p : rep.stream_problems) {
+    fmt::print("  {}: {}\n",
+               p.severity == format::Problem::Severity::kDataLost ? "lost" : "note", p.message);
+  }
+  for (const auto& i : rep.issues) fmt::print("  inconsistent: {}\n", i);
+  if (rep.inconsistencies() > rep.issues.size()) {
+    fmt::print("  ... and {} more inconsistencies\n", rep.inconsistencies() - rep.issues.size());
+  }
+  bool sound = !rep.data_lost() && rep.inconsistencies() == 0 && x->status == "complete";
+  if (sound) {
+    fmt::print("  sound: nothing lost, every task consistent\n");
+    return 0;
+  }
+  if (x->status != "complete") {
+    fmt::print("  not sound: the run did not complete ({}); everything before the end was read\n",
+               x->status);
+  } else {
+    fmt::print("  not sound: {}\n", rep.data_lost() ? "data was lost" : "inconsistent events");
+  }
+  return 1;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int* exit_code) {
+  auto dir = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand(
+      "check", "Validate an experiment: exit 0 when sound, 1 when data was lost or events are "
+               "inconsistent (each said), 2 when it cannot be read");
+  sub->add_option("dir", *dir, "Experiment directory")->required();
+  sub->callback([dir, exit_code] { *exit_code = check(*dir); });
+}
+
+}  // namespace tasklens::cli

@@ -1,0 +1,212 @@
+// tasklens run: start a program with the recorder attached and summarize what was recorded.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "cli/commands.h"
+#include "cli/elf_info.h"
+#include "cli/launcher.h"
+#include "cli/run_summary.h"
+#include "cli/tool_paths.h"
+
+namespace tasklens::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Exit statuses of tasklens itself, in the shell's tradition (126/127) and GNU env's (125).
+constexpr int kToolFailed = 125;
+constexpr int kNotExecutable = 126;
+constexpr int kNotFound = 127;
+
+// The program and its arguments, taken off the command line before CLI11 sees it (their options
+// are the program's, not ours).
+std::vector<std::string> g_program_command;
+
+struct RunOptions {
+  std::string output;
+  int threads = 0;
+  int buffer_mb = 0;
+  std::string overflow;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+std::string default_output_dir(const std::string& program) {
+  char stamp[32];
+  time_t now = time(nullptr);
+  tm local{};
+  localtime_r(&now, &local);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  std::string base = "tasklens-" + fs::path(program).filename().string() + "-" + stamp;
+  std::string dir = base;
+  for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
+  return dir;
+}
+
+// GCC's OpenMP programs need libgomp, which has no OMPT; libomp implements GOMP's entry points,
+// so a folder with libgomp.so.1 -> libomp.so.5 first on LD_LIBRARY_PATH makes them record.
+bool prepare_gcc_program(const ElfInfo& elf, const std::string& dir, const std::string& program,
+                         std::vector<std::pair<std::string, std::string>>* env) {
+  if (elf.imports_symbol("omp_fulfill_event")) {
+    std::fprintf(stderr,
+                 "tasklens: %s was built by GCC (libgomp) and uses omp_fulfill_event (detach), "
+                 "which LLVM's libomp does not provide for GCC programs: it cannot be recorded. "
+                 "Rebuild it with clang -fopenmp.\n",
+                 program.c_str());
+    return false;
+  }
+  std::string libomp = find_libomp();
+  if (libomp.empty()) {
+    std::fprintf(stderr,
+                 "tasklens: %s was built by GCC (libgomp, no OMPT) and LLVM's libomp was not "
+                 "found to run it on; install libomp-14-dev or rebuild with clang -fopenmp.\n",
+                 program.c_str());
+    return false;
+  }
+  fs::path shim = fs::path(dir) / ".libgomp-on-libomp";
+  std::error_code ec;
+  fs::create_directories(shim, ec);
+  fs::remove(shim / "libgomp.so.1", ec);
+  fs::create_symlink(libomp, shim / "libgomp.so.1", ec);
+  if (ec) {
+    std::fprintf(stderr, "tasklens: cannot create %s: %s\n", (shim / "libgomp.so.1").c_str(),
+                 ec.message().c_str());
+    return false;
+  }
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  env->emplace_back("LD_LIBRARY_PATH",
+                    fs::absolute(shim).string() + (old && *old ? std::string(":") + old : ""));
+  return true;
+}
+
+int run(const RunOptions& o) {
+  if (o.command.empty()) {
+    std::fprintf(stderr, "tasklens run: no program given (usage: tasklens run [options] -- "
+                         "./app args...)\n");
+    return 2;
+  }
+  std::string program, error;
+  if (!resolve_program(o.command[0], &program, &error)) {
+    std::fprintf(stderr, "tasklens run: %s\n", error.c_str());
+    return error.find("not executable") != std::string::npos ||
+                   error.find("directory") != std::string::npos
+               ? kNotExecutable
+               : kNotFound;
+  }
+  std::string recorder = find_recorder_library();
+  if (recorder.empty()) {
+    std::fprintf(stderr, "tasklens run: cannot find libtasklens.so next to %s (looked in %s)\n",
+                 self_executable().c_str(), recorder_search_path().c_str());
+    return kToolFailed;
+  }
+
+  std::string dir = o.output.empty() ? default_output_dir(program) : o.output;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || access(dir.c_str(), W_OK) != 0) {
+    std::fprintf(stderr, "tasklens run: cannot write the output directory %s: %s\n",
+                 dir.c_str(), ec ? ec.message().c_str() : std::strerror(errno));
+    return kToolFailed;
+  }
+  if (fs::exists(fs::path(dir) / "experiment.json")) {
+    std::fprintf(stderr, "tasklens run: %s already holds an experiment; choose another -o\n",
+                 dir.c_str());
+    return kToolFailed;
+  }
+
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"OMP_TOOL", "enabled"},
+      {"OMP_TOOL_LIBRARIES", recorder},
+      {"TASKLENS_OUTPUT", fs::absolute(dir).string()},
+  };
+  if (o.threads > 0) env.emplace_back("OMP_NUM_THREADS", std::to_string(o.threads));
+  if (o.buffer_mb > 0) env.emplace_back("TASKLENS_BUFFER_MB", std::to_string(o.buffer_mb));
+  if (!o.overflow.empty()) env.emplace_back("TASKLENS_OVERFLOW", o.overflow);
+
+  ElfInfo elf = read_elf_info(program);
+  bool gcc_program = elf.needs("libgomp.so.1");
+  if (gcc_program) {
+    if (!prepare_gcc_program(elf, dir, program, &env)) return kToolFailed;
+    if (!o.quiet) {
+      std::fprintf(stderr, "tasklens: %s uses GCC's libgomp: running it on LLVM's libomp\n",
+                   program.c_str());
+    }
+  }
+
+  std::vector<std::string> argv = o.command;
+  argv[0] = program;
+  ChildExit child = run_child(argv, env);
+  if (!child.started) {
+    std::fprintf(stderr, "tasklens run: %s\n", child.error.c_str());
+    return kToolFailed;
+  }
+  int status = child.signaled ? 128 + child.code : child.code;
+
+  if (!fs::exists(fs::path(dir) / "experiment.json")) {
+    std::string why =
+        elf.is_elf && !elf.is_dynamic
+            ? "it is statically linked, so the OpenMP runtime cannot load the tool"
+        : elf.is_elf && !gcc_program && !elf.needs("libomp.so.5") && !elf.needs("libomp.so") &&
+                !elf.needs("libiomp5.so")
+            ? "it does not link an OpenMP runtime (or loads one in a way tasklens cannot see)"
+            : "the OpenMP runtime did not load the tool (is OMP_TOOL=disabled set somewhere?)";
+    std::fprintf(stderr, "tasklens run: nothing was recorded from %s: %s\n", program.c_str(),
+                 why.c_str());
+    return status != 0 ? status : kToolFailed;
+  }
+  if (!o.quiet) print_run_summary(stderr, dir, o.command, child);
+  return status;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "run",
+      "Run a program with the recorder attached through OMPT (no recompiling) and write an "
+      "experiment directory. The exit status is the program's (128+N if killed by signal N); "
+      "125 when tasklens itself failed, 126/127 when the program is not executable/not found.");
+  sub->add_option("-o,--output", o->output,
+                  "Experiment directory to write (default: tasklens-<app>-<timestamp>)");
+  sub->add_option("-n,--threads", o->threads, "Number of OpenMP threads (sets OMP_NUM_THREADS)")
+      ->check(CLI::Range(1, 4096));
+  sub->add_option("--buffer-mb", o->buffer_mb,
+                  "Recorder memory in MiB, a fixed pool (default 64; TASKLENS_BUFFER_MB)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--overflow", o->overflow,
+                  "When the writer cannot keep up: block (wait, default) or drop (count losses)")
+      ->check(CLI::IsMember({"block", "drop"}));
+  sub->add_flag("-q,--quiet", o->quiet, "Print no summary");
+  sub->footer("The program and its arguments come last, after the options (and after an "
+              "optional --): tasklens run -n 4 -- ./app --its-own-flag");
+  sub->callback([o, exit_code] {
+    o->command = g_program_command;
+    *exit_code = run(*o);
+  });
+}
+
+size_t split_run_command(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) != "run") return size_t(argc);
+  static const char* const kTakesValue[] = {"-o", "--output", "-n", "--threads", "--buffer-mb",
+                                            "--overflow"};
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--" || a.empty() || a[0] != '-') {
+      int first = a == "--" ? i + 1 : i;
+      g_program_command.assign(argv + first, argv + argc);
+      return size_t(i);
+    }
+    for (const char* opt : kTakesValue) {
+      if (a == opt) ++i;  // its value follows
+    }
+  }
+  return size_t(argc);
+}
+
+}  // namespace tasklens::cli

@@ -1,0 +1,20 @@
+// Each subcommand of `tasklens` registers itself on the CLI11 app and stores its exit status in
+// *exit_code when it runs. One file per subcommand: cmd_<name>.cpp.
+#pragma once
+
+#include <cstddef>
+
+namespace CLI {
+class App;
+}
+
+namespace tasklens::cli {
+
+void add_run_command(CLI::App& app, int* exit_code);
+// `tasklens run [options] [--] program args`: keeps program and args for the run command and
+// returns how many leading arguments CLI11 should parse.
+size_t split_run_command(int argc, char** argv);
+void add_dump_command(CLI::App& app, int* exit_code);
+void add_check_command(CLI::App& app, int* exit_code);
+
+}  // namespace tasklens::cli

@@ -1,0 +1,28 @@
+// tasklens: record OpenMP task programs through OMPT and explain where their time goes.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tasklens: records an OpenMP task program through OMPT and explains where its time goes.\n"
+      "Start with `tasklens run -- ./app args`, then `tasklens report DIR`."};
+  app.set_version_flag("--version", std::string("tasklens ") + TASKLENS_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  tasklens::cli::add_run_command(app, &exit_code);
+  tasklens::cli::add_dump_command(app, &exit_code);
+  tasklens::cli::add_check_command(app, &exit_code);
+  try {
+    app.parse(int(tasklens::cli::split_run_command(argc, argv)), argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tasklens: %s\n", e.what());
+    return 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,57 @@
+#include "cli/tool_paths.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+namespace tasklens::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> recorder_candidates() {
+  fs::path bin = fs::path(self_executable()).parent_path();
+  return {bin / "../lib/libtasklens.so", bin / "../" TASKLENS_INSTALL_LIBDIR "/libtasklens.so",
+          bin / "libtasklens.so"};
+}
+
+}  // namespace
+
+std::string self_executable() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "tasklens";
+  buf[n] = 0;
+  return buf;
+}
+
+std::string find_recorder_library() {
+  if (const char* env = std::getenv("TASKLENS_LIBRARY"); env && *env) {
+    return access(env, R_OK) == 0 ? fs::absolute(env).string() : std::string();
+  }
+  for (const fs::path& p : recorder_candidates()) {
+    std::error_code ec;
+    if (fs::exists(p, ec)) return fs::canonical(p, ec).string();
+  }
+  return {};
+}
+
+std::string recorder_search_path() {
+  std::string out;
+  for (const fs::path& p : recorder_candidates()) {
+    out += (out.empty() ? "" : ", ") + p.lexically_normal().string();
+  }
+  return out;
+}
+
+std::string find_libomp() {
+  for (const char* p : {TASKLENS_LIBOMP_PATH, "/usr/lib/llvm-14/lib/libomp.so.5",
+                        "/usr/lib/x86_64-linux-gnu/libomp.so.5"}) {
+    if (*p && access(p, R_OK) == 0) return p;
+  }
+  return {};
+}
+
+}  // namespace tasklens::cli

@@ -1,0 +1,168 @@
+#include "format/codec.h"
+
+#include "format/kinds.h"
+#include "format/varint.h"
+
+namespace tasklens::format {
+namespace {
+
+// A value within this zigzag distance of a cache entry updates that entry in place; a farther
+// one replaces the round-robin slot. The decoder tells the two apart by the same threshold.
+constexpr uint64_t kNear = uint64_t(1) << 20;
+
+inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
+  unsigned best = 0;
+  uint64_t best_z = zigzag(int64_t(v - c.v[0]));
+  for (unsigned i = 1; i < 4; ++i) {
+    uint64_t z = zigzag(int64_t(v - c.v[i]));
+    if (z < best_z) best_z = z, best = i;
+  }
+  if (best_z >= kNear) {
+    best = c.next;
+    best_z = zigzag(int64_t(v - c.v[best]));
+    c.next = (c.next + 1) & 3;
+  }
+  c.v[best] = v;
+  return put_varint(p, (best_z << 2) | best);
+}
+
+inline const uint8_t* get_near(const uint8_t* p, const uint8_t* end, NearCache& c, uint64_t* v) {
+  uint64_t x;
+  p = get_varint(p, end, &x);
+  if (!p) return nullptr;
+  unsigned slot = unsigned(x & 3);
+  uint64_t z = x >> 2;
+  *v = c.v[slot] + uint64_t(unzigzag(z));
+  c.v[slot] = *v;
+  if (z >= kNear) c.next = (slot + 1) & 3;
+  return p;
+}
+
+inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v, CodecState& s) {
+  switch (slot) {
+    case Slot::kNone:
+      return p;
+    case Slot::kRaw:
+      return put_varint(p, v);
+    case Slot::kSigned:
+      return put_varint(p, zigzag(int64_t(v)));
+    case Slot::kTask:
+      return put_near(p, s.task, v);
+    case Slot::kCode:
+      return put_near(p, s.code, v);
+    case Slot::kParallel: {
+      uint64_t d = v - s.parallel;
+      s.parallel = v;
+      return put_varint(p, zigzag(int64_t(d)));
+    }
+    case Slot::kAddr: {
+      uint64_t d = v - s.addr;
+      s.addr = v;
+      return put_varint(p, zigzag(int64_t(d)));
+    }
+  }
+  return p;
+}
+
+inline const uint8_t* get_slot(const uint8_t* p, const uint8_t* end, Slot slot, CodecState& s,
+                               uint64_t* v) {
+  uint64_t x = 0;
+  switch (slot) {
+    case Slot::kNone:
+      *v = 0;
+      return p;
+    case Slot::kRaw:
+      return get_varint(p, end, v);
+    case Slot::kSigned:
+      p = get_varint(p, end, &x);
+      *v = uint64_t(unzigzag(x));
+      return p;
+    case Slot::kTask:
+      return get_near(p, end, s.task, v);
+    case Slot::kCode:
+      return get_near(p, end, s.code, v);
+    case Slot::kParallel:
+      p = get_varint(p, end, &x);
+      *v = s.parallel += uint64_t(unzigzag(x));
+      return p;
+    case Slot::kAddr:
+      p = get_varint(p, end, &x);
+      *v = s.addr += uint64_t(unzigzag(x));
+      return p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, uint8_t* out) {
+  EncodeResult r;
+  CodecState s;
+  s.time = first_time;
+  uint8_t* p = out;
+  for (size_t i = 0; i < n; ++i) {
+    const Event& e = events[i];
+    const KindLayout& l = layout(e.kind);
+    uint64_t t = e.time;
+    if (t < s.time) {
+      t = s.time;
+      ++r.clamped;
+    }
+    *p++ = uint8_t(e.kind);
+    p = put_varint(p, t - s.time);
+    s.time = t;
+    if (!l.op.empty()) *p++ = e.op;
+    if (!l.sub.empty()) p = put_varint(p, e.sub);
+    if (!l.flags.empty()) p = put_varint(p, e.flags);
+    p = put_slot(p, l.a, e.a, s);
+    p = put_slot(p, l.b, e.b, s);
+    p = put_slot(p, l.c, e.c, s);
+  }
+  r.bytes = size_t(p - out);
+  r.last_time = s.time;
+  return r;
+}
+
+ChunkDecoder::ChunkDecoder(const uint8_t* payload, size_t bytes, uint64_t first_time)
+    : p_(payload), end_(payload + bytes) {
+  state_.time = first_time;
+}
+
+bool ChunkDecoder::next(Event& e) {
+  if (p_ >= end_ || malformed_) return false;
+  const uint8_t* p = p_;
+  uint8_t kind = *p++;
+  if (kind == 0 || kind >= uint8_t(Kind::kCount)) {
+    malformed_ = true;
+    return false;
+  }
+  e.kind = Kind(kind);
+  const KindLayout& l = layout(e.kind);
+  uint64_t x = 0;
+  p = get_varint(p, end_, &x);
+  if (!p) return malformed_ = true, false;
+  state_.time += x;
+  e.time = state_.time;
+  e.op = 0;
+  e.sub = 0;
+  e.flags = 0;
+  if (!l.op.empty()) {
+    if (p >= end_) return malformed_ = true, false;
+    e.op = *p++;
+  }
+  if (!l.sub.empty()) {
+    if (!(p = get_varint(p, end_, &x))) return malformed_ = true, false;
+    e.sub = uint16_t(x);
+  }
+  if (!l.flags.empty()) {
+    if (!(p = get_varint(p, end_, &x))) return malformed_ = true, false;
+    e.flags = uint32_t(x);
+  }
+  if (!(p = get_slot(p, end_, l.a, state_, &e.a))) return malformed_ = true, false;
+  if (!(p = get_slot(p, end_, l.b, state_, &e.b))) return malformed_ = true, false;
+  if (!(p = get_slot(p, end_, l.c, state_, &e.c))) return malformed_ = true, false;
+  p_ = p;
+  return true;
+}
+
+}  // namespace tasklens::format

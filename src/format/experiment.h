@@ -1,0 +1,47 @@
+// An experiment directory as the tools after the run see it: the metadata, the clock that turns
+// ticks into nanoseconds since the start of the run, and the thread stream files.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "format/result.h"
+
+namespace tasklens::format {
+
+// ticks -> ns since the start of the run: ns = (ticks - start_ticks) * ns_per_tick.
+struct Clock {
+  std::string source;  // "tsc" or "monotonic"
+  uint64_t start_ticks = 0;
+  double ns_per_tick = 1.0;
+  bool calibrated = true;  // false: no second sample, the rate is a guess (see docs/FORMAT.md)
+
+  uint64_t to_ns(uint64_t ticks) const {
+    if (ticks <= start_ticks) return 0;
+    return uint64_t(double(ticks - start_ticks) * ns_per_tick + 0.5);
+  }
+};
+
+struct Experiment {
+  std::string dir;
+  nlohmann::json meta;   // experiment.json as written by the recorder
+  std::string status;    // running (never finished: killed?), complete, crashed, interrupted
+  Clock clock;
+  std::vector<std::string> streams;  // stream files, by thread index
+  std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
+  std::vector<std::string> warnings;  // things a reader of the results should know
+
+  // The name of user-API string `id` ("?" when unknown).
+  const std::string& string(uint64_t id) const;
+  // The program's name (basename of its path) and thread count recorded.
+  std::string program_name() const;
+};
+
+// Opens `dir`. Errors: no such directory, not a tasklens experiment, corrupt metadata, a format
+// version this tasklens cannot read.
+Result<Experiment> open_experiment(const std::string& dir);
+
+}  // namespace tasklens::format

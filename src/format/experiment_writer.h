@@ -1,0 +1,39 @@
+// Writes a whole experiment directory from events in memory, with times in nanoseconds (clock
+// source "monotonic", one tick = 1 ns). For golden traces made by hand in tests and for tools
+// that rewrite traces; the recorder writes the same format incrementally.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "format/event.h"
+#include "format/result.h"
+
+namespace tasklens::format {
+
+class ExperimentWriter {
+ public:
+  // Appends `e` to thread `thread`'s stream. Times must not decrease within a thread.
+  void add(uint32_t thread, const Event& e) { streams_[thread].push_back(e); }
+  // Events per chunk (default 1000): small values exercise chunk boundaries.
+  void set_chunk_events(size_t n) { chunk_events_ = n; }
+  // Names of user-API strings; id i is names[i - 1].
+  void set_strings(std::vector<std::string> names) { strings_ = std::move(names); }
+  // Extra or replaced metadata members (e.g. "program", "status").
+  nlohmann::json& meta() { return extra_; }
+
+  // Creates `dir` (and parents) and writes experiment.json and one stream per thread.
+  Result<std::string> write(const std::string& dir) const;
+
+ private:
+  std::map<uint32_t, std::vector<Event>> streams_;
+  std::vector<std::string> strings_;
+  nlohmann::json extra_ = nlohmann::json::object();
+  size_t chunk_events_ = 1000;
+};
+
+}  // namespace tasklens::format

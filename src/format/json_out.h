@@ -1,0 +1,122 @@
+// A tiny JSON emitter into a caller-provided buffer: no allocation, no exceptions, so the
+// recorder can write its metadata even from a crash handler. Output that does not fit is cut and
+// `overflowed()` says so.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string_view>
+
+namespace tasklens::format {
+
+class JsonOut {
+ public:
+  JsonOut(char* buf, size_t cap) : buf_(buf), cap_(cap) {}
+
+  JsonOut& begin_object() { return open('{'); }
+  JsonOut& end_object() { return close('}'); }
+  JsonOut& begin_array() { return open('['); }
+  JsonOut& end_array() { return close(']'); }
+
+  // Object member name; the value follows with one of the value calls.
+  JsonOut& key(std::string_view k) {
+    comma();
+    quoted(k);
+    raw(":");
+    after_key_ = true;
+    return *this;
+  }
+  JsonOut& str(std::string_view s) {
+    comma();
+    quoted(s);
+    return *this;
+  }
+  JsonOut& u64(uint64_t v) { return fmt("%llu", (unsigned long long)v); }
+  JsonOut& i64(int64_t v) { return fmt("%lld", (long long)v); }
+  JsonOut& f64(double v) { return fmt("%.17g", v); }
+  JsonOut& boolean(bool v) { return fmt("%s", v ? "true" : "false"); }
+  JsonOut& hex(uint64_t v) {
+    char tmp[24];
+    std::snprintf(tmp, sizeof tmp, "0x%llx", (unsigned long long)v);
+    return str(tmp);
+  }
+
+  // A value that is already JSON text (e.g. a fragment made by another JsonOut).
+  JsonOut& json(std::string_view text) {
+    comma();
+    raw(text);
+    return *this;
+  }
+
+  // Shorthands for "key": value.
+  JsonOut& kv(std::string_view k, std::string_view v) { return key(k).str(v); }
+  JsonOut& kv_u64(std::string_view k, uint64_t v) { return key(k).u64(v); }
+  JsonOut& kv_i64(std::string_view k, int64_t v) { return key(k).i64(v); }
+  JsonOut& kv_f64(std::string_view k, double v) { return key(k).f64(v); }
+  JsonOut& kv_bool(std::string_view k, bool v) { return key(k).boolean(v); }
+
+  size_t size() const { return len_; }
+  const char* data() const { return buf_; }
+  bool overflowed() const { return overflow_; }
+
+ private:
+  JsonOut& open(char c) {
+    comma();
+    char s[2] = {c, 0};
+    raw(s);
+    first_ = true;
+    return *this;
+  }
+  JsonOut& close(char c) {
+    char s[2] = {c, 0};
+    raw(s);
+    first_ = false;
+    return *this;
+  }
+  void comma() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!first_) raw(",");
+    first_ = false;
+  }
+  JsonOut& fmt(const char* f, ...) __attribute__((format(printf, 2, 3)));
+  void raw(std::string_view s) {
+    for (char c : s) put(c);
+  }
+  void put(char c) {
+    if (len_ + 1 < cap_) {
+      buf_[len_++] = c;
+      buf_[len_] = 0;
+    } else {
+      overflow_ = true;
+    }
+  }
+  void quoted(std::string_view s) {
+    put('"');
+    for (unsigned char c : s) {
+      if (c == '"' || c == '\\') {
+        put('\\');
+        put(char(c));
+      } else if (c < 0x20) {
+        char tmp[8];
+        std::snprintf(tmp, sizeof tmp, "\\u%04x", c);
+        raw(tmp);
+      } else {
+        put(char(c));
+      }
+    }
+    put('"');
+  }
+
+  char* buf_;
+  size_t cap_;
+  size_t len_ = 0;
+  bool first_ = true;
+  bool after_key_ = false;
+  bool overflow_ = false;
+};
+
+}  // namespace tasklens::format

@@ -1,0 +1,173 @@
+#include "format/stream_reader.h"
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstring>
+
+#include "format/checksum.h"
+#include "format/codec.h"
+
+namespace tasklens::format {
+namespace {
+
+// The most events a chunk may claim; more means the header is garbage.
+constexpr uint32_t kMaxChunkEvents = 1u << 24;
+
+bool plausible(const ChunkHeader& h, uint64_t remaining) {
+  return h.magic == kChunkMagic && h.version == kFormatVersion &&
+         h.header_bytes == sizeof(ChunkHeader) && h.event_count > 0 &&
+         h.event_count <= kMaxChunkEvents && h.payload_bytes <= remaining;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Error{path + ": " + std::strerror(errno)};
+  FileHeader h{};
+  size_t got = std::fread(&h, 1, sizeof h, f);
+  if (got < sizeof(h.magic) || std::memcmp(h.magic, kStreamMagic, sizeof h.magic) != 0) {
+    std::fclose(f);
+    return Error{path + ": not a tasklens trace (bad magic)"};
+  }
+  if (got < sizeof h) {
+    std::fclose(f);
+    return Error{path + ": truncated file header (" + std::to_string(got) + " of " +
+                 std::to_string(sizeof h) + " bytes)"};
+  }
+  if (h.version != kFormatVersion) {
+    std::fclose(f);
+    const char* which = h.version < kFormatVersion ? "an older" : "a newer";
+    return Error{path + ": written by " + which + " tasklens (format version " +
+                 std::to_string(h.version) + "; this tasklens reads version " +
+                 std::to_string(kFormatVersion) + ")"};
+  }
+  return std::unique_ptr<StreamReader>(new StreamReader(path, f, h));
+}
+
+StreamReader::StreamReader(std::string path, FILE* f, FileHeader h)
+    : path_(std::move(path)), file_(f), header_(h) {
+  std::fseek(file_, 0, SEEK_END);
+  size_ = uint64_t(std::ftell(file_));
+  std::fseek(file_, long(offset_), SEEK_SET);
+}
+
+StreamReader::~StreamReader() { std::fclose(file_); }
+
+void StreamReader::problem(Problem::Severity s, uint64_t lost, const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  problems_.push_back(Problem{s, path_ + ": " + msg, lost});
+}
+
+bool StreamReader::next_chunk(std::vector<Event>& events, ChunkHeader* out_header) {
+  events.clear();
+  while (!done_) {
+    if (offset_ == size_) return done_ = true, false;
+    ChunkHeader h{};
+    uint64_t remaining = size_ - offset_;
+    if (remaining < sizeof h) {
+      problem(Problem::Severity::kDataLost, 0,
+              "truncated at byte %llu: %llu bytes of an incomplete chunk header (chunk %u); "
+              "what follows was lost",
+              (unsigned long long)offset_, (unsigned long long)remaining, next_seq_);
+      return done_ = true, false;
+    }
+    std::fseek(file_, long(offset_), SEEK_SET);
+    if (std::fread(&h, 1, sizeof h, file_) != sizeof h) {
+      problem(Problem::Severity::kDataLost, 0, "read error at byte %llu: %s",
+              (unsigned long long)offset_, std::strerror(errno));
+      return done_ = true, false;
+    }
+    if (h.magic != kChunkMagic || h.header_bytes != sizeof(ChunkHeader) || h.event_count == 0 ||
+        h.event_count > kMaxChunkEvents) {
+      problem(Problem::Severity::kDataLost, 0,
+              "corrupt chunk header at byte %llu (chunk %u); the rest of the stream is unreadable",
+              (unsigned long long)offset_, next_seq_);
+      return done_ = true, false;
+    }
+    if (h.version != kFormatVersion) {
+      problem(Problem::Severity::kDataLost, h.event_count,
+              "chunk %u at byte %llu has format version %u; this tasklens reads %u", h.seq,
+              (unsigned long long)offset_, h.version, kFormatVersion);
+      return done_ = true, false;
+    }
+    if (h.payload_bytes > remaining - sizeof h) {
+      problem(Problem::Severity::kDataLost, h.event_count,
+              "truncated at byte %llu: chunk %u needs %u payload bytes, %llu are left; its %u "
+              "events were lost",
+              (unsigned long long)offset_, h.seq, h.payload_bytes,
+              (unsigned long long)(remaining - sizeof h), h.event_count);
+      return done_ = true, false;
+    }
+    buf_.resize(sizeof h + h.payload_bytes);
+    std::memcpy(buf_.data(), &h, sizeof h);
+    if (std::fread(buf_.data() + sizeof h, 1, h.payload_bytes, file_) != h.payload_bytes) {
+      problem(Problem::Severity::kDataLost, h.event_count, "read error at byte %llu",
+              (unsigned long long)offset_);
+      return done_ = true, false;
+    }
+    uint32_t stored = h.checksum;
+    std::memset(buf_.data() + offsetof(ChunkHeader, checksum), 0, sizeof stored);
+    uint64_t chunk_offset = offset_;
+    offset_ += sizeof h + h.payload_bytes;
+    if (checksum(buf_.data(), buf_.size()) != stored) {
+      // The sizes may be right even though the bytes are not: skip the chunk if the next one
+      // starts where this header says, else stop.
+      ChunkHeader next{};
+      bool resync = offset_ == size_ ||
+                    (std::fread(&next, 1, sizeof next, file_) == sizeof next &&
+                     plausible(next, size_ - offset_ - sizeof next));
+      problem(Problem::Severity::kDataLost, h.event_count,
+              "chunk %u at byte %llu is corrupt (checksum mismatch); its %u events were %s",
+              h.seq, (unsigned long long)chunk_offset, h.event_count,
+              resync ? "skipped" : "lost with the rest of the stream");
+      next_seq_ = h.seq + 1;
+      if (!resync) return done_ = true, false;
+      continue;
+    }
+    if (h.seq != next_seq_) {
+      problem(Problem::Severity::kDataLost, 0,
+              "chunks %u to %u are missing before byte %llu (a failed write)", next_seq_,
+              h.seq - 1, (unsigned long long)chunk_offset);
+    }
+    next_seq_ = h.seq + 1;
+    if (h.lost_before) {
+      problem(Problem::Severity::kDataLost, h.lost_before,
+              "the recorder dropped %u events before chunk %u (buffer overflow)", h.lost_before,
+              h.seq);
+    }
+    events.reserve(h.event_count);
+    ChunkDecoder dec(buf_.data() + sizeof h, h.payload_bytes, h.first_time);
+    Event e;
+    while (dec.next(e)) events.push_back(e);
+    if (dec.malformed() || events.size() != h.event_count) {
+      problem(Problem::Severity::kDataLost, h.event_count - events.size(),
+              "chunk %u at byte %llu decodes to %zu of its %u events (malformed payload)", h.seq,
+              (unsigned long long)chunk_offset, events.size(), h.event_count);
+    }
+    if (out_header) *out_header = h;
+    if (!events.empty()) return true;
+  }
+  return false;
+}
+
+std::vector<ChunkHeader> StreamReader::scan_headers() {
+  std::vector<ChunkHeader> out;
+  uint64_t off = offset_;
+  while (off + sizeof(ChunkHeader) <= size_) {
+    ChunkHeader h{};
+    std::fseek(file_, long(off), SEEK_SET);
+    if (std::fread(&h, 1, sizeof h, file_) != sizeof h) break;
+    if (!plausible(h, size_ - off - sizeof h)) break;
+    out.push_back(h);
+    off += sizeof h + h.payload_bytes;
+  }
+  std::fseek(file_, long(offset_), SEEK_SET);
+  return out;
+}
+
+}  // namespace tasklens::format

@@ -1,0 +1,60 @@
+// Reads one thread's stream file chunk by chunk. Damage (a truncated tail, a corrupt chunk, a
+// gap in the chunk sequence) never throws away what comes before it: it is reported as a Problem
+// and reading goes on where it safely can.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/chunk.h"
+#include "format/event.h"
+#include "format/result.h"
+
+namespace tasklens::format {
+
+struct Problem {
+  enum class Severity { kInfo, kDataLost };
+  Severity severity;
+  std::string message;  // names the file and the byte offset
+  uint64_t events_lost = 0;  // when known
+};
+
+class StreamReader {
+ public:
+  // Opens the file and checks its header: "not a tasklens trace", "older/newer version" are
+  // errors here.
+  static Result<std::unique_ptr<StreamReader>> open(const std::string& path);
+  ~StreamReader();
+
+  uint32_t thread() const { return header_.thread; }
+  uint64_t os_tid() const { return header_.os_tid; }
+  const std::string& path() const { return path_; }
+
+  // Decodes the next readable chunk into `events` (times in ticks). False at the end of what can
+  // be read.
+  bool next_chunk(std::vector<Event>& events, ChunkHeader* header = nullptr);
+  // Reads only chunk headers, from the current position to the end (for clock samples).
+  std::vector<ChunkHeader> scan_headers();
+
+  const std::vector<Problem>& problems() const { return problems_; }
+
+ private:
+  StreamReader(std::string path, FILE* f, FileHeader h);
+  void problem(Problem::Severity s, uint64_t lost, const char* fmt, ...)
+      __attribute__((format(printf, 4, 5)));
+
+  std::string path_;
+  FILE* file_;
+  FileHeader header_;
+  uint64_t offset_ = sizeof(FileHeader);
+  uint64_t size_ = 0;
+  uint32_t next_seq_ = 0;
+  bool done_ = false;
+  std::vector<uint8_t> buf_;
+  std::vector<Problem> problems_;
+};
+
+}  // namespace tasklens::format

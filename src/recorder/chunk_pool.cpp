@@ -1,0 +1,68 @@
+#include "recorder/chunk_pool.h"
+
+#include <sys/mman.h>
+
+#include <chrono>
+
+namespace tasklens::recorder {
+
+bool ChunkPool::init(size_t bytes) {
+  size_t n = bytes / kChunkBytes;
+  if (n < 4) n = 4;
+  void* mem = mmap(nullptr, n * kChunkBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED) return false;
+  auto* base = static_cast<uint8_t*>(mem);
+  // Chained in address order so that a short run touches only the first pages.
+  for (size_t i = n; i-- > 0;) {
+    auto* c = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
+    c->next = free_;
+    free_ = c;
+  }
+  count_ = n;
+  return true;
+}
+
+Chunk* ChunkPool::pop_free_locked() {
+  Chunk* c = free_;
+  if (c) {
+    free_ = c->next;
+    if (++in_use_ > peak_in_use_) peak_in_use_ = in_use_;
+  }
+  return c;
+}
+
+Chunk* ChunkPool::try_take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pop_free_locked();
+}
+
+Chunk* ChunkPool::take_waiting(uint32_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  freed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return free_ != nullptr; });
+  return pop_free_locked();
+}
+
+void ChunkPool::give_back(Chunk* c) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    c->next = free_;
+    free_ = c;
+    --in_use_;
+  }
+  freed_.notify_one();
+}
+
+Chunk* ChunkPool::pop_all_full() {
+  Chunk* c = full_.exchange(nullptr, std::memory_order_acquire);
+  Chunk* reversed = nullptr;
+  while (c) {
+    Chunk* next = c->next;
+    c->next = reversed;
+    reversed = c;
+    c = next;
+  }
+  return reversed;
+}
+
+}  // namespace tasklens::recorder

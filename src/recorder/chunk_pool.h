@@ -1,0 +1,70 @@
+// The recorder's only memory for events: a fixed pool of chunks mapped once at start-up.
+// Threads take an empty chunk when theirs is full and hand the full one to the writer through
+// a lock-free queue (push is async-signal-safe, so a crash handler can use it too).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+#include "format/event.h"
+
+namespace tasklens::recorder {
+
+constexpr size_t kChunkBytes = 128 * 1024;
+
+struct Chunk {
+  Chunk* next;           // link in the writer queue or the free list
+  uint32_t thread;       // index of the thread that filled it
+  uint32_t count;        // events filled
+  uint32_t lost_before;  // events dropped on this thread before the first one
+  uint32_t pad;
+  format::Event events[(kChunkBytes - 24) / sizeof(format::Event)];
+};
+constexpr size_t kChunkEvents = sizeof(Chunk::events) / sizeof(format::Event);
+static_assert(sizeof(Chunk) <= kChunkBytes);
+
+class ChunkPool {
+ public:
+  // Maps `bytes` (rounded down to whole chunks, at least 4). False when mmap fails.
+  bool init(size_t bytes);
+  size_t chunk_count() const { return count_; }
+
+  // An empty chunk, or nullptr when none is free.
+  Chunk* try_take();
+  // Waits up to `timeout_ms` for an empty chunk; nullptr on timeout.
+  Chunk* take_waiting(uint32_t timeout_ms);
+  // Gives an empty chunk back and wakes a waiting thread.
+  void give_back(Chunk* c);
+
+  // The full-chunk queue to the writer: many producers, one consumer.
+  void push_full(Chunk* c) {
+    Chunk* head = full_.load(std::memory_order_relaxed);
+    do {
+      c->next = head;
+    } while (!full_.compare_exchange_weak(head, c, std::memory_order_release,
+                                          std::memory_order_relaxed));
+  }
+  // Takes every queued chunk, oldest first.
+  Chunk* pop_all_full();
+  bool full_queue_empty() const { return full_.load(std::memory_order_acquire) == nullptr; }
+
+  // Chunks in use right now (taken and not given back), and the most ever in use.
+  size_t in_use() const { return in_use_; }
+  size_t peak_in_use() const { return peak_in_use_; }
+
+ private:
+  Chunk* pop_free_locked();
+
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  Chunk* free_ = nullptr;
+  size_t count_ = 0;
+  size_t in_use_ = 0;
+  size_t peak_in_use_ = 0;
+  std::atomic<Chunk*> full_{nullptr};
+};
+
+}  // namespace tasklens::recorder

@@ -1,0 +1,34 @@
+#include "recorder/config.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+namespace tasklens::recorder {
+
+void read_config(Config& config, const char* app_name) {
+  if (const char* dir = std::getenv("TASKLENS_OUTPUT"); dir && *dir) {
+    std::snprintf(config.output_dir, sizeof config.output_dir, "%s", dir);
+  } else {
+    char stamp[32];
+    time_t now = time(nullptr);
+    tm local{};
+    localtime_r(&now, &local);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    std::snprintf(config.output_dir, sizeof config.output_dir, "tasklens-%s-%s", app_name, stamp);
+  }
+  if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); mb && *mb) {
+    long v = std::strtol(mb, nullptr, 10);
+    if (v >= 1 && v <= (1l << 20)) config.buffer_bytes = size_t(v) << 20;
+  }
+  if (const char* p = std::getenv("TASKLENS_OVERFLOW"); p && std::strcmp(p, "drop") == 0) {
+    config.overflow = OverflowPolicy::kDrop;
+  }
+  if (const char* c = std::getenv("TASKLENS_CLOCK"); c && std::strcmp(c, "monotonic") == 0) {
+    config.clock = ClockSource::kMonotonic;
+  }
+  if (const char* q = std::getenv("TASKLENS_QUIET"); q && *q && *q != '0') config.quiet = true;
+}
+
+}  // namespace tasklens::recorder

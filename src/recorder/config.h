@@ -1,0 +1,29 @@
+// The recorder's settings, read once from the environment at start-up (docs/RECORDER.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "recorder/clock.h"
+
+namespace tasklens::recorder {
+
+// What a thread does when every chunk of the pool is full and the writer has not caught up.
+enum class OverflowPolicy : uint8_t {
+  kBlock,  // wait for the writer (recorded as a tool_stall), dropping only after a timeout
+  kDrop,   // drop events at once and count them (recorded as a `lost` event)
+};
+
+struct Config {
+  char output_dir[4096] = {};       // TASKLENS_OUTPUT, else tasklens-<app>-<timestamp>
+  size_t buffer_bytes = 64u << 20;  // TASKLENS_BUFFER_MB
+  OverflowPolicy overflow = OverflowPolicy::kBlock;  // TASKLENS_OVERFLOW=block|drop
+  ClockSource clock = ClockSource::kTsc;             // TASKLENS_CLOCK=tsc|monotonic
+  uint32_t block_timeout_ms = 1000;  // how long kBlock waits before it drops
+  bool quiet = false;                // TASKLENS_QUIET=1: no warning lines on stderr
+};
+
+// Fills `config` from the environment; `app_name` names the default output directory.
+void read_config(Config& config, const char* app_name);
+
+}  // namespace tasklens::recorder

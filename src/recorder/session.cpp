@@ -1,0 +1,326 @@
+#include "recorder/session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "format/chunk.h"
+#include "format/json_out.h"
+#include "format/kinds.h"
+#include "recorder/loaded_objects.h"
+#include "recorder/signals.h"
+
+namespace tasklens::recorder {
+
+// Never destroyed: its writer thread and buffers must outlive every static destructor.
+Session& g_session = *new Session;
+
+namespace {
+
+constexpr size_t kMetadataBytes = 4u << 20;
+constexpr size_t kTextBytes = 256u << 10;
+
+// Text captured at start-up, when it is safe to read it: the command line and the objects.
+char* g_cmdline = nullptr;
+size_t g_cmdline_len = 0;
+char* g_objects = nullptr;
+
+bool make_dirs(const char* path) {
+  char tmp[4096];
+  std::snprintf(tmp, sizeof tmp, "%s", path);
+  for (char* p = tmp + 1; *p; ++p) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return false;
+    *p = '/';
+  }
+  return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+}
+
+void capture_cmdline() {
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, g_cmdline, kTextBytes - 1);
+  close(fd);
+  g_cmdline_len = n > 0 ? size_t(n) : 0;
+}
+
+void capture_objects() {
+  format::JsonOut o(g_objects, kTextBytes);
+  write_loaded_objects(o);
+  if (o.overflowed()) std::snprintf(g_objects, kTextBytes, "[]");
+}
+
+void* map_bytes(size_t n) {
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+const char* status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::kNotStarted: return "not_started";
+    case RunStatus::kRunning: return "running";
+    case RunStatus::kComplete: return "complete";
+    case RunStatus::kCrashed: return "crashed";
+    case RunStatus::kInterrupted: return "interrupted";
+  }
+  return "?";
+}
+
+const char* result_name(int r) {
+  switch (r) {
+    case 1: return "never";
+    case 2: return "impossible";
+    case 3: return "sometimes";
+    case 4: return "sometimes_paired";
+    case 5: return "always";
+    default: return "error";
+  }
+}
+
+void child_after_fork() { g_session.disable_after_fork(); }
+
+}  // namespace
+
+bool Session::start() {
+  read_config(config, program_invocation_short_name);
+  invariant_tsc = tsc_is_invariant();
+  g_clock_source = (config.clock == ClockSource::kTsc && invariant_tsc) ? ClockSource::kTsc
+                                                                        : ClockSource::kMonotonic;
+  metadata_buf_ = static_cast<char*>(map_bytes(kMetadataBytes));
+  metadata_cap_ = kMetadataBytes;
+  g_cmdline = static_cast<char*>(map_bytes(kTextBytes));
+  g_objects = static_cast<char*>(map_bytes(kTextBytes));
+  if (!metadata_buf_ || !g_cmdline || !g_objects || !pool.init(config.buffer_bytes)) {
+    if (!config.quiet) std::fprintf(stderr, "tasklens: cannot map the recording buffers\n");
+    return false;
+  }
+  if (!make_dirs(config.output_dir)) {
+    if (!config.quiet) {
+      std::fprintf(stderr, "tasklens: cannot create %s: %s; not recording\n", config.output_dir,
+                   strerror(errno));
+    }
+    return false;
+  }
+  capture_cmdline();
+  capture_objects();
+  timespec real;
+  clock_gettime(CLOCK_REALTIME, &real);
+  start_unix_ns = uint64_t(real.tv_sec) * 1000000000ull + uint64_t(real.tv_nsec);
+  clock_start = sample_clock();
+  status_ = RunStatus::kRunning;
+  recording_.store(true, std::memory_order_release);
+  write_metadata();
+  char probe[4200];
+  std::snprintf(probe, sizeof probe, "%s/%s", config.output_dir, format::kMetadataFile);
+  if (access(probe, F_OK) != 0) {
+    recording_.store(false);
+    if (!config.quiet) {
+      std::fprintf(stderr, "tasklens: cannot write in %s; not recording\n", config.output_dir);
+    }
+    return false;
+  }
+  if (!writer.start(config.output_dir, &pool)) {
+    recording_.store(false);
+    return false;
+  }
+  install_signal_handlers();
+  pthread_atfork(nullptr, nullptr, child_after_fork);
+  return true;
+}
+
+void Session::flush_all_threads() {
+  uint32_t n = thread_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n && i < kMaxThreads; ++i) {
+    ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
+    if (tb) hand_over(tb);
+  }
+}
+
+void Session::finish() {
+  if (status_.load() != RunStatus::kRunning || finishing_.exchange(true)) return;
+  recording_.store(false, std::memory_order_release);
+  flush_all_threads();
+  writer.stop();
+  clock_end = sample_clock();
+  capture_objects();
+  status_ = RunStatus::kComplete;
+  write_metadata();
+}
+
+void Session::finish_on_signal(int sig) {
+  if (status_.load() != RunStatus::kRunning || finishing_.exchange(true)) return;
+  recording_.store(false, std::memory_order_release);
+  bool writer_idle = writer.stop_from_signal(2000) || writer.is_writer_thread();
+  if (writer_idle) {
+    uint32_t n = thread_count.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < n && i < kMaxThreads; ++i) {
+      ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
+      if (!tb || !tb->chunk) continue;
+      writer.write_partial(tb->chunk, uint32_t(tb->cur - tb->chunk->events));
+    }
+  }
+  clock_end = sample_clock();
+  end_signal_ = sig;
+  status_ = (sig == SIGINT || sig == SIGTERM) ? RunStatus::kInterrupted : RunStatus::kCrashed;
+  write_metadata();
+}
+
+void Session::disable_after_fork() {
+  recording_.store(false, std::memory_order_release);
+  status_ = RunStatus::kNotStarted;
+  uint32_t n = thread_count.load(std::memory_order_relaxed);
+  for (uint32_t i = 0; i < n && i < kMaxThreads; ++i) {
+    ThreadBuffer* tb = threads[i].load(std::memory_order_relaxed);
+    if (tb) tb->chunk = nullptr, tb->cur = tb->end = nullptr;
+  }
+}
+
+void Session::note_callback(const char* name, int result) {
+  if (callback_count_ < std::size(callbacks_)) callbacks_[callback_count_++] = {name, result};
+}
+
+uint32_t Session::intern(const char* name) {
+  std::lock_guard<std::mutex> lock(strings_mutex_);
+  for (uint32_t i = 0; i < string_count_; ++i) {
+    if (std::strcmp(strings_[i], name) == 0) return i + 1;
+  }
+  if (string_count_ == string_cap_) {
+    uint32_t cap = string_cap_ ? string_cap_ * 2 : 64;
+    auto* grown = static_cast<const char**>(std::realloc(strings_, cap * sizeof(char*)));
+    if (!grown) return 0;
+    strings_ = grown;
+    string_cap_ = cap;
+  }
+  strings_[string_count_] = strdup(name);
+  return ++string_count_;
+}
+
+void Session::write_metadata() {
+  // Another writer of the metadata (or a signal that interrupted one): let it finish a while.
+  for (int i = 0; metadata_busy_.test_and_set(std::memory_order_acquire); ++i) {
+    if (i > 200) return;
+    timespec ms = {0, 1000 * 1000};
+    nanosleep(&ms, nullptr);
+  }
+  if (!metadata_buf_) return metadata_busy_.clear();
+  format::JsonOut o(metadata_buf_, metadata_cap_);
+  o.begin_object();
+  o.kv("format", "tasklens-experiment").kv_u64("format_version", format::kFormatVersion);
+  o.key("tool").begin_object().kv("name", "tasklens").kv("version", TASKLENS_VERSION).end_object();
+  RunStatus status = status_.load();
+  o.kv("status", status_name(status));
+  if (end_signal_) {
+    char reason[64];
+    std::snprintf(reason, sizeof reason, "signal %d (%s)", end_signal_, sigabbrev_np(end_signal_));
+    o.kv("end_reason", reason);
+  } else if (status == RunStatus::kComplete) {
+    o.kv("end_reason", "exit");
+  }
+
+  o.key("program").begin_object();
+  o.kv_i64("pid", getpid());
+  o.key("args").begin_array();
+  for (size_t i = 0; i < g_cmdline_len;) {
+    o.str(g_cmdline + i);
+    i += std::strlen(g_cmdline + i) + 1;
+  }
+  o.end_array();
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  o.kv("path", exe);
+  o.end_object();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  o.kv("host", host);
+  o.kv_u64("start_unix_ns", start_unix_ns);
+
+  o.key("runtime").begin_object().kv("version", runtime_version);
+  o.key("callbacks").begin_object();
+  for (uint32_t i = 0; i < callback_count_; ++i) {
+    o.kv(callbacks_[i].name, result_name(callbacks_[i].result));
+  }
+  o.end_object().end_object();
+
+  o.key("clock").begin_object();
+  o.kv("source", g_clock_source == ClockSource::kTsc ? "tsc" : "monotonic");
+  o.kv_bool("invariant_tsc", invariant_tsc);
+  o.key("start").begin_object().kv_u64("ticks", clock_start.ticks).kv_u64("ns", clock_start.ns);
+  o.end_object();
+  ClockSample end = clock_end.ticks ? clock_end : writer.last_sample();
+  o.key("end").begin_object().kv_u64("ticks", end.ticks).kv_u64("ns", end.ns).end_object();
+  o.kv_bool("end_is_final", clock_end.ticks != 0);
+  o.end_object();
+
+  uint32_t nthreads = thread_count.load(std::memory_order_acquire);
+  if (nthreads > kMaxThreads) nthreads = kMaxThreads;
+  uint64_t lost = 0, stall = 0;
+  o.key("threads").begin_array();
+  for (uint32_t i = 0; i < nthreads; ++i) {
+    ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
+    if (!tb) continue;
+    const StreamStats& s = writer.stats(i);
+    uint64_t thread_lost = s.lost + tb->lost_pending;
+    lost += thread_lost;
+    stall += tb->stall_ticks;
+    o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
+    o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
+    o.kv_u64("lost", thread_lost).end_object();
+  }
+  o.end_array();
+
+  o.key("recorder").begin_object();
+  o.kv_u64("buffer_bytes", pool.chunk_count() * kChunkBytes);
+  o.kv_u64("chunk_bytes", kChunkBytes).kv_u64("chunk_events", kChunkEvents);
+  o.kv_u64("peak_chunks_in_use", pool.peak_in_use());
+  o.kv("overflow", config.overflow == OverflowPolicy::kBlock ? "block" : "drop");
+  o.kv_u64("events_written", writer.total_events());
+  o.kv_u64("events_lost", lost);
+  o.kv_u64("threads_refused", threads_refused.load());
+  o.kv_u64("stall_ticks", stall);
+  o.kv_u64("times_clamped", writer.clamped());
+  o.kv("write_error", writer.error());
+  o.end_object();
+
+  o.kv_u64("explicit_tasks", writer.explicit_tasks());
+  o.key("counts").begin_object();
+  for (size_t k = 1; k < size_t(format::Kind::kCount); ++k) {
+    uint64_t c = writer.kind_count(format::Kind(k));
+    if (c) o.kv_u64(format::layout(format::Kind(k)).name, c);
+  }
+  o.end_object();
+
+  o.key("objects").json(g_objects);
+  o.key("strings").begin_array();
+  {
+    // No lock on the signal path: names are only ever appended, and the count is read once.
+    uint32_t count = string_count_;
+    for (uint32_t i = 0; i < count; ++i) o.str(strings_[i]);
+  }
+  o.end_array();
+  o.end_object();
+
+  char path[4200], tmp[4200];
+  std::snprintf(path, sizeof path, "%s/%s", config.output_dir, format::kMetadataFile);
+  std::snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    bool ok = !o.overflowed() && write(fd, o.data(), o.size()) == ssize_t(o.size()) &&
+              write(fd, "\n", 1) == 1;
+    close(fd);
+    if (ok) rename(tmp, path);
+    else unlink(tmp);
+  }
+  metadata_busy_.clear(std::memory_order_release);
+}
+
+}  // namespace tasklens::recorder

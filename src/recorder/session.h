@@ -1,0 +1,82 @@
+// The recorder's life cycle and global state: start-up (config, pool, writer, metadata),
+// normal end (flush every thread, drain the writer, final metadata), and the emergency end on a
+// fatal or terminating signal. One instance per process: g_session.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "recorder/chunk_pool.h"
+#include "recorder/clock.h"
+#include "recorder/config.h"
+#include "recorder/thread_buffer.h"
+#include "recorder/writer.h"
+
+namespace tasklens::recorder {
+
+enum class RunStatus : uint8_t { kNotStarted, kRunning, kComplete, kCrashed, kInterrupted };
+
+// The OMPT callbacks the tool asked for and what the runtime answered (ompt_set_result_t).
+struct GrantedCallback {
+  const char* name;
+  int result;
+};
+
+class Session {
+ public:
+  // Starts recording; false (with a warning on stderr) when the output cannot be written.
+  // `runtime_version` is set before, by ompt_start_tool.
+  bool start();
+  // Normal end: flush all threads, drain the writer, write the final metadata. Idempotent.
+  void finish();
+  // End on a signal: as much as can be done safely from a signal handler, then return.
+  void finish_on_signal(int sig);
+  // Stops recording in a forked child, which has no writer thread.
+  void disable_after_fork();
+
+  bool recording() const { return recording_.load(std::memory_order_acquire); }
+
+  void note_callback(const char* name, int result);
+  // Interns a user-API name; returns its id (index in the metadata's "strings" array + 1).
+  uint32_t intern(const char* name);
+
+  // Rewrites experiment.json with the current state.
+  void write_metadata();
+
+  Config config;
+  ChunkPool pool;
+  Writer writer;
+  std::atomic<ThreadBuffer*> threads[kMaxThreads] = {};
+  std::atomic<uint32_t> thread_count{0};
+  std::atomic<uint64_t> threads_refused{0};  // events of threads beyond kMaxThreads
+
+  ClockSample clock_start, clock_end;
+  uint64_t start_unix_ns = 0;
+  bool invariant_tsc = false;
+  char runtime_version[256] = {};
+
+ private:
+  friend ThreadBuffer* attach_thread();
+  void flush_all_threads();
+
+  std::atomic<bool> recording_{false};
+  std::atomic<RunStatus> status_{RunStatus::kNotStarted};
+  int end_signal_ = 0;
+  std::atomic<bool> finishing_{false};
+
+  GrantedCallback callbacks_[64] = {};
+  uint32_t callback_count_ = 0;
+
+  std::mutex strings_mutex_;
+  const char** strings_ = nullptr;  // interned names, owned copies
+  uint32_t string_count_ = 0, string_cap_ = 0;
+
+  std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;
+  char* metadata_buf_ = nullptr;  // mapped at start: the crash path must not allocate
+  size_t metadata_cap_ = 0;
+};
+
+extern Session& g_session;
+
+}  // namespace tasklens::recorder

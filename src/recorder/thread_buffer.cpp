@@ -1,0 +1,104 @@
+#include "recorder/thread_buffer.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "recorder/session.h"
+
+namespace tasklens::recorder {
+
+thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+// Writes the markers that explain a gap at the start of a fresh chunk.
+format::Event* start_chunk(ThreadBuffer* tb, Chunk* c, uint64_t stall_begin, uint64_t stall_end) {
+  c->thread = tb->index;
+  c->count = 0;
+  c->lost_before = uint32_t(tb->lost_pending > 0xffffffffu ? 0xffffffffu : tb->lost_pending);
+  format::Event* e = c->events;
+  if (stall_end > stall_begin) {
+    *e++ = format::Event{stall_begin, format::Kind::kToolStall, 1, 0, 0, 0, 0, 0};
+    *e++ = format::Event{stall_end, format::Kind::kToolStall, 2, 0, 0, 0, 0, 0};
+    tb->stall_ticks += stall_end - stall_begin;
+  }
+  if (tb->lost_pending) {
+    *e++ = format::Event{now_ticks(), format::Kind::kLost, 0, 0, c->lost_before, 0, 0, 0};
+    tb->lost_total += tb->lost_pending;
+    tb->lost_pending = 0;
+  }
+  tb->chunk = c;
+  tb->end = c->events + kChunkEvents;
+  return e;
+}
+
+// An alternate signal stack so that a crash by stack overflow still reaches the handler.
+void give_alternate_signal_stack() {
+  stack_t current;
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
+  constexpr size_t kBytes = 64 * 1024;
+  void* mem = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return;
+  stack_t st{};
+  st.ss_sp = mem;
+  st.ss_size = kBytes;
+  sigaltstack(&st, nullptr);
+}
+
+}  // namespace
+
+ThreadBuffer* attach_thread() {
+  Session& s = g_session;
+  if (!s.recording()) return nullptr;
+  uint32_t index = s.thread_count.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kMaxThreads) {
+    s.thread_count.store(kMaxThreads, std::memory_order_relaxed);
+    s.threads_refused.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  auto* tb = new (std::nothrow) ThreadBuffer();
+  if (!tb) return nullptr;
+  tb->index = index;
+  tb->os_tid = int(gettid());
+  give_alternate_signal_stack();
+  s.threads[index].store(tb, std::memory_order_release);
+  t_buffer = tb;
+  return tb;
+}
+
+void hand_over(ThreadBuffer* tb) {
+  if (tb->chunk) {
+    tb->chunk->count = uint32_t(tb->cur - tb->chunk->events);
+    g_session.pool.push_full(tb->chunk);
+    g_session.writer.wake();
+    tb->chunk = nullptr;
+  }
+  tb->cur = tb->end = nullptr;
+}
+
+format::Event* refill(ThreadBuffer* tb) {
+  Session& s = g_session;
+  hand_over(tb);
+  if (!s.recording()) return nullptr;
+
+  Chunk* c = s.pool.try_take();
+  uint64_t stall_begin = 0, stall_end = 0;
+  if (!c && s.config.overflow == OverflowPolicy::kBlock && !tb->dropping) {
+    stall_begin = now_ticks();
+    c = s.pool.take_waiting(s.config.block_timeout_ms);
+    stall_end = now_ticks();
+  }
+  if (!c) {
+    // Nothing free: this event is lost. Keep cur == end so the next event tries again.
+    tb->dropping = true;
+    ++tb->lost_pending;
+    return nullptr;
+  }
+  tb->dropping = false;
+  return start_chunk(tb, c, stall_begin, stall_end);
+}
+
+}  // namespace tasklens::recorder

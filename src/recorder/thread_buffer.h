@@ -1,0 +1,72 @@
+// Per-thread event buffers: the hot path. A thread writes events with plain stores into the
+// chunk it owns; only when the chunk is full does it talk to anyone (the pool and the writer).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "format/event.h"
+#include "recorder/chunk_pool.h"
+#include "recorder/clock.h"
+
+namespace tasklens::recorder {
+
+constexpr uint32_t kMaxThreads = 4096;
+
+struct ThreadBuffer {
+  format::Event* cur = nullptr;  // next free slot
+  format::Event* end = nullptr;  // one past the chunk's last slot; cur == end means "refill"
+  Chunk* chunk = nullptr;
+  uint64_t id_counter = 0;  // task and parallel region ids made by this thread
+  uint32_t index = 0;
+  int os_tid = 0;
+  bool dropping = false;      // the last refill timed out: take chunks without waiting
+  uint64_t lost_pending = 0;  // events dropped since the last chunk was taken
+  uint64_t lost_total = 0;
+  uint64_t stall_ticks = 0;   // time spent waiting for a free chunk
+};
+
+// This thread's buffer; attach_thread() makes it on the first event.
+extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+
+ThreadBuffer* attach_thread();
+// Hands the full (or partial) chunk to the writer and returns a slot in a fresh one, or nullptr
+// when the event must be dropped (no chunk, or the recorder has stopped).
+format::Event* refill(ThreadBuffer* tb);
+// Hands the thread's chunk, full or not, to the writer; the next event takes a fresh one.
+void hand_over(ThreadBuffer* tb);
+
+inline ThreadBuffer* this_thread() {
+  ThreadBuffer* tb = t_buffer;
+  if (__builtin_expect(tb == nullptr, 0)) tb = attach_thread();
+  return tb;
+}
+
+inline uint64_t new_id(ThreadBuffer* tb) { return format::make_id(tb->index, ++tb->id_counter); }
+
+inline void record(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub, uint32_t flags,
+                   uint64_t a, uint64_t b, uint64_t c) {
+  format::Event* e = tb->cur;
+  if (__builtin_expect(e == tb->end, 0)) {
+    e = refill(tb);
+    if (!e) return;
+  }
+  e->time = now_ticks();
+  e->kind = kind;
+  e->op = op;
+  e->sub = sub;
+  e->flags = flags;
+  e->a = a;
+  e->b = b;
+  e->c = c;
+  // A crash handler on another thread reads `cur`: the event must be complete before it moves.
+  std::atomic_signal_fence(std::memory_order_release);
+  tb->cur = e + 1;
+}
+
+inline void record(format::Kind kind, uint8_t op, uint16_t sub, uint32_t flags, uint64_t a,
+                   uint64_t b, uint64_t c) {
+  if (ThreadBuffer* tb = this_thread()) record(tb, kind, op, sub, flags, a, b, c);
+}
+
+}  // namespace tasklens::recorder

@@ -1,0 +1,181 @@
+#include "recorder/writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "format/chunk_builder.h"
+#include "recorder/session.h"
+
+namespace tasklens::recorder {
+namespace {
+
+constexpr size_t kBufBytes = format::max_chunk_bytes(kChunkEvents);
+
+bool write_all(int fd, const void* data, size_t n, int* err) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  while (n > 0) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      *err = errno;
+      return false;
+    }
+    p += w;
+    n -= size_t(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Writer::start(const char* dir, ChunkPool* pool) {
+  dir_ = dir;
+  pool_ = pool;
+  for (uint32_t i = 0; i < kMaxThreads; ++i) fds_[i] = -1;
+  void* mem = mmap(nullptr, kBufBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return false;
+  buf_ = static_cast<uint8_t*>(mem);
+  if (sem_init(&wake_, 0, 0) != 0) return false;
+  // The writer must not take the application's signals.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  thread_ = std::thread([this] { loop(); });
+  native_ = thread_.native_handle();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return true;
+}
+
+bool Writer::is_writer_thread() const { return native_ && pthread_equal(native_, pthread_self()); }
+
+void Writer::loop() {
+  pthread_setname_np(pthread_self(), "tasklens-writer");
+  uint64_t last_metadata_ns = monotonic_ns();
+  while (true) {
+    timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_nsec += 50 * 1000 * 1000;
+    if (deadline.tv_nsec >= 1000000000) deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
+    sem_timedwait(&wake_, &deadline);
+    drain();
+    if (crash_.load(std::memory_order_acquire)) break;
+    // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
+    if (last_sample_.ns - last_metadata_ns > 1000000000ull) {
+      last_metadata_ns = last_sample_.ns;
+      g_session.write_metadata();
+    }
+    if (stop_.load(std::memory_order_acquire)) {
+      drain();
+      break;
+    }
+  }
+  stopped_.store(true, std::memory_order_release);
+}
+
+void Writer::drain() {
+  for (Chunk* c = pool_->pop_all_full(); c;) {
+    Chunk* next = c->next;
+    write_chunk(c, c->count);
+    // After a crash the threads may still write into chunks handed over: never reuse them.
+    if (!crash_.load(std::memory_order_relaxed)) pool_->give_back(c);
+    c = next;
+  }
+  last_sample_ = sample_clock();
+}
+
+void Writer::stop() {
+  if (!thread_.joinable()) return;
+  stop_.store(true, std::memory_order_release);
+  wake();
+  thread_.join();
+}
+
+bool Writer::stop_from_signal(uint32_t timeout_ms) {
+  if (!native_ || is_writer_thread()) return false;
+  crash_.store(true, std::memory_order_release);
+  sem_post(&wake_);
+  for (uint32_t waited = 0; waited < timeout_ms; ++waited) {
+    if (stopped_.load(std::memory_order_acquire)) return true;
+    timespec ms = {0, 1000 * 1000};
+    nanosleep(&ms, nullptr);
+  }
+  return stopped_.load(std::memory_order_acquire);
+}
+
+void Writer::write_partial(Chunk* c, uint32_t n) { write_chunk(c, n); }
+
+int Writer::fd_for(uint32_t thread, int os_tid) {
+  if (fds_[thread] >= 0) return fds_[thread];
+  char path[4200];
+  std::snprintf(path, sizeof path, "%s/%s%04u%s", dir_, format::kStreamPrefix, thread,
+                format::kStreamSuffix);
+  int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (!error_[0]) std::snprintf(error_, sizeof error_, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  format::FileHeader h = format::make_file_header(thread, uint64_t(os_tid));
+  int err = 0;
+  if (!write_all(fd, &h, sizeof h, &err)) {
+    if (!error_[0]) std::snprintf(error_, sizeof error_, "%s: %s", path, strerror(err));
+    ::close(fd);
+    return -1;
+  }
+  offsets_[thread] = sizeof h;
+  fds_[thread] = fd;
+  return fd;
+}
+
+void Writer::write_chunk(Chunk* c, uint32_t n) {
+  uint32_t t = c->thread;
+  StreamStats& s = stats_[t];
+  s.lost += c->lost_before;
+  if (n == 0) return;
+  const ThreadBuffer* tb = g_session.threads[t].load(std::memory_order_acquire);
+  int fd = fd_for(t, tb ? tb->os_tid : 0);
+  format::ChunkInfo info;
+  info.thread = t;
+  info.seq = seq_[t]++;
+  info.lost_before = c->lost_before;
+  ClockSample cs = sample_clock();
+  info.calib_ticks = cs.ticks;
+  info.calib_ns = cs.ns;
+  format::EncodeResult r;
+  size_t bytes = format::build_chunk(c->events, n, info, buf_, &r);
+  int err = 0;
+  if (fd < 0 || !write_all(fd, buf_, bytes, &err)) {
+    if (fd >= 0) {
+      // Cut a torn chunk off so that later chunks stay readable.
+      if (ftruncate(fd, off_t(offsets_[t])) == 0) lseek(fd, off_t(offsets_[t]), SEEK_SET);
+      if (!error_[0]) {
+        std::snprintf(error_, sizeof error_, "writing the stream of thread %u: %s", t,
+                      strerror(err));
+      }
+    }
+    s.lost += n;
+    return;
+  }
+  offsets_[t] += bytes;
+  s.events += n;
+  s.chunks += 1;
+  s.bytes += bytes;
+  total_events_ += n;
+  total_bytes_ += bytes;
+  clamped_ += r.clamped;
+  for (uint32_t i = 0; i < n; ++i) {
+    const format::Event& e = c->events[i];
+    ++kinds_[size_t(e.kind)];
+    if (e.kind == format::Kind::kTaskCreate && (e.flags & format::task_flag::kExplicit)) {
+      ++explicit_tasks_;
+    }
+  }
+}
+
+}  // namespace tasklens::recorder

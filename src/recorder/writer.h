@@ -1,0 +1,75 @@
+// The writer thread: takes full chunks from the pool's queue, encodes them (chunk codec) and
+// appends them to one stream file per thread, then gives the chunks back. It also keeps the
+// per-thread and per-kind counts that end up in the metadata.
+#pragma once
+
+#include <semaphore.h>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "format/event.h"
+#include "recorder/chunk_pool.h"
+#include "recorder/thread_buffer.h"
+
+namespace tasklens::recorder {
+
+struct StreamStats {
+  uint64_t events = 0;
+  uint64_t chunks = 0;
+  uint64_t bytes = 0;  // on disk, headers included
+  uint64_t lost = 0;   // dropped by the threads (lost_before) or by failed writes
+  uint64_t last_ns_sample_ticks = 0;
+};
+
+class Writer {
+ public:
+  bool start(const char* dir, ChunkPool* pool);
+  void wake() { sem_post(&wake_); }
+  // Drains the queue and joins the thread.
+  void stop();
+  // From a signal handler: asks the thread to drain and stop, waits up to `timeout_ms`.
+  bool stop_from_signal(uint32_t timeout_ms);
+  // Writes `n` events of `c` directly (signal handler, after stop_from_signal).
+  void write_partial(Chunk* c, uint32_t n);
+  bool is_writer_thread() const;
+
+  const StreamStats& stats(uint32_t thread) const { return stats_[thread]; }
+  uint64_t kind_count(format::Kind k) const { return kinds_[size_t(k)]; }
+  uint64_t total_events() const { return total_events_; }
+  uint64_t total_bytes() const { return total_bytes_; }
+  uint64_t clamped() const { return clamped_; }
+  uint64_t explicit_tasks() const { return explicit_tasks_; }
+  // The first write error, empty if none.
+  const char* error() const { return error_; }
+  // The latest clock sample the writer took (for runs that end without a final one).
+  ClockSample last_sample() const { return last_sample_; }
+
+ private:
+  void loop();
+  void drain();
+  void write_chunk(Chunk* c, uint32_t n);
+  int fd_for(uint32_t thread, int os_tid);
+
+  const char* dir_ = nullptr;
+  ChunkPool* pool_ = nullptr;
+  std::thread thread_;
+  pthread_t native_ = 0;
+  sem_t wake_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> crash_{false};
+  std::atomic<bool> stopped_{false};
+
+  uint8_t* buf_ = nullptr;  // encode buffer, max_chunk_bytes(kChunkEvents)
+  int fds_[kMaxThreads];
+  uint64_t offsets_[kMaxThreads];
+  uint32_t seq_[kMaxThreads];
+  StreamStats stats_[kMaxThreads];
+  uint64_t kinds_[size_t(format::Kind::kCount)] = {};
+  uint64_t total_events_ = 0, total_bytes_ = 0, clamped_ = 0, explicit_tasks_ = 0;
+  ClockSample last_sample_;
+  char error_[512] = {};
+};
+
+}  // namespace tasklens::recorder

@@ -1,0 +1,179 @@
+#include "replay/consistency.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "format/kinds.h"
+#include "replay/merged_stream.h"
+
+namespace tasklens::replay {
+namespace {
+
+using format::Kind;
+using format::TaskStatus;
+
+struct TaskFacts {
+  uint64_t parent = 0;
+  uint32_t depth = 0;          // explicit ancestors
+  uint32_t last_thread = 0;
+  bool is_explicit = false;
+  bool started = false;
+  bool completed = false;
+  bool suspended = false;
+  bool detached = false;
+};
+
+constexpr size_t kMaxIssues = 20;
+
+}  // namespace
+
+bool ConsistencyReport::data_lost() const {
+  if (events_lost) return true;
+  for (const auto& p : stream_problems) {
+    if (p.severity == format::Problem::Severity::kDataLost) return true;
+  }
+  return false;
+}
+
+ConsistencyReport check_consistency(const format::Experiment& x) {
+  ConsistencyReport rep;
+  rep.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
+  auto stream = MergedStream::open(x);
+  if (!stream) {
+    rep.stream_problems.push_back({format::Problem::Severity::kDataLost, stream.error().message});
+    return rep;
+  }
+  rep.threads = (*stream)->thread_count();
+  std::unordered_map<uint64_t, TaskFacts> tasks;
+  std::vector<uint64_t> last_time(rep.threads, 0);
+  std::vector<uint64_t> current(rep.threads, 0);  // the task each thread runs
+  auto issue = [&](uint64_t& counter, std::string text) {
+    ++counter;
+    if (rep.issues.size() < kMaxIssues) rep.issues.push_back(std::move(text));
+  };
+  auto known = [&](uint64_t id, const Record& r, const char* role) -> TaskFacts* {
+    auto it = tasks.find(id);
+    if (it != tasks.end()) return &it->second;
+    issue(rep.unknown_tasks, fmt::format("t={} thread {}: {} task {:#x} was never created",
+                                         r.ev.time, r.thread, role, id));
+    return &tasks[id];
+  };
+
+  Record r;
+  while ((*stream)->next(r)) {
+    const format::Event& e = r.ev;
+    ++rep.events;
+    if (e.time < last_time[r.thread]) {
+      issue(rep.time_backwards,
+            fmt::format("thread {}: time goes back from {} to {}", r.thread, last_time[r.thread],
+                        e.time));
+    }
+    last_time[r.thread] = e.time;
+    switch (e.kind) {
+      case Kind::kParallelBegin:
+        ++rep.parallel_regions;
+        break;
+      case Kind::kImplicitTask:
+        if (e.op == uint8_t(format::Endpoint::kBegin)) {
+          ++rep.implicit_tasks;
+          tasks[e.a] = TaskFacts{};
+          tasks[e.a].started = true;
+          current[r.thread] = e.a;
+        } else {
+          current[r.thread] = 0;
+        }
+        break;
+      case Kind::kTaskCreate: {
+        if (tasks.count(e.a)) {
+          issue(rep.duplicate_creates,
+                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, e.a));
+        }
+        TaskFacts f;
+        f.parent = e.b;
+        f.is_explicit = (e.flags & format::task_flag::kExplicit) != 0;
+        auto p = tasks.find(e.b);
+        if (p == tasks.end()) {
+          issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
+                                                 "{:#x}", e.time, r.thread, e.a, e.b));
+        } else if (p->second.is_explicit) {
+          f.depth = p->second.depth + 1;
+          rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
+        }
+        if (f.is_explicit) ++rep.explicit_created;
+        tasks[e.a] = f;
+        break;
+      }
+      case Kind::kTaskSchedule: {
+        auto status = TaskStatus(e.op);
+        TaskFacts* prior = e.a ? known(e.a, r, "prior") : nullptr;
+        bool from_wait = status == TaskStatus::kLateFulfill || status == TaskStatus::kTaskwaitComplete;
+        if (prior && !from_wait && current[r.thread] && current[r.thread] != e.a) {
+          issue(rep.wrong_thread,
+                fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
+                            r.thread, e.a, current[r.thread]));
+        }
+        if (prior && prior->is_explicit) {
+          bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
+                      status == TaskStatus::kTaskwaitComplete ||
+                      status == TaskStatus::kLateFulfill;
+          if (status == TaskStatus::kDetach) prior->detached = true;
+          if (ends) {
+            if (prior->completed) {
+              issue(rep.completed_twice, fmt::format("t={} thread {}: task {:#x} completes twice",
+                                                     e.time, r.thread, e.a));
+            }
+            prior->completed = true;
+            prior->suspended = false;
+            ++rep.explicit_completed;
+            if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
+          } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
+            // Switched out unfinished (untied, yield, or a task scheduling point).
+            if (e.a != e.b) {
+              prior->suspended = true;
+              ++rep.suspensions;
+            }
+          }
+        }
+        if (e.b && status != TaskStatus::kLateFulfill) {
+          TaskFacts* next = known(e.b, r, "next");
+          if (next->is_explicit && !next->started) {
+            next->started = true;
+            ++rep.explicit_started;
+          } else if (next->suspended) {
+            next->suspended = false;
+            ++rep.resumptions;
+            if (next->last_thread != r.thread) ++rep.migrations;
+          }
+          next->last_thread = r.thread;
+          current[r.thread] = e.b;
+        }
+        if (prior && !from_wait) prior->last_thread = r.thread;
+        break;
+      }
+      case Kind::kDependence:
+        ++rep.dependences;
+        break;
+      case Kind::kTaskDependence:
+        ++rep.task_dependences;
+        break;
+      default:
+        break;
+    }
+  }
+  rep.stream_problems = (*stream)->problems();
+  if (x.status == "complete" && !rep.data_lost()) {
+    for (const auto& [id, f] : tasks) {
+      if (!f.is_explicit) continue;
+      if (!f.completed) {
+        issue(rep.never_completed, fmt::format("task {:#x} never completed", id));
+      }
+      if (f.suspended) {
+        issue(rep.suspended_at_end, fmt::format("task {:#x} was suspended and never resumed", id));
+      }
+    }
+  }
+  return rep;
+}
+
+}  // namespace tasklens::replay

@@ -1,0 +1,55 @@
+// The sanity of a recorded run, checked event by event: per-thread time order, every explicit
+// task created once, started, completed once, its parent known (so the creation hierarchy is a
+// tree rooted at implicit tasks), suspended tasks resumed, schedules naming the task that runs on
+// that thread. `tasklens check` prints it; the integration tests assert on its counts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "format/experiment.h"
+#include "format/stream_reader.h"
+
+namespace tasklens::replay {
+
+struct ConsistencyReport {
+  uint32_t threads = 0;
+  uint64_t events = 0;
+  uint64_t parallel_regions = 0;
+  uint64_t implicit_tasks = 0;
+  uint64_t explicit_created = 0;
+  uint64_t explicit_started = 0;    // switched in at least once
+  uint64_t explicit_completed = 0;  // complete, cancel, taskwait_complete or fulfilled detach
+  uint64_t explicit_cancelled = 0;
+  uint64_t suspensions = 0;         // an explicit task switched out before it completed
+  uint64_t resumptions = 0;         // ... and switched in again
+  uint64_t migrations = 0;          // ... on another thread than the one it left
+  uint64_t dependences = 0;         // dependence records (one per depend item)
+  uint64_t task_dependences = 0;    // edges reported by the runtime
+  uint64_t max_parent_depth = 0;    // longest chain of explicit ancestors
+
+  // Inconsistencies (each also described in `issues`).
+  uint64_t time_backwards = 0;
+  uint64_t duplicate_creates = 0;
+  uint64_t unknown_parents = 0;
+  uint64_t unknown_tasks = 0;       // scheduled but never created
+  uint64_t completed_twice = 0;
+  uint64_t never_completed = 0;     // at the end of a complete run
+  uint64_t suspended_at_end = 0;
+  uint64_t wrong_thread = 0;        // a schedule whose prior task is not this thread's task
+
+  std::vector<format::Problem> stream_problems;  // damage found while reading
+  uint64_t events_lost = 0;                      // recorder-reported and damage
+  std::vector<std::string> issues;               // the first inconsistencies, described
+
+  uint64_t inconsistencies() const {
+    return time_backwards + duplicate_creates + unknown_parents + unknown_tasks + completed_twice +
+           never_completed + suspended_at_end + wrong_thread;
+  }
+  bool data_lost() const;
+};
+
+ConsistencyReport check_consistency(const format::Experiment& x);
+
+}  // namespace tasklens::replay

@@ -1,0 +1,71 @@
+#include "replay/merged_stream.h"
+
+namespace tasklens::replay {
+
+bool MergedStream::Cursor::refill() {
+  pos = 0;
+  return reader->next_chunk(chunk);
+}
+
+Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experiment& x) {
+  auto m = std::unique_ptr<MergedStream>(new MergedStream());
+  m->clock_ = x.clock;
+  for (const auto& path : x.streams) {
+    auto r = format::StreamReader::open(path);
+    if (!r) return r.error();
+    Cursor c;
+    c.reader = std::move(r.value());
+    c.thread = c.reader->thread();
+    m->thread_count_ = std::max(m->thread_count_, c.thread + 1);
+    m->cursors_.push_back(std::move(c));
+  }
+  for (uint32_t i = 0; i < m->cursors_.size(); ++i) {
+    if (m->cursors_[i].refill()) m->heap_.push_back(i);
+  }
+  for (size_t i = m->heap_.size() / 2; i-- > 0;) m->sift_down(i);
+  return m;
+}
+
+bool MergedStream::before(uint32_t a, uint32_t b) const {
+  const Cursor& x = cursors_[a];
+  const Cursor& y = cursors_[b];
+  uint64_t tx = x.chunk[x.pos].time, ty = y.chunk[y.pos].time;
+  return tx < ty || (tx == ty && x.thread < y.thread);
+}
+
+void MergedStream::sift_down(size_t i) {
+  size_t n = heap_.size();
+  while (true) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < n && before(heap_[l], heap_[m])) m = l;
+    if (r < n && before(heap_[r], heap_[m])) m = r;
+    if (m == i) return;
+    std::swap(heap_[i], heap_[m]);
+    i = m;
+  }
+}
+
+bool MergedStream::next(Record& r) {
+  if (heap_.empty()) return false;
+  Cursor& c = cursors_[heap_[0]];
+  r.ev = c.chunk[c.pos];
+  r.ev.time = clock_.to_ns(r.ev.time);
+  r.thread = c.thread;
+  ++events_read_;
+  if (++c.pos == c.chunk.size() && !c.refill()) {
+    heap_[0] = heap_.back();
+    heap_.pop_back();
+  }
+  if (!heap_.empty()) sift_down(0);
+  return true;
+}
+
+std::vector<format::Problem> MergedStream::problems() const {
+  std::vector<format::Problem> all;
+  for (const Cursor& c : cursors_) {
+    all.insert(all.end(), c.reader->problems().begin(), c.reader->problems().end());
+  }
+  return all;
+}
+
+}  // namespace tasklens::replay

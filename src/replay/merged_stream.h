@@ -1,0 +1,55 @@
+// All threads' events as one stream in time order: a k-way merge of the thread streams that
+// holds one decoded chunk per thread, so memory does not grow with the trace. Ordering is on the
+// raw ticks (ties: lower thread first, then recording order); times are handed out in ns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "format/event.h"
+#include "format/experiment.h"
+#include "format/result.h"
+#include "format/stream_reader.h"
+
+namespace tasklens::replay {
+
+// One event of the merged stream. `ev.time` is in ns since the start of the run.
+struct Record {
+  format::Event ev;
+  uint32_t thread;
+};
+
+class MergedStream {
+ public:
+  // Opens every stream of `x`; a stream that cannot be opened at all is an error.
+  static Result<std::unique_ptr<MergedStream>> open(const format::Experiment& x);
+
+  bool next(Record& r);
+
+  // Threads are numbered by their stream's thread index; this is one past the largest.
+  uint32_t thread_count() const { return thread_count_; }
+  // Damage found so far in every stream (complete once next() has returned false).
+  std::vector<format::Problem> problems() const;
+  uint64_t events_read() const { return events_read_; }
+
+ private:
+  struct Cursor {
+    std::unique_ptr<format::StreamReader> reader;
+    std::vector<format::Event> chunk;
+    size_t pos = 0;
+    uint32_t thread = 0;
+    bool refill();
+  };
+  // Heap of cursor indices ordered by (current event ticks, thread).
+  bool before(uint32_t a, uint32_t b) const;
+  void sift_down(size_t i);
+
+  format::Clock clock_;
+  std::vector<Cursor> cursors_;
+  std::vector<uint32_t> heap_;
+  uint32_t thread_count_ = 0;
+  uint64_t events_read_ = 0;
+};
+
+}  // namespace tasklens::replay
