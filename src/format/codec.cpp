@@ -6,9 +6,10 @@
 namespace tasklens::format {
 namespace {
 
-// A value within this zigzag distance of a cache entry updates that entry in place; a farther
-// one replaces the round-robin slot. The decoder tells the two apart by the same threshold.
-constexpr uint64_t kNear = uint64_t(1) << 20;
+// A value within kNear (zigzag distance) of a cache entry is written as that distance plus one,
+// and updates the entry; a value far from all entries is written raw after a tag of zero, and
+// replaces the round-robin entry. Tag = (distance + 1 or 0) << 2 | entry.
+constexpr uint64_t kNear = uint64_t(1) << 40;
 
 inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
   unsigned best = 0;
@@ -17,13 +18,15 @@ inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
     uint64_t z = zigzag(int64_t(v - c.v[i]));
     if (z < best_z) best_z = z, best = i;
   }
-  if (best_z >= kNear) {
-    best = c.next;
-    best_z = zigzag(int64_t(v - c.v[best]));
-    c.next = (c.next + 1) & 3;
+  if (best_z < kNear) {
+    c.v[best] = v;
+    return put_varint(p, ((best_z + 1) << 2) | best);
   }
-  c.v[best] = v;
-  return put_varint(p, (best_z << 2) | best);
+  unsigned slot = c.next;
+  c.next = (c.next + 1) & 3;
+  c.v[slot] = v;
+  p = put_varint(p, slot);
+  return put_varint(p, v);
 }
 
 inline const uint8_t* get_near(const uint8_t* p, const uint8_t* end, NearCache& c, uint64_t* v) {
@@ -31,10 +34,15 @@ inline const uint8_t* get_near(const uint8_t* p, const uint8_t* end, NearCache& 
   p = get_varint(p, end, &x);
   if (!p) return nullptr;
   unsigned slot = unsigned(x & 3);
-  uint64_t z = x >> 2;
-  *v = c.v[slot] + uint64_t(unzigzag(z));
+  uint64_t tag = x >> 2;
+  if (tag == 0) {
+    p = get_varint(p, end, v);
+    if (!p) return nullptr;
+    c.next = (slot + 1) & 3;
+  } else {
+    *v = c.v[slot] + uint64_t(unzigzag(tag - 1));
+  }
   c.v[slot] = *v;
-  if (z >= kNear) c.next = (slot + 1) & 3;
   return p;
 }
 

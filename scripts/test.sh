@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds, and runs every test (unit, golden, integration).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh"
+cd "${TASKLENS_BUILD_DIR:-$root/build}"
+ctest --output-on-failure -j"$(nproc)" "$@"
