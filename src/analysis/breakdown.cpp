@@ -1,0 +1,182 @@
+#include "analysis/breakdown.h"
+
+#include <algorithm>
+
+namespace tasklens::analysis {
+
+const char* verdict_code(Verdict v) {
+  static const char* const k[] = {"LL", "LH", "HL", "HH"};
+  return k[int(v)];
+}
+
+const char* verdict_meaning(Verdict v) {
+  static const char* const k[] = {
+      "low idleness, low overhead: effectively parallel",
+      "low idleness, high overhead: coarsen the concurrency granularity",
+      "high idleness, low overhead: refine the concurrency granularity",
+      "high idleness, high overhead: switch parallelization strategy"};
+  return k[int(v)];
+}
+
+const char* verdict_advice(Verdict v) {
+  static const char* const k[] = {
+      ("the threads are busy running tasks; speed comes from the tasks' serial performance now."),
+      ("the threads often wait in the runtime while tasks are ready: the tasks are too small for "
+       "their creation and scheduling cost. Make fewer, larger tasks (raise the cut-off, grain "
+       "size or block size)."),
+      ("the threads often have nothing to run: there is too little parallelism at times (too few "
+       "or too large tasks, long dependence chains, serial phases). Make more, smaller tasks or "
+       "remove dependences."),
+      ("the threads are often idle and, when work is there, the runtime costs too much: the task "
+       "decomposition itself does not fit; rethink how work is split and synchronized.")};
+  return k[int(v)];
+}
+
+void BreakdownPass::begin(const replay::ReplayInfo& info) {
+  segments_.assign(info.threads, Segment{});
+  result_ = Breakdown{};
+  result_.high_threshold = high_threshold_;
+  result_.run_ns = info.end_ns;
+  slice_ns_ = std::max<uint64_t>(1, (info.end_ns + slices_ - 1) / slices_);
+  result_.series.resize(slices_);
+  for (uint32_t i = 0; i < slices_; ++i) {
+    result_.series[i].begin_ns = i * slice_ns_;
+    result_.series[i].end_ns = (i + 1) * slice_ns_;
+  }
+  ready_at_boundary_.assign(slices_ + 1, 0);
+  result_.threads.resize(info.threads);
+  for (uint32_t t = 0; t < info.threads; ++t) result_.threads[t].thread = t;
+  construct_index(0);  // index 0: outside parallel regions
+}
+
+uint32_t BreakdownPass::construct_index(uint64_t codeptr) {
+  for (uint32_t i = 0; i < result_.regions.size(); ++i) {
+    if (result_.regions[i].codeptr == codeptr) return i;
+  }
+  result_.regions.push_back(RegionBreakdown{});
+  result_.regions.back().codeptr = codeptr;
+  return uint32_t(result_.regions.size() - 1);
+}
+
+void BreakdownPass::advance(uint64_t t) {
+  if (t <= now_) return;
+  // Record R at every slice boundary passed on the way.
+  while (next_boundary_ < ready_at_boundary_.size() && next_boundary_ * slice_ns_ <= t) {
+    uint64_t b = next_boundary_ * slice_ns_;
+    ready_at_boundary_[next_boundary_] = ready_integral_ + (ready_ ? b - now_ : 0);
+    ++next_boundary_;
+  }
+  if (ready_) ready_integral_ += t - now_;
+  now_ = t;
+}
+
+uint64_t BreakdownPass::ready_at(uint64_t t) const {
+  if (t >= now_) return ready_integral_;
+  return ready_at_boundary_[t / slice_ns_];  // t is a boundary already passed
+}
+
+void BreakdownPass::open(uint32_t thread, uint64_t t, bool working, uint32_t construct) {
+  Segment& s = segments_[thread];
+  s.open = true;
+  s.working = working;
+  s.t0 = t;
+  s.ready0 = ready_integral_;
+  s.construct = construct;
+}
+
+void BreakdownPass::close(uint32_t thread, uint64_t t) {
+  Segment& s = segments_[thread];
+  if (!s.open) return;
+  s.open = false;
+  if (t <= s.t0) return;
+  TimeSplit whole;
+  // Split [t0, t) at slice boundaries; R is known at each of them.
+  uint64_t a = s.t0, ra = s.ready0;
+  while (a < t) {
+    size_t k = std::min<size_t>(a / slice_ns_, result_.series.size() - 1);
+    uint64_t b = std::min<uint64_t>(t, (k + 1) * slice_ns_);
+    if (k == result_.series.size() - 1) b = t;
+    TimeSplit piece;
+    if (s.working) {
+      piece.work_ns = b - a;
+    } else {
+      uint64_t rb = b == t ? ready_integral_ : ready_at(b);
+      piece.overhead_ns = rb - ra;
+      piece.idle_ns = (b - a) - piece.overhead_ns;
+      ra = rb;
+    }
+    result_.series[k].time += piece;
+    whole += piece;
+    a = b;
+  }
+  result_.threads[thread].time += whole;
+  result_.regions[s.construct].time += whole;
+  result_.total += whole;
+}
+
+void BreakdownPass::before(const replay::Record& r, const replay::TaskModel& m) {
+  advance(r.ev.time);
+}
+
+void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  // Region instances, for the wall time and team size of each construct.
+  if (e.kind == format::Kind::kParallelBegin) {
+    live_regions_[e.a] = Instance{construct_index(e.c), e.time};
+  } else if (e.kind == format::Kind::kParallelEnd) {
+    if (Instance* in = live_regions_.find(e.a)) {
+      RegionBreakdown& rb = result_.regions[in->construct];
+      ++rb.instances;
+      rb.wall_ns += e.time - in->begin_ns;
+      live_regions_.erase(e.a);
+    }
+  } else if (e.kind == format::Kind::kImplicitTask && e.op == uint8_t(format::Endpoint::kBegin)) {
+    if (Instance* in = live_regions_.find(e.b)) {
+      RegionBreakdown& rb = result_.regions[in->construct];
+      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(e.c));
+    }
+  }
+
+  uint32_t p = r.thread;
+  const replay::ThreadInfo& th = m.thread(p);
+  bool working = th.exists && m.working(p);
+  uint32_t construct = 0;
+  if (th.region) {
+    const Instance* in = live_regions_.find(th.region);
+    construct = in ? in->construct : segments_[p].construct;
+  }
+  Segment& s = segments_[p];
+  if (s.open && (!th.exists || s.working != working || s.construct != construct)) close(p, e.time);
+  if (th.exists && !s.open) open(p, e.time, working, construct);
+  ready_ = m.ready_count() > 0;
+}
+
+void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
+  advance(info.end_ns);
+  for (uint32_t p = 0; p < segments_.size(); ++p) {
+    close(p, info.end_ns);
+    const replay::ThreadInfo& th = m.thread(p);
+    result_.threads[p].begin_ns = th.begin_ns;
+    result_.threads[p].end_ns = th.exists ? info.end_ns : th.end_ns;
+  }
+  result_.run_ns = info.end_ns;
+  // Drop slices past the end (the last one may be short) and threads that never appeared.
+  std::vector<ThreadBreakdown> threads;
+  for (const auto& t : result_.threads) {
+    if (t.time.total_ns() || t.end_ns) threads.push_back(t);
+  }
+  result_.threads = std::move(threads);
+  std::stable_sort(result_.regions.begin(), result_.regions.end(),
+                   [](const RegionBreakdown& a, const RegionBreakdown& b) {
+                     return a.time.total_ns() > b.time.total_ns();
+                   });
+  double total = double(result_.total.total_ns());
+  result_.idle_share = total > 0 ? double(result_.total.idle_ns) / total : 0;
+  result_.overhead_share = total > 0 ? double(result_.total.overhead_ns) / total : 0;
+  bool hi_idle = result_.idle_share >= high_threshold_;
+  bool hi_over = result_.overhead_share >= high_threshold_;
+  result_.verdict = hi_idle ? (hi_over ? Verdict::kHH : Verdict::kHL)
+                            : (hi_over ? Verdict::kLH : Verdict::kLL);
+}
+
+}  // namespace tasklens::analysis

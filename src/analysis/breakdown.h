@@ -1,0 +1,112 @@
+// The work / overhead / idleness breakdown of POT (seed 002, eq. 3 and 4, Algorithm 3): for every
+// thread and every instant, *work* when the thread runs a task body (explicit or implicit), else
+// *overhead* when at least one task is ready, else *idleness*. Per thread, per parallel region
+// construct, and per time slice, with the verdict of POT Table 1.
+//
+// Cost: O(1) per event. The integral R(t) of "some task is ready" is kept globally; a thread's
+// non-working interval [t0, t1] has overhead R(t1) - R(t0) and idleness the rest.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "replay/pass.h"
+#include "replay/id_map.h"
+
+namespace tasklens::analysis {
+
+struct TimeSplit {
+  uint64_t work_ns = 0;
+  uint64_t overhead_ns = 0;
+  uint64_t idle_ns = 0;
+  uint64_t total_ns() const { return work_ns + overhead_ns + idle_ns; }
+  TimeSplit& operator+=(const TimeSplit& o) {
+    work_ns += o.work_ns, overhead_ns += o.overhead_ns, idle_ns += o.idle_ns;
+    return *this;
+  }
+};
+
+// POT Table 1 (Tallent et al.): idleness and overhead, each low or high.
+enum class Verdict { kLL, kLH, kHL, kHH };
+const char* verdict_code(Verdict v);     // "LL", "LH", "HL", "HH"
+const char* verdict_meaning(Verdict v);  // the interpretation of Table 1
+const char* verdict_advice(Verdict v);   // what it means for the user's code
+
+struct ThreadBreakdown {
+  uint32_t thread = 0;
+  uint64_t begin_ns = 0, end_ns = 0;  // when the thread existed in the trace
+  TimeSplit time;
+};
+
+// A parallel construct (all its instances), or the time outside parallel regions (codeptr 0).
+struct RegionBreakdown {
+  uint64_t codeptr = 0;
+  uint64_t instances = 0;
+  uint64_t wall_ns = 0;  // sum of the instances' durations on the encountering thread
+  uint32_t max_team = 0;
+  TimeSplit time;        // accumulated over threads
+};
+
+struct SliceBreakdown {
+  uint64_t begin_ns = 0, end_ns = 0;
+  TimeSplit time;  // accumulated over threads
+};
+
+struct Breakdown {
+  TimeSplit total;
+  uint64_t run_ns = 0;  // end of the trace
+  std::vector<ThreadBreakdown> threads;
+  std::vector<RegionBreakdown> regions;  // largest total first; codeptr 0 = outside parallel
+  std::vector<SliceBreakdown> series;
+  double idle_share = 0, overhead_share = 0;  // of total thread time
+  double high_threshold = 0.10;                // a share at or above this is "high"
+  Verdict verdict = Verdict::kLL;
+};
+
+class BreakdownPass : public replay::Pass {
+ public:
+  explicit BreakdownPass(uint32_t slices = 50, double high_threshold = 0.10)
+      : slices_(slices ? slices : 1), high_threshold_(high_threshold) {}
+
+  void begin(const replay::ReplayInfo& info) override;
+  void before(const replay::Record& r, const replay::TaskModel& m) override;
+  void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
+
+  const Breakdown& result() const { return result_; }
+
+ private:
+  struct Segment {
+    bool open = false;
+    bool working = false;
+    uint64_t t0 = 0;
+    uint64_t ready0 = 0;      // R(t0)
+    uint32_t construct = 0;   // index in result_.regions
+  };
+  struct Instance {
+    uint32_t construct;
+    uint64_t begin_ns;
+  };
+
+  void advance(uint64_t t);
+  void close(uint32_t thread, uint64_t t);
+  void open(uint32_t thread, uint64_t t, bool working, uint32_t construct);
+  uint32_t construct_index(uint64_t codeptr);
+  // R at a slice boundary already passed, or at the current time.
+  uint64_t ready_at(uint64_t t) const;
+
+  uint32_t slices_;
+  double high_threshold_;
+  uint64_t slice_ns_ = 1;
+  uint64_t now_ = 0;
+  uint64_t ready_integral_ = 0;  // R(now_)
+  bool ready_ = false;           // δr since now_
+  std::vector<uint64_t> ready_at_boundary_;
+  size_t next_boundary_ = 1;
+  std::vector<Segment> segments_;
+  replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
+  Breakdown result_;
+};
+
+}  // namespace tasklens::analysis

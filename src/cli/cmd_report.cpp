@@ -1,0 +1,124 @@
+// tasklens report: replay an experiment once and explain it, as text or one JSON document.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "format/experiment.h"
+#include "report/section.h"
+#include "report/text_format.h"
+#include "replay/replay.h"
+
+namespace tasklens::cli {
+namespace {
+
+struct ReportOptionsCli {
+  std::string dir;
+  bool json = false;
+  bool all = false;
+  bool no_symbols = false;
+  report::ReportOptions report;
+  std::map<std::string, bool> wanted;  // section name -> asked for by its flag
+};
+
+nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats) {
+  nlohmann::json j = {
+      {"program", x.program_name()},
+      {"args", x.meta.value("/program/args"_json_pointer, nlohmann::json::array())},
+      {"status", x.status},
+      {"threads", stats.threads},
+      {"events", stats.events},
+      {"run_ns", stats.end_ns},
+      {"runtime", x.meta.value("/runtime/version"_json_pointer, std::string())},
+      {"warnings", x.warnings},
+  };
+  for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
+  return j;
+}
+
+std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats) {
+  std::string args;
+  for (const auto& a : x.meta.value("/program/args"_json_pointer, nlohmann::json::array())) {
+    args += (args.empty() ? "" : " ") + a.get<std::string>();
+  }
+  std::string out = fmt::format("tasklens report: {}  ({} threads, {}, {} events, {} run)\n",
+                                args.empty() ? x.program_name() : args, stats.threads,
+                                report::duration(stats.end_ns), report::count(stats.events),
+                                x.status);
+  for (const auto& w : x.warnings) out += "  note: " + w + "\n";
+  for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
+  return out + "\n";
+}
+
+int run_report(const ReportOptionsCli& o) {
+  auto x = format::open_experiment(o.dir);
+  if (!x) {
+    fmt::print(stderr, "tasklens report: {}\n", x.error().message);
+    return 2;
+  }
+  bool any_flag = false;
+  for (const auto& [name, on] : o.wanted) any_flag |= on;
+  std::vector<std::unique_ptr<report::Section>> sections;
+  std::vector<std::string> names;
+  for (const auto& info : report::all_sections()) {
+    bool on = o.all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
+    if (!on) continue;
+    sections.push_back(info.make(o.report));
+    names.push_back(info.name);
+  }
+  std::vector<replay::Pass*> passes;
+  for (auto& s : sections) passes.push_back(&s->pass());
+  ProgressLine progress("replaying");
+  auto stats = replay::run_replay(*x, passes, progress.callback());
+  progress.done();
+  if (!stats) {
+    fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
+    return 2;
+  }
+  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
+  report::ReportContext ctx{*x, symbols, o.report, *stats};
+  if (o.json) {
+    nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", run_json(*x, *stats)}};
+    for (size_t i = 0; i < sections.size(); ++i) doc[names[i]] = sections[i]->json(ctx);
+    std::string text = doc.dump(1) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    std::string text = run_text(*x, *stats);
+    for (size_t i = 0; i < sections.size(); ++i) {
+      if (i) text += "\n";
+      sections[i]->text(ctx, text);
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ReportOptionsCli>();
+  CLI::App* sub = app.add_subcommand(
+      "report", "Replay an experiment and explain where the time went: the work / overhead / "
+                "idleness breakdown first, more sections on request");
+  sub->add_option("dir", o->dir, "Experiment directory")->required();
+  sub->add_flag("--json", o->json, "One JSON document with every section (keys: docs/REPORT.md)");
+  sub->add_flag("--all", o->all, "Every section");
+  for (const auto& info : report::all_sections()) {
+    if (info.flag.empty()) continue;
+    o->wanted[info.name] = false;
+    sub->add_flag(info.flag, o->wanted[info.name], info.help);
+  }
+  sub->add_option("--slices", o->report.slices, "Time slices of the breakdown's time series")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  sub->add_option("--depth", o->report.depth, "Depth limit of call trees (-1: no limit)")
+      ->capture_default_str();
+  sub->add_flag("--no-symbols", o->no_symbols, "Show code addresses, not source locations");
+  sub->callback([o, exit_code] { *exit_code = run_report(*o); });
+}
+
+}  // namespace tasklens::cli

@@ -1,0 +1,31 @@
+// The one interface every analysis implements: a pass over the replay. The driver calls before()
+// with the model as it was just before the event (so a pass can integrate over the interval that
+// ends at the event), then applies the event to the model, then calls after() (the model's
+// transitions() and new_edges() say what the event changed).
+#pragma once
+
+#include <cstdint>
+
+#include "format/experiment.h"
+#include "replay/merged_stream.h"
+#include "replay/task_model.h"
+
+namespace tasklens::replay {
+
+struct ReplayInfo {
+  const format::Experiment* experiment = nullptr;
+  uint32_t threads = 0;
+  uint64_t end_ns = 0;  // time of the last event of the run (ns since its start)
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual void begin(const ReplayInfo& info) {}
+  virtual void before(const Record& r, const TaskModel& m) {}
+  virtual void after(const Record& r, const TaskModel& m) {}
+  // After the last event; `info.end_ns` closes every open interval.
+  virtual void end(const ReplayInfo& info, const TaskModel& m) {}
+};
+
+}  // namespace tasklens::replay

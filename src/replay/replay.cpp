@@ -1,0 +1,49 @@
+#include "replay/replay.h"
+
+#include <algorithm>
+
+namespace tasklens::replay {
+
+uint64_t trace_end_ns(const format::Experiment& x) {
+  uint64_t last = 0;
+  for (const auto& path : x.streams) {
+    auto r = format::StreamReader::open(path);
+    if (!r) continue;
+    for (const format::ChunkHeader& h : (*r)->scan_headers()) last = std::max(last, h.last_time);
+  }
+  return x.clock.to_ns(last);
+}
+
+Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
+                               const Progress& progress) {
+  auto stream = MergedStream::open(x);
+  if (!stream) return stream.error();
+  ReplayInfo info;
+  info.experiment = &x;
+  info.threads = (*stream)->thread_count();
+  info.end_ns = trace_end_ns(x);
+  for (Pass* p : passes) p->begin(info);
+
+  TaskModel model(info.threads);
+  ReplayStats stats;
+  stats.threads = info.threads;
+  uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
+  Record r;
+  while ((*stream)->next(r)) {
+    for (Pass* p : passes) p->before(r, model);
+    model.apply(r.ev, r.thread);
+    for (Pass* p : passes) p->after(r, model);
+    model.collect();
+    if ((++stats.events & 0xfffff) == 0) {
+      stats.peak_live_tasks = std::max(stats.peak_live_tasks, model.live_tasks());
+      if (progress) progress(stats.events, expected);
+    }
+    info.end_ns = std::max<uint64_t>(info.end_ns, r.ev.time);
+  }
+  for (Pass* p : passes) p->end(info, model);
+  stats.end_ns = info.end_ns;
+  stats.problems = (*stream)->problems();
+  return stats;
+}
+
+}  // namespace tasklens::replay

@@ -1,0 +1,33 @@
+// The replay driver (POT Algorithm 1): reads the merged stream in time order, lets every pass see
+// each event before and after the task model applies it, and reports progress on long traces.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "format/experiment.h"
+#include "format/result.h"
+#include "format/stream_reader.h"
+#include "replay/pass.h"
+
+namespace tasklens::replay {
+
+struct ReplayStats {
+  uint64_t events = 0;
+  uint32_t threads = 0;
+  uint64_t end_ns = 0;
+  uint64_t peak_live_tasks = 0;
+  std::vector<format::Problem> problems;  // damage found in the streams
+};
+
+// Called now and then with (events done, events expected); expected may be 0 when unknown.
+using Progress = std::function<void(uint64_t done, uint64_t expected)>;
+
+// The end of the run in ns: the latest event time of any chunk (read from chunk headers only).
+uint64_t trace_end_ns(const format::Experiment& x);
+
+Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
+                               const Progress& progress = nullptr);
+
+}  // namespace tasklens::replay

@@ -1,0 +1,479 @@
+#include "replay/task_model.h"
+
+#include <algorithm>
+
+namespace tasklens::replay {
+
+using format::Kind;
+using format::TaskStatus;
+
+const char* task_state_name(TaskState s) {
+  switch (s) {
+    case TaskState::kInitialized: return "initialized";
+    case TaskState::kReady: return "ready";
+    case TaskState::kSuspended: return "suspended";
+    case TaskState::kCancelled: return "cancelled";
+    case TaskState::kRunning: return "running";
+    case TaskState::kExecuted: return "executed";
+    case TaskState::kDetached: return "detached";
+    case TaskState::kCompleted: return "completed";
+  }
+  return "?";
+}
+
+namespace {
+
+bool is_barrier(uint16_t kind) {
+  using format::SyncKind;
+  switch (format::SyncKind(kind)) {
+    case SyncKind::kBarrier:
+    case SyncKind::kBarrierImplicit:
+    case SyncKind::kBarrierExplicit:
+    case SyncKind::kBarrierImplementation:
+    case SyncKind::kBarrierImplicitWorkshare:
+    case SyncKind::kBarrierImplicitParallel:
+    case SyncKind::kBarrierTeams:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool groups_with_same_kind(uint8_t type) {
+  using format::DependenceType;
+  return type == uint8_t(DependenceType::kIn) || type == uint8_t(DependenceType::kMutexinoutset) ||
+         type == uint8_t(DependenceType::kInoutset);
+}
+
+}  // namespace
+
+TaskModel::TaskModel(uint32_t threads) : threads_(threads), pending_deps_(threads) {}
+
+bool TaskModel::working(uint32_t t) const {
+  const ThreadInfo& th = threads_[t];
+  if (!th.current) return false;
+  const TaskInfo* task = tasks_.find(th.current);
+  return task && task->state == TaskState::kRunning && task->thread == t;
+}
+
+TaskInfo& TaskModel::ensure(uint64_t id, uint32_t thread, uint64_t now) {
+  if (TaskInfo* t = tasks_.find(id)) return *t;
+  // A task whose creation is not in the trace (lost chunk, or a trace cut short): assume an
+  // explicit task that was created just now.
+  TaskInfo& t = tasks_[id];
+  t.id = id;
+  t.flags = format::task_flag::kExplicit;
+  t.thread = thread;
+  t.created_ns = now;
+  t.region = threads_[thread].region;
+  return t;
+}
+
+void TaskModel::set_state(TaskInfo& t, TaskState s) {
+  if (t.state == s) return;
+  if (t.state == TaskState::kReady) --ready_;
+  if (s == TaskState::kReady) ++ready_;
+  transitions_.push_back({t.id, t.state, s});
+  t.state = s;
+}
+
+void TaskModel::apply(const format::Event& e, uint32_t thread) {
+  transitions_.clear();
+  edges_.clear();
+  now_ = e.time;
+  ThreadInfo& th = threads_[thread];
+  if (!th.exists && th.begin_ns == 0 && th.end_ns == 0) {
+    th.exists = true;  // no thread_begin seen: the thread exists from its first event
+    th.begin_ns = e.time;
+  }
+  switch (e.kind) {
+    case Kind::kThreadBegin:
+      th.exists = true;
+      th.begin_ns = e.time;
+      th.end_ns = 0;
+      break;
+    case Kind::kThreadEnd:
+      th.exists = false;
+      th.end_ns = e.time;
+      break;
+    case Kind::kParallelBegin: {
+      Region& r = regions_[e.a];
+      r.team_size = std::max<uint32_t>(r.team_size, e.sub);
+      break;
+    }
+    case Kind::kParallelEnd:
+      regions_.erase(e.a);
+      break;
+    case Kind::kImplicitTask:
+      on_implicit_task(e, thread);
+      break;
+    case Kind::kTaskCreate:
+      on_create(e, thread);
+      break;
+    case Kind::kDependence:
+      on_dependence(e, thread);
+      break;
+    case Kind::kTaskDependence:
+      add_edge(e.a, e.b, true);
+      break;
+    case Kind::kTaskSchedule:
+      on_schedule(e, thread);
+      break;
+    case Kind::kSyncRegionWait:
+      on_wait(e, thread);
+      break;
+    case Kind::kSyncRegion:
+      if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) on_taskgroup(e, thread);
+      break;
+    default:
+      break;
+  }
+}
+
+void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
+  ThreadInfo& th = threads_[thread];
+  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+    uint64_t encountering = th.current;
+    TaskInfo& t = tasks_[e.a];
+    t = TaskInfo{};
+    t.id = e.a;
+    t.parent = encountering;
+    t.flags = e.flags ? e.flags : format::task_flag::kImplicit;
+    t.region = e.b;
+    t.thread = t.creator_thread = thread;
+    t.created_ns = t.first_start_ns = e.time;
+    t.fragments = 1;
+    if (e.b) {
+      Region& r = regions_[e.b];
+      r.team_size = std::max<uint32_t>(r.team_size, uint32_t(e.c));
+    }
+    if (TaskInfo* enc = tasks_.find(encountering)) {
+      // The encountering task waits for the parallel region it started.
+      if (enc->state == TaskState::kRunning) set_state(*enc, TaskState::kSuspended);
+    }
+    TaskInfo& self = *tasks_.find(e.a);
+    th.levels.push_back({e.a, encountering});
+    th.current = e.a;
+    th.region = e.b;
+    set_state(self, TaskState::kRunning);
+    return;
+  }
+  uint64_t id = e.a ? e.a : th.current;
+  if (TaskInfo* t = tasks_.find(id)) set_state(*t, TaskState::kExecuted);
+  complete(id, e.time);
+  th.current = 0;
+  th.region = 0;
+  if (!th.levels.empty() && th.levels.back().implicit_task == id) {
+    uint64_t resumes = th.levels.back().resumes;
+    th.levels.pop_back();
+    if (TaskInfo* enc = tasks_.find(resumes)) {
+      th.current = resumes;
+      th.region = enc->region;
+      if (enc->wait == Wait::kNone && enc->state == TaskState::kSuspended) {
+        set_state(*enc, TaskState::kRunning);
+      }
+    }
+  }
+}
+
+void TaskModel::on_create(const format::Event& e, uint32_t thread) {
+  ThreadInfo& th = threads_[thread];
+  TaskInfo& t = tasks_[e.a];
+  t = TaskInfo{};
+  t.id = e.a;
+  t.parent = e.b;
+  t.codeptr = e.c;
+  t.flags = e.flags;
+  t.creator_thread = thread;
+  t.created_ns = e.time;
+  t.region = th.region;
+  t.deps_pending = e.op != 0;
+  transitions_.push_back({t.id, TaskState::kInitialized, TaskState::kInitialized});
+  uint64_t group = 0;
+  if (TaskInfo* p = tasks_.find(e.b)) {
+    ++p->live_children;
+    group = p->open_group ? p->open_group : p->group;
+    if (p->region) t.region = p->region;
+  }
+  TaskInfo& self = *tasks_.find(e.a);
+  self.group = group;
+  for (uint64_t g = group; g;) {
+    Group* G = groups_.find(g);
+    if (!G) break;
+    ++G->live;
+    g = G->parent;
+  }
+  if (self.is_explicit() && self.region) {
+    if (Region* r = regions_.find(self.region)) ++r->live_explicit;
+  }
+  make_ready_if_possible(self);
+}
+
+void TaskModel::make_ready_if_possible(TaskInfo& t) {
+  if (t.state != TaskState::kInitialized || t.deps_pending || t.pending_preds) return;
+  // Undeferred (included) tasks and the tasks of `taskwait depend` never wait in a queue.
+  if (t.is_undeferred() || (t.flags & format::task_flag::kTaskwait)) return;
+  set_state(t, TaskState::kReady);
+}
+
+void TaskModel::on_dependence(const format::Event& e, uint32_t thread) {
+  PendingDeps& p = pending_deps_[thread];
+  if (e.flags == 0 || p.task != e.a) {
+    p.task = e.a;
+    p.items.clear();
+  }
+  p.items.emplace_back(e.b, e.op);
+  if (e.flags + 1 >= e.c) resolve_dependences(p);
+}
+
+void TaskModel::resolve_dependences(PendingDeps& p) {
+  uint64_t succ = p.task;
+  for (const auto& [address, type] : p.items) {
+    using format::DependenceType;
+    if (type == uint8_t(DependenceType::kSource) || type == uint8_t(DependenceType::kSink)) {
+      continue;  // doacross loops, not task dependences
+    }
+    uint8_t kind = type;
+    if (kind == 0 || kind > uint8_t(DependenceType::kInoutset)) kind = uint8_t(DependenceType::kInout);
+    AddressState& s = addresses_[address ? address : 1];
+    const std::vector<uint64_t>* preds;
+    if (!s.current.empty() && s.kind == kind && groups_with_same_kind(kind)) {
+      s.current.push_back(succ);
+      preds = &s.previous;
+    } else {
+      s.previous = std::move(s.current);
+      s.current.assign(1, succ);
+      s.kind = kind;
+      preds = &s.previous;
+    }
+    for (uint64_t pred : *preds) {
+      if (pred != succ) add_edge(pred, succ, false);
+    }
+  }
+  p.items.clear();
+  p.task = 0;
+  if (TaskInfo* t = tasks_.find(succ)) {
+    t->deps_pending = false;
+    make_ready_if_possible(*t);
+  }
+}
+
+void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime) {
+  TaskInfo* p = tasks_.find(pred);
+  if (p && p->state != TaskState::kCompleted) {
+    if (std::find(p->successors.begin(), p->successors.end(), succ) != p->successors.end()) {
+      return;  // known already (from the addresses, or reported twice)
+    }
+    p->successors.push_back(succ);
+    if (TaskInfo* s = tasks_.find(succ)) {
+      ++s->pending_preds;
+      if (s->state == TaskState::kReady) set_state(*s, TaskState::kInitialized);
+    }
+  } else if (from_runtime) {
+    return;  // an edge from a finished task adds nothing the addresses did not give
+  }
+  edges_.push_back({pred, succ, from_runtime});
+}
+
+void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
+  auto status = TaskStatus(e.op);
+  if (status == TaskStatus::kLateFulfill) {
+    if (TaskInfo* t = tasks_.find(e.a)) {
+      t->detach_fulfilled = true;
+      if (t->state == TaskState::kDetached) complete(e.a, e.time);
+    }
+    return;
+  }
+  ThreadInfo& th = threads_[thread];
+  if (e.a && e.a != e.b) {
+    TaskInfo& prior = ensure(e.a, thread, e.time);
+    switch (status) {
+      case TaskStatus::kComplete:
+        set_state(prior, TaskState::kExecuted);
+        complete(e.a, e.time);
+        break;
+      case TaskStatus::kTaskwaitComplete:
+        complete(e.a, e.time);
+        break;
+      case TaskStatus::kEarlyFulfill:
+        prior.detach_fulfilled = true;
+        break;
+      case TaskStatus::kDetach:
+        set_state(prior, TaskState::kExecuted);
+        set_state(prior, TaskState::kDetached);
+        if (prior.detach_fulfilled) complete(e.a, e.time);
+        break;
+      case TaskStatus::kCancel:
+        set_state(prior, TaskState::kCancelled);
+        complete(e.a, e.time);
+        break;
+      case TaskStatus::kSwitch:
+      case TaskStatus::kYield:
+      default:
+        switch_out(prior, e.b, thread);
+        break;
+    }
+  }
+  if (!e.b || status == TaskStatus::kEarlyFulfill) return;
+  TaskInfo& next = ensure(e.b, thread, e.time);
+  if (next.first_start_ns == 0) next.first_start_ns = e.time;
+  if (e.a != e.b) ++next.fragments;
+  next.thread = thread;
+  th.current = e.b;
+  if (next.wait == Wait::kNone || next.wait == Wait::kNested) {
+    next.wait = Wait::kNone;
+    set_state(next, TaskState::kRunning);
+  }
+  // A task still inside a wait stays suspended (or ready) until the wait ends.
+}
+
+void TaskModel::switch_out(TaskInfo& prior, uint64_t next, uint32_t thread) {
+  if (prior.state == TaskState::kCompleted) return;
+  if (prior.wait != Wait::kNone) return;  // waiting: its state follows the wait
+  const TaskInfo* n = tasks_.find(next);
+  bool untied = prior.flags & format::task_flag::kUntied;
+  if (untied && !(n && n->parent == prior.id && n->is_undeferred())) {
+    // An untied task switched out at a scheduling point may resume on any thread.
+    set_state(prior, TaskState::kReady);
+    return;
+  }
+  // A tied task (or one that runs an included child) resumes when this thread comes back to it.
+  prior.wait = Wait::kNested;
+  set_state(prior, TaskState::kSuspended);
+}
+
+void TaskModel::complete(uint64_t id, uint64_t now) {
+  TaskInfo* t = tasks_.find(id);
+  if (!t || t->state == TaskState::kCompleted) return;
+  set_state(*t, TaskState::kCompleted);
+  t->completed_ns = now;
+  t->wait = Wait::kNone;
+  for (uint64_t s : t->successors) {
+    if (TaskInfo* succ = tasks_.find(s); succ && succ->pending_preds) {
+      --succ->pending_preds;
+      make_ready_if_possible(*succ);
+    }
+  }
+  t->successors.clear();
+  t->successors.shrink_to_fit();
+  if (TaskInfo* p = tasks_.find(t->parent)) {
+    if (p->live_children) --p->live_children;
+    if (p->wait == Wait::kTaskwait) check_wait_done(*p);
+    if (p->state == TaskState::kCompleted && p->live_children == 0) garbage_.push_back(p->id);
+  }
+  for (uint64_t g = t->group; g;) {
+    Group* G = groups_.find(g);
+    if (!G) break;
+    if (G->live) --G->live;
+    if (G->live == 0) {
+      if (TaskInfo* owner = tasks_.find(G->owner); owner && owner->wait == Wait::kTaskgroup) {
+        check_wait_done(*owner);
+      }
+    }
+    g = G->parent;
+  }
+  if (t->is_explicit() && t->region) {
+    if (Region* r = regions_.find(t->region); r && r->live_explicit) {
+      --r->live_explicit;
+      check_barrier(t->region);
+    }
+  }
+  if (t->live_children == 0) garbage_.push_back(id);
+}
+
+void TaskModel::on_wait(const format::Event& e, uint32_t thread) {
+  ThreadInfo& th = threads_[thread];
+  uint64_t id = e.b ? e.b : th.current;
+  TaskInfo* t = tasks_.find(id);
+  if (!t) return;
+  using format::SyncKind;
+  Wait w = Wait::kNone;
+  if (e.sub == uint16_t(SyncKind::kTaskwait)) w = Wait::kTaskwait;
+  else if (e.sub == uint16_t(SyncKind::kTaskgroup)) w = Wait::kTaskgroup;
+  else if (is_barrier(e.sub)) w = Wait::kBarrier;
+  if (w == Wait::kNone) return;  // e.g. a reduction's wait: the task is still busy
+  uint64_t region_id = w == Wait::kBarrier ? (t->region ? t->region : (e.a ? e.a : th.region)) : 0;
+  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+    t->wait = w;
+    t->thread = thread;
+    set_state(*t, TaskState::kSuspended);
+    if (w == Wait::kBarrier) {
+      Region& r = regions_[region_id];
+      ++r.in_barrier;
+      r.waiting.push_back(id);
+      check_barrier(region_id);
+    } else {
+      check_wait_done(*tasks_.find(id));
+    }
+    return;
+  }
+  if (e.op != uint8_t(format::Endpoint::kEnd)) return;
+  t->wait = Wait::kNone;
+  t->thread = thread;
+  if (t->state != TaskState::kCompleted) set_state(*t, TaskState::kRunning);
+  th.current = id;
+  if (w == Wait::kBarrier) {
+    if (Region* r = regions_.find(region_id)) {
+      if (r->in_barrier) --r->in_barrier;
+      auto it = std::find(r->waiting.begin(), r->waiting.end(), id);
+      if (it != r->waiting.end()) r->waiting.erase(it);
+    }
+  }
+}
+
+void TaskModel::check_wait_done(TaskInfo& t) {
+  if (t.state != TaskState::kSuspended) return;
+  bool done = false;
+  if (t.wait == Wait::kTaskwait) {
+    done = t.live_children == 0;
+  } else if (t.wait == Wait::kTaskgroup) {
+    const Group* g = groups_.find(t.open_group);
+    done = !g || g->live == 0;
+  }
+  if (done) set_state(t, TaskState::kReady);
+}
+
+void TaskModel::check_barrier(uint64_t region_id) {
+  Region* r = regions_.find(region_id);
+  if (!r || r->team_size == 0 || r->in_barrier < r->team_size || r->live_explicit) return;
+  for (uint64_t id : r->waiting) {
+    if (TaskInfo* t = tasks_.find(id); t && t->state == TaskState::kSuspended) {
+      set_state(*t, TaskState::kReady);
+    }
+  }
+}
+
+void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
+  uint64_t id = e.b ? e.b : threads_[thread].current;
+  TaskInfo* t = tasks_.find(id);
+  if (!t) return;
+  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+    uint64_t g = next_group_id_++;
+    uint64_t enclosing = t->open_group ? t->open_group : t->group;
+    uint64_t prev_open = t->open_group;
+    Group& G = groups_[g];
+    G.parent = enclosing;
+    G.owner = id;
+    G.live = 0;
+    // Remember what was open before in the parent link of the owner: restored at the end.
+    TaskInfo* owner = tasks_.find(id);
+    owner->open_group = g;
+    prev_open_[g] = prev_open;
+  } else if (e.op == uint8_t(format::Endpoint::kEnd) && t->open_group) {
+    uint64_t g = t->open_group;
+    uint64_t* prev = prev_open_.find(g);
+    t->open_group = prev ? *prev : 0;
+    prev_open_.erase(g);
+    groups_.erase(g);
+  }
+}
+
+void TaskModel::collect() {
+  for (uint64_t id : garbage_) {
+    const TaskInfo* t = tasks_.find(id);
+    if (t && t->state == TaskState::kCompleted && t->live_children == 0) tasks_.erase(id);
+  }
+  garbage_.clear();
+}
+
+}  // namespace tasklens::replay

@@ -1,0 +1,184 @@
+// The replay's model of a run: every live task's state in the transition system of POT Fig. 2
+// (seed 002), what each thread runs, which tasks are ready, and the dependence graph rebuilt from
+// the dependence addresses. It is driven one event at a time, in time order, by Replay.
+//
+// Event -> transition (libomp's reporting, RUNTIME-NOTES.md):
+//   implicit_task begin           task created running on the thread (implicit or initial)
+//   task_create                   initialized; ready at once unless it has dependences (ready
+//                                 when its last predecessor completes) or is undeferred (runs at
+//                                 once, its creator suspended)
+//   dependence records            edges from the last writer / readers of each address
+//   task_schedule(P, s, N)        P: complete -> completed; detach -> detached; cancel ->
+//                                 completed; switch/yield -> suspended when P waits (taskwait,
+//                                 taskgroup, barrier, undeferred child), else ready.
+//                                 late_fulfill: detached -> completed (on the fulfilling thread).
+//                                 N: running on this thread (suspended or ready if it still sits
+//                                 in a wait, until the wait ends)
+//   sync_region_wait begin/end    the waiting task is suspended, ready once what it waits for is
+//                                 done (children, taskgroup descendants, the whole team at a
+//                                 barrier), running again at the end of the wait
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "format/event.h"
+#include "replay/id_map.h"
+
+namespace tasklens::replay {
+
+enum class TaskState : uint8_t {
+  kInitialized,
+  kReady,
+  kSuspended,
+  kCancelled,
+  kRunning,
+  kExecuted,
+  kDetached,
+  kCompleted,
+};
+const char* task_state_name(TaskState s);
+
+// What a task is blocked in while it is suspended.
+enum class Wait : uint8_t {
+  kNone,
+  kTaskwait,
+  kTaskgroup,
+  kBarrier,
+  kNested,  // a tied task switched out for another task on its thread (included child, yield)
+};
+
+constexpr uint32_t kNoThread = 0xffffffffu;
+
+struct TaskInfo {
+  uint64_t id = 0;
+  uint64_t parent = 0;   // the creating task (0 for implicit tasks)
+  uint64_t codeptr = 0;  // the task construct's location
+  uint64_t region = 0;   // parallel region it belongs to
+  uint32_t flags = 0;    // OMPT task flags
+  TaskState state = TaskState::kInitialized;
+  Wait wait = Wait::kNone;
+  bool deps_pending = false;   // has_dependences, dependence records not all seen yet
+  bool detach_fulfilled = false;
+  uint32_t thread = kNoThread;          // where it runs or last ran
+  uint32_t creator_thread = kNoThread;
+  uint32_t fragments = 0;               // times it was switched in
+  uint32_t live_children = 0;           // created and not completed
+  uint32_t pending_preds = 0;           // predecessors not completed
+  uint64_t group = 0;                   // innermost taskgroup it belongs to (0: none)
+  uint64_t open_group = 0;              // innermost taskgroup this task has open
+  uint64_t created_ns = 0, first_start_ns = 0, completed_ns = 0;
+  std::vector<uint64_t> successors;     // tasks waiting for this one (dependences)
+
+  bool is_explicit() const { return flags & format::task_flag::kExplicit; }
+  bool is_implicit() const {
+    return flags & (format::task_flag::kImplicit | format::task_flag::kInitial);
+  }
+  bool is_undeferred() const { return flags & format::task_flag::kUndeferred; }
+};
+
+struct ThreadInfo {
+  bool exists = false;        // between thread_begin (or first event) and thread_end
+  uint64_t begin_ns = 0, end_ns = 0;
+  uint64_t current = 0;       // the task this thread is executing (running or waiting in)
+  // Parallel regions this thread is in, innermost last: its implicit task and the task that was
+  // current when it began (the encountering task on the primary thread, 0 on workers).
+  struct Level {
+    uint64_t implicit_task;
+    uint64_t resumes;
+  };
+  std::vector<Level> levels;
+  uint64_t region = 0;        // the innermost parallel region, 0 outside any
+};
+
+// A change the last event made, for passes that follow tasks rather than events.
+struct Transition {
+  uint64_t task;
+  TaskState from, to;
+};
+
+// A dependence edge the model learned (from addresses or from the runtime).
+struct Edge {
+  uint64_t pred, succ;
+  bool from_runtime;  // reported by task_dependence (and not found from addresses)
+};
+
+class TaskModel {
+ public:
+  explicit TaskModel(uint32_t threads);
+
+  // Applies one event (time in ns) of `thread`.
+  void apply(const format::Event& e, uint32_t thread);
+
+  const TaskInfo* task(uint64_t id) const { return tasks_.find(id); }
+  const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
+  uint32_t thread_count() const { return uint32_t(threads_.size()); }
+
+  // δw of POT: the thread runs the body of a task (explicit or implicit) right now.
+  bool working(uint32_t t) const;
+  // δr of POT: how many tasks are in the ready state right now.
+  uint64_t ready_count() const { return ready_; }
+  uint64_t live_tasks() const { return tasks_.size(); }
+
+  // What the last apply() changed.
+  const std::vector<Transition>& transitions() const { return transitions_; }
+  const std::vector<Edge>& new_edges() const { return edges_; }
+
+  // Drops completed tasks nobody refers to any more (call after the passes saw the event).
+  void collect();
+
+ private:
+  struct Region {
+    uint32_t team_size = 0;
+    uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier
+    uint64_t live_explicit = 0;  // explicit tasks bound to the region, not completed
+    std::vector<uint64_t> waiting;  // implicit tasks in the barrier
+  };
+  struct Group {
+    uint64_t parent = 0;  // enclosing taskgroup
+    uint64_t owner = 0;   // the task that opened it
+    uint64_t live = 0;    // descendant tasks not completed
+  };
+  struct AddressState {
+    uint8_t kind = 0;               // dependence type of the current group of accesses
+    std::vector<uint64_t> current;  // tasks of the current group
+    std::vector<uint64_t> previous; // tasks of the group before it
+  };
+  struct PendingDeps {
+    uint64_t task = 0;
+    std::vector<std::pair<uint64_t, uint8_t>> items;  // (address, type)
+  };
+
+  TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now);
+  void set_state(TaskInfo& t, TaskState s);
+  void on_implicit_task(const format::Event& e, uint32_t thread);
+  void on_create(const format::Event& e, uint32_t thread);
+  void on_dependence(const format::Event& e, uint32_t thread);
+  void resolve_dependences(PendingDeps& p);
+  void add_edge(uint64_t pred, uint64_t succ, bool from_runtime);
+  void on_schedule(const format::Event& e, uint32_t thread);
+  void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread);
+  void complete(uint64_t id, uint64_t now);
+  void make_ready_if_possible(TaskInfo& t);
+  void on_wait(const format::Event& e, uint32_t thread);
+  void on_taskgroup(const format::Event& e, uint32_t thread);
+  void check_wait_done(TaskInfo& t);
+  void check_barrier(uint64_t region_id);
+  uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
+
+  IdMap<TaskInfo> tasks_;
+  IdMap<Region> regions_;
+  IdMap<Group> groups_;
+  IdMap<AddressState> addresses_;
+  IdMap<uint64_t> prev_open_;  // taskgroup -> the group its owner had open before
+  std::vector<ThreadInfo> threads_;
+  std::vector<PendingDeps> pending_deps_;  // per thread
+  std::vector<Transition> transitions_;
+  std::vector<Edge> edges_;
+  std::vector<uint64_t> garbage_;
+  uint64_t ready_ = 0;
+  uint64_t now_ = 0;
+  uint64_t next_group_id_ = 1;
+};
+
+}  // namespace tasklens::replay

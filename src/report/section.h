@@ -1,0 +1,52 @@
+// A report section: one analysis pass and how its result reads as text and as JSON. The
+// `tasklens report` command runs the passes of the sections asked for in one replay, then
+// renders them in order. New sections register in sections.cpp.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "format/experiment.h"
+#include "replay/pass.h"
+#include "replay/replay.h"
+#include "replay/symbolizer.h"
+
+namespace tasklens::report {
+
+struct ReportOptions {
+  uint32_t slices = 50;  // time series resolution
+  int depth = -1;        // call tree depth limit (-1: all)
+};
+
+struct ReportContext {
+  const format::Experiment& experiment;
+  replay::Symbolizer& symbols;
+  const ReportOptions& options;
+  const replay::ReplayStats& stats;
+};
+
+class Section {
+ public:
+  virtual ~Section() = default;
+  // The pass to run during the replay (owned by the section).
+  virtual replay::Pass& pass() = 0;
+  virtual void text(const ReportContext& ctx, std::string& out) = 0;
+  virtual nlohmann::json json(const ReportContext& ctx) = 0;
+};
+
+struct SectionInfo {
+  std::string name;         // the JSON key, e.g. "breakdown"
+  std::string flag;         // the report flag that asks for it, e.g. "--profile" ("" = always)
+  std::string help;
+  bool default_on;          // shown when no section flag is given
+  std::function<std::unique_ptr<Section>(const ReportOptions&)> make;
+};
+
+// Every section tasklens knows, in report order.
+const std::vector<SectionInfo>& all_sections();
+
+}  // namespace tasklens::report

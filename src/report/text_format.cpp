@@ -1,0 +1,42 @@
+#include "report/text_format.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tasklens::report {
+
+std::string duration(uint64_t ns) {
+  double v = double(ns);
+  if (ns >= 1000000000ull) return fmt::format("{:.3f} s", v * 1e-9);
+  if (ns >= 1000000ull) return fmt::format("{:.3f} ms", v * 1e-6);
+  if (ns >= 1000ull) return fmt::format("{:.3f} us", v * 1e-3);
+  return fmt::format("{} ns", ns);
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+  if (whole == 0) return "-";
+  return fmt::format("{:.1f}%", 100.0 * double(part) / double(whole));
+}
+
+std::string count(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string sparkline(const std::vector<double>& shares) {
+  static const char* const kBlocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+                                        "\u2585", "\u2586", "\u2587", "\u2588"};
+  std::string out;
+  for (double s : shares) {
+    int level = int(std::clamp(s, 0.0, 1.0) * 8.0 + 0.5);
+    out += kBlocks[level];
+  }
+  return out;
+}
+
+}  // namespace tasklens::report

@@ -1,0 +1,19 @@
+// Small formatting helpers shared by every text report: durations, percentages, counts, bars.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tasklens::report {
+
+// "1.234 s", "12.3 ms", "45.6 us", "789 ns".
+std::string duration(uint64_t ns);
+// "12.3%" of part in whole ("-" when whole is 0).
+std::string percent(uint64_t part, uint64_t whole);
+// 1234567 -> "1,234,567".
+std::string count(uint64_t n);
+// One character per value in [0, 1]: " .:-=+*#%@"-style block characters ▁..█.
+std::string sparkline(const std::vector<double>& shares);
+
+}  // namespace tasklens::report
