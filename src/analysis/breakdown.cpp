@@ -137,18 +137,30 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
   }
 
+  ready_ = m.ready_count() > 0;
+  // Only these kinds change whether a thread works, exists, or which region it is in.
+  switch (e.kind) {
+    case format::Kind::kThreadBegin:
+    case format::Kind::kThreadEnd:
+    case format::Kind::kImplicitTask:
+    case format::Kind::kTaskSchedule:
+    case format::Kind::kSyncRegionWait:
+      break;
+    default:
+      if (segments_[r.thread].open) return;
+  }
   uint32_t p = r.thread;
   const replay::ThreadInfo& th = m.thread(p);
   bool working = th.exists && m.working(p);
-  uint32_t construct = 0;
-  if (th.region) {
-    const Instance* in = live_regions_.find(th.region);
-    construct = in ? in->construct : segments_[p].construct;
-  }
   Segment& s = segments_[p];
+  uint32_t construct = s.construct;
+  if (th.region != s.region || !s.open) {
+    const Instance* in = th.region ? live_regions_.find(th.region) : nullptr;
+    construct = th.region ? (in ? in->construct : s.construct) : 0;
+  }
   if (s.open && (!th.exists || s.working != working || s.construct != construct)) close(p, e.time);
   if (th.exists && !s.open) open(p, e.time, working, construct);
-  ready_ = m.ready_count() > 0;
+  s.region = th.region;
 }
 
 void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {

@@ -83,6 +83,7 @@ class BreakdownPass : public replay::Pass {
     uint64_t t0 = 0;
     uint64_t ready0 = 0;      // R(t0)
     uint32_t construct = 0;   // index in result_.regions
+    uint64_t region = 0;      // the parallel region id the construct was looked up for
   };
   struct Instance {
     uint32_t construct;

@@ -1,5 +1,8 @@
 #include "format/codec.h"
 
+#include <array>
+#include <utility>
+
 #include "format/kinds.h"
 #include "format/varint.h"
 
@@ -29,23 +32,6 @@ inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
   return put_varint(p, v);
 }
 
-inline const uint8_t* get_near(const uint8_t* p, const uint8_t* end, NearCache& c, uint64_t* v) {
-  uint64_t x;
-  p = get_varint(p, end, &x);
-  if (!p) return nullptr;
-  unsigned slot = unsigned(x & 3);
-  uint64_t tag = x >> 2;
-  if (tag == 0) {
-    p = get_varint(p, end, v);
-    if (!p) return nullptr;
-    c.next = (slot + 1) & 3;
-  } else {
-    *v = c.v[slot] + uint64_t(unzigzag(tag - 1));
-  }
-  c.v[slot] = *v;
-  return p;
-}
-
 inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v, CodecState& s) {
   switch (slot) {
     case Slot::kNone:
@@ -72,34 +58,23 @@ inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v, CodecState& s) {
   return p;
 }
 
-inline const uint8_t* get_slot(const uint8_t* p, const uint8_t* end, Slot slot, CodecState& s,
-                               uint64_t* v) {
-  uint64_t x = 0;
-  switch (slot) {
-    case Slot::kNone:
-      *v = 0;
-      return p;
-    case Slot::kRaw:
-      return get_varint(p, end, v);
-    case Slot::kSigned:
-      p = get_varint(p, end, &x);
-      *v = uint64_t(unzigzag(x));
-      return p;
-    case Slot::kTask:
-      return get_near(p, end, s.task, v);
-    case Slot::kCode:
-      return get_near(p, end, s.code, v);
-    case Slot::kParallel:
-      p = get_varint(p, end, &x);
-      *v = s.parallel += uint64_t(unzigzag(x));
-      return p;
-    case Slot::kAddr:
-      p = get_varint(p, end, &x);
-      *v = s.addr += uint64_t(unzigzag(x));
-      return p;
+// The layouts reduced to what the codec needs, in one small table (the KindLayout strings are
+// for people; checking them per event costs).
+struct Fields {
+  bool op, sub, flags;
+  Slot a, b, c;
+};
+
+struct FieldTable {
+  Fields by_kind[size_t(Kind::kCount)];
+  FieldTable() {
+    for (size_t k = 0; k < size_t(Kind::kCount); ++k) {
+      const KindLayout& l = layout(Kind(k));
+      by_kind[k] = {!l.op.empty(), !l.sub.empty(), !l.flags.empty(), l.a, l.b, l.c};
+    }
   }
-  return nullptr;
-}
+};
+const FieldTable kFields;
 
 }  // namespace
 
@@ -110,7 +85,7 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
   uint8_t* p = out;
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
-    const KindLayout& l = layout(e.kind);
+    const Fields& l = kFields.by_kind[size_t(e.kind)];
     uint64_t t = e.time;
     if (t < s.time) {
       t = s.time;
@@ -119,15 +94,162 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
     *p++ = uint8_t(e.kind);
     p = put_varint(p, t - s.time);
     s.time = t;
-    if (!l.op.empty()) *p++ = e.op;
-    if (!l.sub.empty()) p = put_varint(p, e.sub);
-    if (!l.flags.empty()) p = put_varint(p, e.flags);
+    if (l.op) *p++ = e.op;
+    if (l.sub) p = put_varint(p, e.sub);
+    if (l.flags) p = put_varint(p, e.flags);
     p = put_slot(p, l.a, e.a, s);
     p = put_slot(p, l.b, e.b, s);
     p = put_slot(p, l.c, e.c, s);
   }
   r.bytes = size_t(p - out);
   r.last_time = s.time;
+  return r;
+}
+
+namespace {
+
+// A varint read without a bound: only called when at least kMaxEventBytes remain.
+__attribute__((always_inline)) inline const uint8_t* get_varint_unchecked(const uint8_t* p,
+                                                                          uint64_t* v) {
+  uint64_t b = *p++;
+  if (__builtin_expect(b < 0x80, 1)) {
+    *v = b;
+    return p;
+  }
+  uint64_t result = b & 0x7f;
+  for (unsigned shift = 7; shift < 64; shift += 7) {
+    b = *p++;
+    result |= (b & 0x7f) << shift;
+    if (b < 0x80) {
+      *v = result;
+      return p;
+    }
+  }
+  return nullptr;  // over-long
+}
+
+// The largest encoding of one event (see max_encoded_bytes), plus margin.
+constexpr size_t kMaxEventBytes = 64;
+
+template <bool kChecked>
+__attribute__((always_inline)) inline const uint8_t* varint(const uint8_t* p, const uint8_t* end,
+                                                            uint64_t* v) {
+  return kChecked ? get_varint(p, end, v) : get_varint_unchecked(p, v);
+}
+
+template <bool kChecked>
+__attribute__((always_inline)) inline const uint8_t* decode_slot(const uint8_t* p,
+                                                                 const uint8_t* end, Slot slot,
+                                                                 CodecState& s, uint64_t* v) {
+  uint64_t x = 0;
+  switch (slot) {
+    case Slot::kNone:
+      *v = 0;
+      return p;
+    case Slot::kRaw:
+      return varint<kChecked>(p, end, v);
+    case Slot::kSigned:
+      p = varint<kChecked>(p, end, &x);
+      *v = uint64_t(unzigzag(x));
+      return p;
+    case Slot::kTask:
+    case Slot::kCode: {
+      NearCache& c = slot == Slot::kTask ? s.task : s.code;
+      if (!(p = varint<kChecked>(p, end, &x))) return nullptr;
+      unsigned entry = unsigned(x & 3);
+      uint64_t tag = x >> 2;
+      if (tag == 0) {
+        if (!(p = varint<kChecked>(p, end, v))) return nullptr;
+        c.next = (entry + 1) & 3;
+      } else {
+        *v = c.v[entry] + uint64_t(unzigzag(tag - 1));
+      }
+      c.v[entry] = *v;
+      return p;
+    }
+    case Slot::kParallel:
+      p = varint<kChecked>(p, end, &x);
+      *v = s.parallel += uint64_t(unzigzag(x));
+      return p;
+    case Slot::kAddr:
+      p = varint<kChecked>(p, end, &x);
+      *v = s.addr += uint64_t(unzigzag(x));
+      return p;
+  }
+  return nullptr;
+}
+
+// Decodes the fields of an event of kind K, which the caller has read: the layout is known at
+// compile time, so each kind gets straight-line code.
+template <size_t K, bool kChecked>
+const uint8_t* decode_fields(const uint8_t* p, const uint8_t* end, CodecState& s, Event& e) {
+  constexpr KindLayout l = kKindLayouts[K];
+  uint64_t x = 0;
+  if (!(p = varint<kChecked>(p, end, &x))) return nullptr;
+  s.time += x;
+  e.time = s.time;
+  e.kind = Kind(K);
+  e.op = 0;
+  e.sub = 0;
+  e.flags = 0;
+  if constexpr (!l.op.empty()) {
+    if (kChecked && p >= end) return nullptr;
+    e.op = *p++;
+  }
+  if constexpr (!l.sub.empty()) {
+    if (!(p = varint<kChecked>(p, end, &x))) return nullptr;
+    e.sub = uint16_t(x);
+  }
+  if constexpr (!l.flags.empty()) {
+    if (!(p = varint<kChecked>(p, end, &x))) return nullptr;
+    e.flags = uint32_t(x);
+  }
+  if (!(p = decode_slot<kChecked>(p, end, l.a, s, &e.a))) return nullptr;
+  if (!(p = decode_slot<kChecked>(p, end, l.b, s, &e.b))) return nullptr;
+  return decode_slot<kChecked>(p, end, l.c, s, &e.c);
+}
+
+using DecodeFn = const uint8_t* (*)(const uint8_t*, const uint8_t*, CodecState&, Event&);
+
+template <bool kChecked, size_t... K>
+constexpr std::array<DecodeFn, sizeof...(K)> make_decoders(std::index_sequence<K...>) {
+  return {&decode_fields<K, kChecked>...};
+}
+
+template <bool kChecked>
+constexpr auto kDecoders = make_decoders<kChecked>(std::make_index_sequence<size_t(Kind::kCount)>());
+
+// Decodes one event at p; nullptr when malformed.
+template <bool kChecked>
+__attribute__((always_inline)) inline const uint8_t* decode_one(const uint8_t* p,
+                                                                const uint8_t* end, CodecState& s,
+                                                                Event& e) {
+  uint8_t kind = *p++;
+  if (kind == 0 || kind >= uint8_t(Kind::kCount)) return nullptr;
+  return kDecoders<kChecked>[kind](p, end, s, e);
+}
+
+}  // namespace
+
+DecodeResult decode_events(const uint8_t* payload, size_t bytes, uint64_t first_time, Event* out,
+                           size_t max) {
+  DecodeResult r;
+  CodecState s;
+  s.time = first_time;
+  const uint8_t* p = payload;
+  const uint8_t* end = payload + bytes;
+  // Without bound checks while a whole event surely fits, with them near the end.
+  while (r.events < max && end - p >= ptrdiff_t(kMaxEventBytes)) {
+    p = decode_one<false>(p, end, s, out[r.events]);
+    if (!p) return r.malformed = true, r;
+    ++r.events;
+  }
+  while (r.events < max && p < end) {
+    p = decode_one<true>(p, end, s, out[r.events]);
+    if (!p) return r.malformed = true, r;
+    ++r.events;
+  }
+  if (p < end) r.malformed = true;  // more bytes than the events announced
   return r;
 }
 
@@ -138,37 +260,8 @@ ChunkDecoder::ChunkDecoder(const uint8_t* payload, size_t bytes, uint64_t first_
 
 bool ChunkDecoder::next(Event& e) {
   if (p_ >= end_ || malformed_) return false;
-  const uint8_t* p = p_;
-  uint8_t kind = *p++;
-  if (kind == 0 || kind >= uint8_t(Kind::kCount)) {
-    malformed_ = true;
-    return false;
-  }
-  e.kind = Kind(kind);
-  const KindLayout& l = layout(e.kind);
-  uint64_t x = 0;
-  p = get_varint(p, end_, &x);
+  const uint8_t* p = decode_one<true>(p_, end_, state_, e);
   if (!p) return malformed_ = true, false;
-  state_.time += x;
-  e.time = state_.time;
-  e.op = 0;
-  e.sub = 0;
-  e.flags = 0;
-  if (!l.op.empty()) {
-    if (p >= end_) return malformed_ = true, false;
-    e.op = *p++;
-  }
-  if (!l.sub.empty()) {
-    if (!(p = get_varint(p, end_, &x))) return malformed_ = true, false;
-    e.sub = uint16_t(x);
-  }
-  if (!l.flags.empty()) {
-    if (!(p = get_varint(p, end_, &x))) return malformed_ = true, false;
-    e.flags = uint32_t(x);
-  }
-  if (!(p = get_slot(p, end_, l.a, state_, &e.a))) return malformed_ = true, false;
-  if (!(p = get_slot(p, end_, l.b, state_, &e.b))) return malformed_ = true, false;
-  if (!(p = get_slot(p, end_, l.c, state_, &e.c))) return malformed_ = true, false;
   p_ = p;
   return true;
 }

@@ -36,6 +36,15 @@ struct EncodeResult {
 // from `first_time` (pass events[0].time). A time lower than its predecessor's is clamped.
 EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, uint8_t* out);
 
+struct DecodeResult {
+  size_t events = 0;
+  bool malformed = false;  // bad bytes, or bytes left after `max` events
+};
+
+// Decodes up to `max` events of a chunk payload into `out` (times in ticks).
+DecodeResult decode_events(const uint8_t* payload, size_t bytes, uint64_t first_time, Event* out,
+                           size_t max);
+
 // Decodes one event at a time from a chunk payload.
 class ChunkDecoder {
  public:

@@ -2,6 +2,8 @@
 // encoding, `tasklens dump` uses the names. docs/FORMAT.md is written from this table.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -27,6 +29,54 @@ struct KindLayout {
   Slot a, b, c;
   std::string_view a_name, b_name, c_name;
 };
+
+// The layout of every kind, in the order of Kind (constexpr: the codec specializes on it).
+inline constexpr std::array<KindLayout, size_t(Kind::kCount)> kKindLayouts = {{
+    {"invalid", "", "", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+    {"thread_begin", "", "thread_type", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+    {"thread_end", "", "", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+    {"parallel_begin", "", "requested", "flags", Slot::kParallel, Slot::kTask, Slot::kCode, "region",
+     "task", "codeptr"},
+    {"parallel_end", "", "", "flags", Slot::kParallel, Slot::kTask, Slot::kCode, "region", "task",
+     "codeptr"},
+    {"implicit_task", "endpoint", "index", "flags", Slot::kTask, Slot::kParallel, Slot::kRaw, "task",
+     "region", "team_size"},
+    {"task_create", "has_deps", "", "flags", Slot::kTask, Slot::kTask, Slot::kCode, "task", "parent",
+     "codeptr"},
+    {"task_schedule", "status", "", "", Slot::kTask, Slot::kTask, Slot::kNone, "prior", "next", ""},
+    {"dependence", "type", "", "index", Slot::kTask, Slot::kAddr, Slot::kRaw, "task", "address",
+     "ndeps"},
+    {"task_dependence", "", "", "", Slot::kTask, Slot::kTask, Slot::kNone, "dep_task", "task", ""},
+    {"sync_region", "endpoint", "sync_kind", "", Slot::kParallel, Slot::kTask, Slot::kCode, "region",
+     "task", "codeptr"},
+    {"sync_region_wait", "endpoint", "sync_kind", "", Slot::kParallel, Slot::kTask, Slot::kCode, "region",
+     "task", "codeptr"},
+    {"reduction", "endpoint", "sync_kind", "", Slot::kParallel, Slot::kTask, Slot::kCode, "region", "task",
+     "codeptr"},
+    {"work", "endpoint", "work_type", "count", Slot::kParallel, Slot::kTask, Slot::kCode, "region", "task",
+     "codeptr"},
+    {"dispatch", "dispatch_kind", "", "", Slot::kParallel, Slot::kTask, Slot::kRaw, "region", "task",
+     "instance"},
+    {"masked", "endpoint", "", "", Slot::kParallel, Slot::kTask, Slot::kCode, "region", "task", "codeptr"},
+    {"mutex_acquire", "impl", "mutex_kind", "hint", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "",
+     "codeptr"},
+    {"mutex_acquired", "", "mutex_kind", "", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "",
+     "codeptr"},
+    {"mutex_released", "", "mutex_kind", "", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "",
+     "codeptr"},
+    {"lock_init", "impl", "mutex_kind", "hint", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "",
+     "codeptr"},
+    {"lock_destroy", "", "mutex_kind", "", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "",
+     "codeptr"},
+    {"nest_lock", "endpoint", "", "", Slot::kAddr, Slot::kNone, Slot::kCode, "wait_id", "", "codeptr"},
+    {"flush", "", "", "", Slot::kNone, Slot::kNone, Slot::kCode, "", "", "codeptr"},
+    {"cancel", "", "", "flags", Slot::kTask, Slot::kNone, Slot::kCode, "task", "", "codeptr"},
+    {"error", "severity", "", "", Slot::kNone, Slot::kNone, Slot::kCode, "", "", "codeptr"},
+    {"user_region", "endpoint", "", "", Slot::kRaw, Slot::kNone, Slot::kNone, "name", "", ""},
+    {"user_param", "", "", "", Slot::kRaw, Slot::kSigned, Slot::kNone, "name", "value", ""},
+    {"lost", "", "", "count", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+    {"tool_stall", "endpoint", "", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+}};
 
 // The layout of `kind`; kInvalid's layout for numbers out of range.
 const KindLayout& layout(Kind kind);

@@ -70,8 +70,18 @@ void StreamReader::problem(Problem::Severity s, uint64_t lost, const char* fmt, 
   problems_.push_back(Problem{s, path_ + ": " + msg, lost});
 }
 
-bool StreamReader::next_chunk(std::vector<Event>& events, ChunkHeader* out_header) {
-  events.clear();
+bool StreamReader::next_chunk(std::vector<Event>& events, ChunkHeader* header) {
+  const Event* data = nullptr;
+  size_t n = 0;
+  bool ok = next_chunk(&data, &n, header);
+  events.assign(data, data + n);
+  return ok;
+}
+
+bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
+                              ChunkHeader* out_header) {
+  *out_events = nullptr;
+  *out_count = 0;
   while (!done_) {
     if (offset_ == size_) return done_ = true, false;
     ChunkHeader h{};
@@ -147,17 +157,23 @@ bool StreamReader::next_chunk(std::vector<Event>& events, ChunkHeader* out_heade
               "the recorder dropped %u events before chunk %u (buffer overflow)", h.lost_before,
               h.seq);
     }
-    events.reserve(h.event_count);
-    ChunkDecoder dec(buf_.data() + sizeof h, h.payload_bytes, h.first_time);
-    Event e;
-    while (dec.next(e)) events.push_back(e);
-    if (dec.malformed() || events.size() != h.event_count) {
-      problem(Problem::Severity::kDataLost, h.event_count - events.size(),
+    if (decoded_cap_ < h.event_count) {
+      decoded_.reset(new Event[h.event_count]);
+      decoded_cap_ = h.event_count;
+    }
+    DecodeResult d = decode_events(buf_.data() + sizeof h, h.payload_bytes, h.first_time,
+                                   decoded_.get(), h.event_count);
+    if (d.malformed || d.events != h.event_count) {
+      problem(Problem::Severity::kDataLost, h.event_count - d.events,
               "chunk %u at byte %llu decodes to %zu of its %u events (malformed payload)", h.seq,
-              (unsigned long long)chunk_offset, events.size(), h.event_count);
+              (unsigned long long)chunk_offset, d.events, h.event_count);
     }
     if (out_header) *out_header = h;
-    if (!events.empty()) return true;
+    if (d.events) {
+      *out_events = decoded_.get();
+      *out_count = d.events;
+      return true;
+    }
   }
   return false;
 }

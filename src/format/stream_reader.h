@@ -36,6 +36,8 @@ class StreamReader {
   // Decodes the next readable chunk into `events` (times in ticks). False at the end of what can
   // be read.
   bool next_chunk(std::vector<Event>& events, ChunkHeader* header = nullptr);
+  // The same without a copy: *events points into the reader's buffer until the next call.
+  bool next_chunk(const Event** events, size_t* count, ChunkHeader* header = nullptr);
   // Reads only chunk headers, from the current position to the end (for clock samples).
   std::vector<ChunkHeader> scan_headers();
 
@@ -54,6 +56,8 @@ class StreamReader {
   uint32_t next_seq_ = 0;
   bool done_ = false;
   std::vector<uint8_t> buf_;
+  std::unique_ptr<Event[]> decoded_;  // not value-initialized: decoding overwrites it
+  size_t decoded_cap_ = 0;
   std::vector<Problem> problems_;
 };
 

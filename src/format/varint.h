@@ -23,6 +23,10 @@ inline uint8_t* put_varint(uint8_t* p, uint64_t v) {
 
 // Reads a varint from [p, end); returns nullptr when it runs past `end` or is over-long.
 inline const uint8_t* get_varint(const uint8_t* p, const uint8_t* end, uint64_t* v) {
+  if (__builtin_expect(p < end && *p < 0x80, 1)) {  // most values fit in one byte
+    *v = *p;
+    return p + 1;
+  }
   uint64_t result = 0;
   for (unsigned shift = 0; shift < 64 && p < end; shift += 7) {
     uint8_t byte = *p++;

@@ -5,12 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace tasklens::replay {
 
-template <class V>
+// Spreads arbitrary keys (addresses, hand-made ids) over the table.
+struct MixHash {
+  uint64_t operator()(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> 20; }
+};
+
+template <class V, class Hash = MixHash>
 class IdMap {
  public:
   IdMap() { rehash(64); }
@@ -56,7 +62,7 @@ class IdMap {
       }
     }
     keys_[i] = 0;
-    values_[i] = V();
+    if constexpr (!std::is_trivially_copyable_v<V>) values_[i] = V();  // release what it holds
     --size_;
     return true;
   }
@@ -69,17 +75,13 @@ class IdMap {
   }
 
  private:
-  size_t slot(uint64_t key) const {
-    return size_t((key * 0x9E3779B97F4A7C15ull) >> shift_) & mask_;
-  }
+  size_t slot(uint64_t key) const { return size_t(Hash()(key)) & mask_; }
   void rehash(size_t capacity) {
     std::vector<uint64_t> old_keys = std::move(keys_);
     std::vector<V> old_values = std::move(values_);
     keys_.assign(capacity, 0);
     values_.assign(capacity, V());
     mask_ = capacity - 1;
-    shift_ = 64;
-    for (size_t c = capacity; c > 1; c >>= 1) --shift_;
     size_ = 0;
     for (size_t i = 0; i < old_keys.size(); ++i) {
       if (old_keys[i]) (*this)[old_keys[i]] = std::move(old_values[i]);
@@ -89,7 +91,6 @@ class IdMap {
   std::vector<uint64_t> keys_;
   std::vector<V> values_;
   size_t mask_ = 0;
-  unsigned shift_ = 64;
   size_t size_ = 0;
 };
 

@@ -2,9 +2,20 @@
 
 namespace tasklens::replay {
 
-bool MergedStream::Cursor::refill() {
+bool MergedStream::Cursor::refill(const format::Clock& clock) {
   pos = 0;
-  return reader->next_chunk(chunk);
+  const format::Event* chunk = nullptr;
+  size_t n = 0;
+  if (!reader->next_chunk(&chunk, &n)) return false;
+  ticks.resize(n);
+  records.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    ticks[i] = chunk[i].time;
+    records[i].ev = chunk[i];
+    records[i].ev.time = clock.to_ns(chunk[i].time);
+    records[i].thread = thread;
+  }
+  return true;
 }
 
 Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experiment& x) {
@@ -20,7 +31,7 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
     m->cursors_.push_back(std::move(c));
   }
   for (uint32_t i = 0; i < m->cursors_.size(); ++i) {
-    if (m->cursors_[i].refill()) m->heap_.push_back(i);
+    if (m->cursors_[i].refill(m->clock_)) m->heap_.push_back(i);
   }
   for (size_t i = m->heap_.size() / 2; i-- > 0;) m->sift_down(i);
   return m;
@@ -29,7 +40,7 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
 bool MergedStream::before(uint32_t a, uint32_t b) const {
   const Cursor& x = cursors_[a];
   const Cursor& y = cursors_[b];
-  uint64_t tx = x.chunk[x.pos].time, ty = y.chunk[y.pos].time;
+  uint64_t tx = x.ticks[x.pos], ty = y.ticks[y.pos];
   return tx < ty || (tx == ty && x.thread < y.thread);
 }
 
@@ -43,21 +54,6 @@ void MergedStream::sift_down(size_t i) {
     std::swap(heap_[i], heap_[m]);
     i = m;
   }
-}
-
-bool MergedStream::next(Record& r) {
-  if (heap_.empty()) return false;
-  Cursor& c = cursors_[heap_[0]];
-  r.ev = c.chunk[c.pos];
-  r.ev.time = clock_.to_ns(r.ev.time);
-  r.thread = c.thread;
-  ++events_read_;
-  if (++c.pos == c.chunk.size() && !c.refill()) {
-    heap_[0] = heap_.back();
-    heap_.pop_back();
-  }
-  if (!heap_.empty()) sift_down(0);
-  return true;
 }
 
 std::vector<format::Problem> MergedStream::problems() const {

@@ -25,7 +25,30 @@ class MergedStream {
   // Opens every stream of `x`; a stream that cannot be opened at all is an error.
   static Result<std::unique_ptr<MergedStream>> open(const format::Experiment& x);
 
-  bool next(Record& r);
+  // The next event in time order, or nullptr at the end. The pointer stays valid until the
+  // following call.
+  const Record* next() {
+    if (heap_.empty()) return nullptr;
+    Cursor& c = cursors_[heap_[0]];
+    const Record* r = &c.records[c.pos];
+    ++events_read_;
+    if (++c.pos == c.records.size()) {
+      // The record must outlive the refill of its own cursor: hand out a copy.
+      last_ = *r;
+      r = &last_;
+      if (!c.refill(clock_)) {
+        heap_[0] = heap_.back();
+        heap_.pop_back();
+      }
+    }
+    if (heap_.size() > 1) sift_down(0);
+    return r;
+  }
+  bool next(Record& r) {
+    const Record* p = next();
+    if (p) r = *p;
+    return p != nullptr;
+  }
 
   // Threads are numbered by their stream's thread index; this is one past the largest.
   uint32_t thread_count() const { return thread_count_; }
@@ -36,16 +59,18 @@ class MergedStream {
  private:
   struct Cursor {
     std::unique_ptr<format::StreamReader> reader;
-    std::vector<format::Event> chunk;
+    std::vector<uint64_t> ticks;       // the merge order
+    std::vector<Record> records;       // handed out: times in ns, thread set
     size_t pos = 0;
     uint32_t thread = 0;
-    bool refill();
+    bool refill(const format::Clock& clock);
   };
   // Heap of cursor indices ordered by (current event ticks, thread).
   bool before(uint32_t a, uint32_t b) const;
   void sift_down(size_t i);
 
   format::Clock clock_;
+  Record last_;
   std::vector<Cursor> cursors_;
   std::vector<uint32_t> heap_;
   uint32_t thread_count_ = 0;

@@ -28,17 +28,16 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
-  Record r;
-  while ((*stream)->next(r)) {
-    for (Pass* p : passes) p->before(r, model);
-    model.apply(r.ev, r.thread);
-    for (Pass* p : passes) p->after(r, model);
+  while (const Record* r = (*stream)->next()) {
+    for (Pass* p : passes) p->before(*r, model);
+    model.apply(r->ev, r->thread);
+    for (Pass* p : passes) p->after(*r, model);
     model.collect();
     if ((++stats.events & 0xfffff) == 0) {
       stats.peak_live_tasks = std::max(stats.peak_live_tasks, model.live_tasks());
       if (progress) progress(stats.events, expected);
     }
-    info.end_ns = std::max<uint64_t>(info.end_ns, r.ev.time);
+    info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
   }
   for (Pass* p : passes) p->end(info, model);
   stats.end_ns = info.end_ns;

@@ -49,11 +49,10 @@ bool groups_with_same_kind(uint8_t type) {
 
 TaskModel::TaskModel(uint32_t threads) : threads_(threads), pending_deps_(threads) {}
 
-bool TaskModel::working(uint32_t t) const {
-  const ThreadInfo& th = threads_[t];
-  if (!th.current) return false;
-  const TaskInfo* task = tasks_.find(th.current);
-  return task && task->state == TaskState::kRunning && task->thread == t;
+void TaskModel::refresh_working(uint32_t t) {
+  ThreadInfo& th = threads_[t];
+  const TaskInfo* task = th.current ? tasks_.find(th.current) : nullptr;
+  th.working = task && task->state == TaskState::kRunning && task->thread == t;
 }
 
 TaskInfo& TaskModel::ensure(uint64_t id, uint32_t thread, uint64_t now) {
@@ -73,7 +72,12 @@ void TaskModel::set_state(TaskInfo& t, TaskState s) {
   if (t.state == s) return;
   if (t.state == TaskState::kReady) --ready_;
   if (s == TaskState::kReady) ++ready_;
-  transitions_.push_back({t.id, t.state, s});
+  // Filled field by field: building the struct on the stack and copying it stalls on
+  // store-to-load forwarding (seen in perf), and this runs for most events.
+  Transition& tr = transitions_.emplace_back();
+  tr.task = t.id;
+  tr.from = t.state;
+  tr.to = s;
   t.state = s;
 }
 
@@ -109,13 +113,13 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     case Kind::kTaskCreate:
       on_create(e, thread);
-      break;
+      break;  // an undeferred create suspends nothing yet, but keep it simple
     case Kind::kDependence:
       on_dependence(e, thread);
-      break;
+      return;
     case Kind::kTaskDependence:
       add_edge(e.a, e.b, true);
-      break;
+      return;
     case Kind::kTaskSchedule:
       on_schedule(e, thread);
       break;
@@ -124,10 +128,12 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     case Kind::kSyncRegion:
       if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) on_taskgroup(e, thread);
-      break;
+      return;
     default:
-      break;
+      return;
   }
+  // A running task changes state only through events of its own thread: the kinds above.
+  refresh_working(thread);
 }
 
 void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
@@ -188,7 +194,9 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
   t.created_ns = e.time;
   t.region = th.region;
   t.deps_pending = e.op != 0;
-  transitions_.push_back({t.id, TaskState::kInitialized, TaskState::kInitialized});
+  Transition& tr = transitions_.emplace_back();
+  tr.task = t.id;
+  tr.from = tr.to = TaskState::kInitialized;
   uint64_t group = 0;
   if (TaskInfo* p = tasks_.find(e.b)) {
     ++p->live_children;
@@ -261,10 +269,13 @@ void TaskModel::resolve_dependences(PendingDeps& p) {
 void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime) {
   TaskInfo* p = tasks_.find(pred);
   if (p && p->state != TaskState::kCompleted) {
-    if (std::find(p->successors.begin(), p->successors.end(), succ) != p->successors.end()) {
+    std::vector<uint64_t>& succs = successors_[pred];
+    if (std::find(succs.begin(), succs.end(), succ) != succs.end()) {
       return;  // known already (from the addresses, or reported twice)
     }
-    p->successors.push_back(succ);
+    succs.push_back(succ);
+    p = tasks_.find(pred);
+    p->has_successors = true;
     if (TaskInfo* s = tasks_.find(succ)) {
       ++s->pending_preds;
       if (s->state == TaskState::kReady) set_state(*s, TaskState::kInitialized);
@@ -280,7 +291,7 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
   if (status == TaskStatus::kLateFulfill) {
     if (TaskInfo* t = tasks_.find(e.a)) {
       t->detach_fulfilled = true;
-      if (t->state == TaskState::kDetached) complete(e.a, e.time);
+      if (t->state == TaskState::kDetached) complete(*t, e.time);
     }
     return;
   }
@@ -290,10 +301,10 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
     switch (status) {
       case TaskStatus::kComplete:
         set_state(prior, TaskState::kExecuted);
-        complete(e.a, e.time);
+        complete(prior, e.time);
         break;
       case TaskStatus::kTaskwaitComplete:
-        complete(e.a, e.time);
+        complete(prior, e.time);
         break;
       case TaskStatus::kEarlyFulfill:
         prior.detach_fulfilled = true;
@@ -301,11 +312,11 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
       case TaskStatus::kDetach:
         set_state(prior, TaskState::kExecuted);
         set_state(prior, TaskState::kDetached);
-        if (prior.detach_fulfilled) complete(e.a, e.time);
+        if (prior.detach_fulfilled) complete(prior, e.time);
         break;
       case TaskStatus::kCancel:
         set_state(prior, TaskState::kCancelled);
-        complete(e.a, e.time);
+        complete(prior, e.time);
         break;
       case TaskStatus::kSwitch:
       case TaskStatus::kYield:
@@ -342,20 +353,25 @@ void TaskModel::switch_out(TaskInfo& prior, uint64_t next, uint32_t thread) {
   set_state(prior, TaskState::kSuspended);
 }
 
-void TaskModel::complete(uint64_t id, uint64_t now) {
-  TaskInfo* t = tasks_.find(id);
-  if (!t || t->state == TaskState::kCompleted) return;
+void TaskModel::complete(TaskInfo& task, uint64_t now) {
+  TaskInfo* t = &task;
+  if (t->state == TaskState::kCompleted) return;
+  uint64_t id = t->id;
   set_state(*t, TaskState::kCompleted);
   t->completed_ns = now;
   t->wait = Wait::kNone;
-  for (uint64_t s : t->successors) {
-    if (TaskInfo* succ = tasks_.find(s); succ && succ->pending_preds) {
-      --succ->pending_preds;
-      make_ready_if_possible(*succ);
+  if (t->has_successors) {
+    t->has_successors = false;
+    if (std::vector<uint64_t>* succs = successors_.find(id)) {
+      for (uint64_t s : *succs) {
+        if (TaskInfo* succ = tasks_.find(s); succ && succ->pending_preds) {
+          --succ->pending_preds;
+          make_ready_if_possible(*succ);
+        }
+      }
+      successors_.erase(id);
     }
   }
-  t->successors.clear();
-  t->successors.shrink_to_fit();
   if (TaskInfo* p = tasks_.find(t->parent)) {
     if (p->live_children) --p->live_children;
     if (p->wait == Wait::kTaskwait) check_wait_done(*p);
@@ -375,7 +391,7 @@ void TaskModel::complete(uint64_t id, uint64_t now) {
   if (t->is_explicit() && t->region) {
     if (Region* r = regions_.find(t->region); r && r->live_explicit) {
       --r->live_explicit;
-      check_barrier(t->region);
+      if (r->in_barrier) check_barrier(t->region);
     }
   }
   if (t->live_children == 0) garbage_.push_back(id);
@@ -468,11 +484,9 @@ void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
   }
 }
 
-void TaskModel::collect() {
-  for (uint64_t id : garbage_) {
-    const TaskInfo* t = tasks_.find(id);
-    if (t && t->state == TaskState::kCompleted && t->live_children == 0) tasks_.erase(id);
-  }
+void TaskModel::collect_garbage() {
+  // Only completed tasks without live children get here, and neither can change back.
+  for (uint64_t id : garbage_) tasks_.erase(id);
   garbage_.clear();
 }
 

@@ -25,6 +25,8 @@
 #include "format/event.h"
 #include "replay/id_map.h"
 
+#include <type_traits>
+
 namespace tasklens::replay {
 
 enum class TaskState : uint8_t {
@@ -68,7 +70,7 @@ struct TaskInfo {
   uint64_t group = 0;                   // innermost taskgroup it belongs to (0: none)
   uint64_t open_group = 0;              // innermost taskgroup this task has open
   uint64_t created_ns = 0, first_start_ns = 0, completed_ns = 0;
-  std::vector<uint64_t> successors;     // tasks waiting for this one (dependences)
+  bool has_successors = false;          // tasks wait for this one (TaskModel::successors_)
 
   bool is_explicit() const { return flags & format::task_flag::kExplicit; }
   bool is_implicit() const {
@@ -77,8 +79,11 @@ struct TaskInfo {
   bool is_undeferred() const { return flags & format::task_flag::kUndeferred; }
 };
 
+static_assert(std::is_trivially_copyable_v<TaskInfo>);
+
 struct ThreadInfo {
   bool exists = false;        // between thread_begin (or first event) and thread_end
+  bool working = false;       // δw: runs a task body now (kept up to date by the model)
   uint64_t begin_ns = 0, end_ns = 0;
   uint64_t current = 0;       // the task this thread is executing (running or waiting in)
   // Parallel regions this thread is in, innermost last: its implicit task and the task that was
@@ -115,7 +120,7 @@ class TaskModel {
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
 
   // δw of POT: the thread runs the body of a task (explicit or implicit) right now.
-  bool working(uint32_t t) const;
+  bool working(uint32_t t) const { return threads_[t].working; }
   // δr of POT: how many tasks are in the ready state right now.
   uint64_t ready_count() const { return ready_; }
   uint64_t live_tasks() const { return tasks_.size(); }
@@ -125,7 +130,9 @@ class TaskModel {
   const std::vector<Edge>& new_edges() const { return edges_; }
 
   // Drops completed tasks nobody refers to any more (call after the passes saw the event).
-  void collect();
+  void collect() {
+    if (!garbage_.empty()) collect_garbage();
+  }
 
  private:
   struct Region {
@@ -149,6 +156,7 @@ class TaskModel {
     std::vector<std::pair<uint64_t, uint8_t>> items;  // (address, type)
   };
 
+  void collect_garbage();
   TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now);
   void set_state(TaskInfo& t, TaskState s);
   void on_implicit_task(const format::Event& e, uint32_t thread);
@@ -158,7 +166,11 @@ class TaskModel {
   void add_edge(uint64_t pred, uint64_t succ, bool from_runtime);
   void on_schedule(const format::Event& e, uint32_t thread);
   void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread);
-  void complete(uint64_t id, uint64_t now);
+  void complete(TaskInfo& t, uint64_t now);
+  void complete(uint64_t id, uint64_t now) {
+    if (TaskInfo* t = tasks_.find(id)) complete(*t, now);
+  }
+  void refresh_working(uint32_t thread);
   void make_ready_if_possible(TaskInfo& t);
   void on_wait(const format::Event& e, uint32_t thread);
   void on_taskgroup(const format::Event& e, uint32_t thread);
@@ -166,7 +178,9 @@ class TaskModel {
   void check_barrier(uint64_t region_id);
   uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
 
+  // TaskInfo is trivially copyable: cheap to insert and erase.
   IdMap<TaskInfo> tasks_;
+  IdMap<std::vector<uint64_t>> successors_;  // of unfinished tasks
   IdMap<Region> regions_;
   IdMap<Group> groups_;
   IdMap<AddressState> addresses_;
