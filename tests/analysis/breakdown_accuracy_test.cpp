@@ -1,0 +1,96 @@
+// The breakdown of real runs whose answer is known by construction (timings: these tests run
+// alone, see SERIAL in tests/CMakeLists.txt; under other load the ideal is not what happens).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "analysis/breakdown.h"
+#include "format/experiment.h"
+#include "replay/replay.h"
+#include "support/test_paths.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::analysis {
+namespace {
+
+using testing::example;
+using testing::printed_value;
+using testing::run_command;
+using testing::scratch_dir;
+using testing::tasklens_bin;
+
+struct Recorded {
+  std::string output;  // the program's stdout
+  Breakdown breakdown;
+};
+
+Recorded record_and_replay(const std::vector<std::string>& program, int threads = 2) {
+  std::string dir = scratch_dir("run") + "/exp";
+  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
+                                   "-o", dir, "--"};
+  argv.insert(argv.end(), program.begin(), program.end());
+  auto r = run_command(argv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto x = format::open_experiment(dir);
+  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
+  BreakdownPass pass(20);
+  if (x.ok()) {
+    auto stats = replay::run_replay(*x, {&pass});
+    EXPECT_TRUE(stats.ok());
+  }
+  return {r.out, pass.result()};
+}
+
+void expect_invariant(const Breakdown& b) {
+  TimeSplit threads, regions, series;
+  for (const auto& t : b.threads) {
+    EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns) << "thread " << t.thread;
+    threads += t.time;
+  }
+  for (const auto& r : b.regions) regions += r.time;
+  for (const auto& s : b.series) series += s.time;
+  for (const TimeSplit* s : {&threads, &regions, &series}) {
+    EXPECT_EQ(s->work_ns, b.total.work_ns);
+    EXPECT_EQ(s->overhead_ns, b.total.overhead_ns);
+    EXPECT_EQ(s->idle_ns, b.total.idle_ns);
+  }
+  EXPECT_GT(b.total.total_ns(), 0u);
+}
+
+double relative_error(double measured, double ideal) {
+  return std::fabs(measured - ideal) / ideal;
+}
+
+// POT's load-imbalance benchmark (seed 002, Sect. 4.2) at a grain of 1 ms: each iteration,
+// thread t runs a task of t ms; ideal work g·n(n+1)/2 and idleness g·n(n-1)/2 per iteration.
+TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
+  Recorded run = record_and_replay({example("imbalance"), "1000000", "40"});
+  double ideal_work = double(printed_value(run.output, "ideal_work_ns"));
+  double ideal_idle = double(printed_value(run.output, "ideal_idle_ns"));
+  ASSERT_GT(ideal_work, 0);
+  EXPECT_EQ(ideal_work, 1e6 * 3 * 40);  // n = 2: 3 ms of tasks per iteration
+  const Breakdown& b = run.breakdown;
+  EXPECT_LT(relative_error(double(b.total.work_ns), ideal_work), 0.05)
+      << "work " << b.total.work_ns << " ideal " << ideal_work;
+  EXPECT_LT(relative_error(double(b.total.idle_ns), ideal_idle), 0.05)
+      << "idle " << b.total.idle_ns << " ideal " << ideal_idle;
+  EXPECT_EQ(b.verdict, Verdict::kHL);  // a quarter of the time idle, little overhead
+  expect_invariant(b);
+}
+
+// A chain of dependent tasks: one task is ready at a time, so one of the two threads is idle
+// (not in overhead) for most of the run.
+TEST(BreakdownEndToEnd, DependenceChainLeavesOneThreadIdle) {
+  Recorded run = record_and_replay({example("dep_chain"), "60", "1000"});
+  const Breakdown& b = run.breakdown;
+  double total = double(b.total.total_ns());
+  EXPECT_GT(double(b.total.idle_ns) / total, 0.40);  // about one thread of two
+  EXPECT_LT(double(b.total.overhead_ns) / total, 0.10);
+  EXPECT_EQ(b.verdict, Verdict::kHL);
+  expect_invariant(b);
+}
+
+}  // namespace
+}  // namespace tasklens::analysis
