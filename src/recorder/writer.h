@@ -33,6 +33,9 @@ class Writer {
   bool stop_from_signal(uint32_t timeout_ms);
   // Writes `n` events of `c` directly (signal handler, after stop_from_signal).
   void write_partial(Chunk* c, uint32_t n);
+  // Writes the chunks queued after the thread's last drain (signal handler, after
+  // stop_from_signal).
+  void drain_from_signal() { drain(); }
   bool is_writer_thread() const;
 
   const StreamStats& stats(uint32_t thread) const { return stats_[thread]; }
