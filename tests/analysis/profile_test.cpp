@@ -361,6 +361,68 @@ TEST(ProfileGolden, RegionsParametersAndCriticalInTasks) {
   EXPECT_EQ(p.unmatched_ends, 0u);
 }
 
+// The constructs of an implicit task, on two threads sharing the tree of their parallel
+// construct: a loop and its barrier, masked with a lock wait and two nest-lock waits (the second
+// is the owner acquiring it again: libomp ends that wait with nest_lock begin, not acquired), a
+// taskgroup with a task run in it, and the end-of-region barrier, which the primary thread reports
+// with the parallel construct's address and the worker with none: one node.
+//
+// thread 0: loop 10 .. 20 (10); barrier 0x7000 20 .. 25 (5); masked 25 .. 35 (10) with lock
+//   wait 26 .. 29 (3) and nest-lock waits 31 .. 32 and 33 .. 34 (1 + 1): excl 10 - 5 = 5;
+//   taskgroup 36 .. 46 (10): create 37 .. 38 (1), task 40 .. 45 (5): excl 4;
+//   end barrier 50 .. 60 (10); parallel 0 .. 60: excl 60 - 10 - 5 - 10 - 10 - 10 = 15
+// thread 1: loop 10 .. 18 (8); barrier 0x7000 18 .. 25 (7); end barrier 25 .. 60 (35);
+//   parallel excl 60 - 50 = 10
+TEST(ProfileGolden, WorksharingMaskedLocksTaskgroupBarriers) {
+  using format::WorkType;
+  TraceBuilder t;
+  open_region(t, 2);
+  t.work(0, 10, WorkType::kLoop, Endpoint::kBegin, 100, 2, 100, 0x4000);
+  t.work(0, 20, WorkType::kLoop, Endpoint::kEnd, 100, 2, 100, 0x4000);
+  sync_begin(t, 0, 20, SyncKind::kBarrierImplicit, 2, 0x7000);
+  sync_end(t, 0, 25, SyncKind::kBarrierImplicit, 2, 0x7000);
+  t.masked(0, 25, Endpoint::kBegin, 100, 2);
+  t.mutex(0, 26, Kind::kMutexAcquire, MutexKind::kLock, 9, 0x6000);
+  t.mutex(0, 29, Kind::kMutexAcquired, MutexKind::kLock, 9, 0x6000);
+  t.mutex(0, 30, Kind::kMutexReleased, MutexKind::kLock, 9, 0x6000);
+  t.mutex(0, 31, Kind::kMutexAcquire, MutexKind::kNestLock, 10, 0x6100);
+  t.mutex(0, 32, Kind::kMutexAcquired, MutexKind::kNestLock, 10, 0x6100);
+  t.mutex(0, 33, Kind::kMutexAcquire, MutexKind::kNestLock, 10, 0x6100);
+  t.event(0, format::Event{34, Kind::kNestLock, uint8_t(Endpoint::kBegin), 0, 0, 10, 0, 0x6100});
+  t.masked(0, 35, Endpoint::kEnd, 100, 2);
+  t.sync(0, 36, SyncKind::kTaskgroup, Endpoint::kBegin, 100, 2, 0x3200);
+  t.create(0, 37, 5, 2, kTaskA);
+  t.sync_wait(0, 38, SyncKind::kTaskgroup, Endpoint::kBegin, 100, 2, 0x3200);
+  t.schedule(0, 40, 2, Status::kSwitch, 5);
+  t.schedule(0, 45, 5, Status::kComplete, 2);
+  sync_end(t, 0, 46, SyncKind::kTaskgroup, 2, 0x3200);
+  sync_begin(t, 0, 50, SyncKind::kBarrierImplicit, 2, kParallelCode);
+  sync_end(t, 0, 60, SyncKind::kBarrierImplicit, 2, kParallelCode);
+  t.work(1, 10, WorkType::kLoop, Endpoint::kBegin, 100, 3, 100, 0x4000);
+  t.work(1, 18, WorkType::kLoop, Endpoint::kEnd, 100, 3, 100, 0x4000);
+  sync_begin(t, 1, 18, SyncKind::kBarrierImplicit, 3, 0x7000);
+  sync_end(t, 1, 25, SyncKind::kBarrierImplicit, 3, 0x7000);
+  sync_begin(t, 1, 25, SyncKind::kBarrierImplicit, 3, 0);
+  sync_end(t, 1, 60, SyncKind::kBarrierImplicit, 3, 0);
+  close_region(t, 2, 60);
+  Profile p = profile_of(t);
+  EXPECT_EQ(dump(p),
+            "program v=1 f=1 i=70 e=10\n"
+            "  parallel 0x1000 v=2 f=2 i=120 e=25\n"
+            "    barrier v=2 f=2 i=45 e=45\n"
+            "    work 0x4000 v=2 f=2 i=18 e=18\n"
+            "    barrier 0x7000 v=2 f=2 i=12 e=12\n"
+            "    masked 0x5000 v=1 f=1 i=10 e=5\n"
+            "      mutex_wait 0x6000 v=1 f=1 i=3 e=3\n"
+            "      mutex_wait 0x6100 v=2 f=2 i=2 e=2\n"
+            "    taskgroup 0x3200 v=1 f=1 i=10 e=4\n"
+            "      stub 0x2000 v=1 f=1 i=5 e=5\n"
+            "      create_task 0x2000 v=1 f=1 i=1 e=1\n"
+            "--\n"
+            "task 0x2000 v=1 f=1 i=5 e=5\n");
+  EXPECT_EQ(p.unmatched_ends, 0u);
+}
+
 // A trace cut short: a task still suspended and one still running at the end count as
 // unfinished instances with the time they had, and nothing is left open.
 TEST(ProfileGolden, TraceEndsWithTasksInFlight) {
