@@ -78,9 +78,16 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
 
 uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_t code,
                            int64_t value) {
-  ChildKey key{parent, kind, sub, code, value};
-  auto it = children_.find(key);
-  if (it != children_.end()) return it->second;
+  // Most nodes have a handful of children: scan them; the map serves roots and wide nodes.
+  if (parent != kNoNode && result_.nodes[parent].children.size() <= 16) {
+    for (uint32_t c : result_.nodes[parent].children) {
+      const ProfileNode& n = result_.nodes[c];
+      if (n.kind == kind && n.code == code && n.sub == sub && n.value == value) return c;
+    }
+  } else {
+    auto it = children_.find(ChildKey{parent, kind, sub, code, value});
+    if (it != children_.end()) return it->second;
+  }
   auto index = uint32_t(result_.nodes.size());
   ProfileNode n;
   n.kind = kind;
@@ -98,7 +105,7 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
   } else if (kind != NodeKind::kTask) {
     result_.roots.push_back(index);
   }
-  children_.emplace(key, index);
+  children_.emplace(ChildKey{parent, kind, sub, code, value}, index);
   return index;
 }
 
