@@ -237,10 +237,15 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel&) {
   }
 }
 
-// A creation lasts until the creator thread's next event (see profile.h).
+// A creation lasts until the creator thread's next event, dependences aside (see profile.h).
 void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   ThreadState& ts = thread_state(thread);
   if (!ts.pending_creator) return;
+  // The new task's dependences are reported inside its creation.
+  if ((e.kind == Kind::kDependence && e.a == ts.pending_task) ||
+      (e.kind == Kind::kTaskDependence && e.b == ts.pending_task)) {
+    return;
+  }
   uint64_t creator = ts.pending_creator;
   ts.pending_creator = 0;
   result_.tasks[ts.pending_construct].creation.add(e.time - ts.pending_since);
@@ -326,6 +331,7 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread) {
   if (!creator) return;
   ThreadState& ts = thread_state(thread);
   ts.pending_creator = creator->id;
+  ts.pending_task = e.a;
   ts.pending_construct = c;
   ts.pending_since = e.time;
   push(*creator, node(top_node(*creator), NodeKind::kCreate, 0, e.c), FrameType::kCreate, e.time,

@@ -18,8 +18,8 @@
 //   counts on the thread where it ended (the stub nodes show where each piece ran);
 // - fragments: running pieces of the visits (1 per visit unless the task was suspended inside);
 // - task creation: OMPT gives no end for task_create, so a creation lasts from the task_create
-//   event to the creator thread's next event (an upper bound: it includes the creator's own code
-//   up to that event). When that next event switches the creator out (undeferred task, or a task
+//   event to the creator thread's next event other than the new task's dependence records (an
+//   upper bound: it includes the creator's own code up to that event). When that next event switches the creator out (undeferred task, or a task
 //   the runtime runs at once), the creation node stays open until the creator resumes, so the
 //   task ran "in" the creation scheduling point;
 // - user parameters (tasklens_param_int) open a node "name=value" below the current node that
@@ -178,6 +178,7 @@ class ProfilePass : public replay::Pass {
     uint64_t current = 0;               // the task executing here
     std::vector<std::pair<uint64_t, uint64_t>> implicit;  // (implicit task, task to resume)
     uint64_t pending_creator = 0;       // a task_create waits for this thread's next event
+    uint64_t pending_task = 0;          // the task being created
     uint32_t pending_construct = 0;
     uint64_t pending_since = 0;
     uint32_t active = 0;                // started, not completed instances held here

@@ -423,6 +423,30 @@ TEST(ProfileGolden, WorksharingMaskedLocksTaskgroupBarriers) {
   EXPECT_EQ(p.unmatched_ends, 0u);
 }
 
+// A task with a depend clause: libomp reports its dependences after task_create, still inside the
+// creation, which lasts until the creator's next other event: 10 .. 15 = 5 (not 10 .. 13).
+TEST(ProfileGolden, CreationIncludesTheDependenceRecords) {
+  TraceBuilder t;
+  open_region(t, 1);
+  t.create(0, 10, 5, 2, kTaskA, kExplicit, /*has_deps=*/true);
+  t.deps(0, 13, 5, {{0xa0, testing::DependenceType::kInout}, {0xa8, testing::DependenceType::kIn}});
+  sync_begin(t, 0, 15, SyncKind::kTaskwait, 2, kTaskwaitCode);
+  t.schedule(0, 16, 2, Status::kSwitch, 5);
+  t.schedule(0, 20, 5, Status::kComplete, 2);
+  sync_end(t, 0, 21, SyncKind::kTaskwait, 2, kTaskwaitCode);
+  close_region(t, 1, 30);
+  Profile p = profile_of(t);
+  EXPECT_EQ(construct(p, kTaskA).creation.sum, 5u);
+  EXPECT_EQ(dump(p),
+            "program v=1 f=1 i=40 e=10\n"
+            "  parallel 0x1000 v=1 f=1 i=30 e=19\n"
+            "    taskwait 0x3100 v=1 f=1 i=6 e=2\n"
+            "      stub 0x2000 v=1 f=1 i=4 e=4\n"
+            "    create_task 0x2000 v=1 f=1 i=5 e=5\n"
+            "--\n"
+            "task 0x2000 v=1 f=1 i=4 e=4\n");
+}
+
 // A trace cut short: a task still suspended and one still running at the end count as
 // unfinished instances with the time they had, and nothing is left open.
 TEST(ProfileGolden, TraceEndsWithTasksInFlight) {
