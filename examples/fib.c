@@ -8,6 +8,8 @@
  * What a tool should see: exactly tasks=2*fib(N+1)-2 explicit tasks without cut-off (21890 for
  * N=20), each created by its parent call's task; one taskwait per task-creating call; very short
  * tasks, so overheads (creation, scheduling) dominate and idleness shows in the taskwaits.
+ * Every call sets tasklens_param_int("n", n) (a no-op without tasklens): each task runs one call,
+ * so the profile split by n counts the calls fib(n) made by tasks.
  *
  * Usage:  fib [N=20] [cutoff=0]
  * Prints: fib n=N cutoff=C result=fib(N) threads=T tasks=K OK|FAILED
@@ -16,6 +18,7 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <tasklens/tasklens.h>
 
 static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
   if (argc <= i) return def;
@@ -33,6 +36,7 @@ static long long fib_serial(int n) {
 }
 
 static long long fib(int n, int cutoff) {
+  tasklens_param_int("n", n); /* splits the profile of the task that runs this call by n */
   if (n < 2) return n;
   if (n < cutoff) return fib_serial(n);
   long long x, y;

@@ -7,7 +7,9 @@
  *
  * What a tool should see: many small tasks of one task construct, a deep creation tree (depth =
  * row, 0 for the root's children), many tasks that end immediately (invalid placement), taskwaits
- * at every level. Splitting the profile by `depth` should show task counts per row.
+ * at every level. Each task calls tasklens_param_int("depth", row) (include/tasklens/tasklens.h,
+ * a no-op without tasklens): splitting the profile by `depth` shows n x (valid placements of
+ * `depth` queens) tasks at each depth.
  *
  * Usage:  nqueens [N=8 (1..20)] [cutoff=0]
  * Prints: nqueens n=N cutoff=C solutions=S threads=T tasks=K OK|FAILED   (N=8: solutions=92)
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tasklens/tasklens.h>
 
 #define MAXN 20
 
@@ -49,6 +52,7 @@ static long long search(int n, int row, const char* a, int cutoff) {
 #pragma omp task firstprivate(col) shared(sols)
       {
         int depth = row; /* depth = row */
+        tasklens_param_int("depth", depth);
         char b[MAXN];
         memcpy(b, a, (size_t)depth);
         b[depth] = (char)col;

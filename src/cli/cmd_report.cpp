@@ -83,7 +83,10 @@ int run_report(const ReportOptionsCli& o) {
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   if (o.json) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", run_json(*x, *stats)}};
-    for (size_t i = 0; i < sections.size(); ++i) doc[names[i]] = sections[i]->json(ctx);
+    for (size_t i = 0; i < sections.size(); ++i) {
+      doc[names[i]] = sections[i]->json(ctx);
+      sections[i]->extra_json(ctx, doc);
+    }
     std::string text = doc.dump(1) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {

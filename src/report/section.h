@@ -36,6 +36,9 @@ class Section {
   virtual replay::Pass& pass() = 0;
   virtual void text(const ReportContext& ctx, std::string& out) = 0;
   virtual nlohmann::json json(const ReportContext& ctx) = 0;
+  // Top-level keys of the JSON document besides the section's own (the profile section adds
+  // "tasks"); none by default.
+  virtual void extra_json(const ReportContext& ctx, nlohmann::json& doc) {}
 };
 
 struct SectionInfo {

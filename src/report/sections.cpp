@@ -1,4 +1,5 @@
 #include "report/breakdown_section.h"
+#include "report/profile_section.h"
 #include "report/section.h"
 
 namespace tasklens::report {
@@ -6,6 +7,10 @@ namespace tasklens::report {
 const std::vector<SectionInfo>& all_sections() {
   static const std::vector<SectionInfo> sections = {
       {"breakdown", "", "work / overhead / idleness (POT)", true, make_breakdown_section},
+      {"profile", "--profile",
+       "Task-aware call-path profile (Score-P): call trees with stub nodes, task constructs, "
+       "parameter splits",
+       false, make_profile_section},
   };
   return sections;
 }

@@ -1,0 +1,252 @@
+// The task-aware call-path profile of Score-P (seed 000, Sect. IV): a call tree per thread's
+// implicit task (the threads of a parallel construct share the tree, with metrics per thread), a
+// merged tree per task construct (identified by its codeptr), and *stub nodes* under the
+// scheduling points of the implicit tasks (barrier, taskwait, taskgroup, task creation,
+// taskyield) that hold the time each task construct's instances ran there.
+//
+// The algorithm is Fig. 12 (TaskBegin / TaskEnd / TaskSwitch), driven by task_schedule events.
+// Every task instance keeps its own stack of open frames and a clock that runs only while the
+// instance runs, on whatever thread (OMPT reports every switch, so untied tasks that migrate are
+// followed too: the limit of seed 000 Sect. IV-D does not apply). A frame's inclusive time is the
+// instance clock's advance between enter and exit, its exclusive time that minus its children's
+// inclusive times, so it is never negative (Fig. 3). Implicit tasks never stop: the time explicit
+// tasks run at an implicit task's scheduling point is in the stub node below it, and the
+// scheduling point's exclusive time is what is left (waiting and runtime overhead, Fig. 5).
+//
+// Definitions (docs/REPORT.md):
+// - a visit is one enter..exit of a node; a visit that an untied task carried across threads
+//   counts on the thread where it ended (the stub nodes show where each piece ran);
+// - fragments: running pieces of the visits (1 per visit unless the task was suspended inside);
+// - task creation: OMPT gives no end for task_create, so a creation lasts from the task_create
+//   event to the creator thread's next event other than the new task's dependence records (an
+//   upper bound: it includes the creator's own code up to that event). When that next event switches the creator out (undeferred task, or a task
+//   the runtime runs at once), the creation node stays open until the creator resumes, so the
+//   task ran "in" the creation scheduling point;
+// - user parameters (tasklens_param_int) open a node "name=value" below the current node that
+//   closes with its parent (Score-P's parameter instrumentation); an instance of a task
+//   construct counts, in the construct's parameter split, under the last value it set.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "replay/id_map.h"
+#include "replay/pass.h"
+
+namespace tasklens::analysis {
+
+// Sum, min, max (and count) of a series of durations in ns.
+struct Stat {
+  uint64_t count = 0;
+  uint64_t sum = 0;
+  uint64_t min = 0;
+  uint64_t max = 0;
+  void add(uint64_t v) {
+    min = count == 0 || v < min ? v : min;
+    max = v > max ? v : max;
+    sum += v;
+    ++count;
+  }
+  double mean() const { return count ? double(sum) / double(count) : 0.0; }
+};
+
+struct NodeMetrics {
+  uint64_t visits = 0;
+  uint64_t fragments = 0;
+  Stat inclusive, exclusive;  // per visit
+};
+
+enum class NodeKind : uint8_t {
+  kProgram,    // the initial task
+  kParallel,   // a parallel construct: the root frame of each team member's implicit task
+  kTask,       // the root of a task construct's tree
+  kStub,       // a task construct's instances running at an implicit task's node
+  kCreate,     // task creation (code = the created construct)
+  kBarrier,    // sub = OMPT sync kind (explicit, implicit, ...)
+  kTaskwait,
+  kTaskgroup,
+  kReduction,  // sub = OMPT sync kind
+  kWork,       // sub = OMPT work type (loop, sections, single, taskloop, ...)
+  kMasked,
+  kMutexWait,  // waiting to acquire a critical section, lock, ordered or atomic; sub = kind
+  kTaskyield,  // a task switched out at a taskyield
+  kUser,       // a user region; code = string id
+  kParam,      // a user parameter; code = string id, value = its value
+};
+const char* node_kind_name(NodeKind k);
+
+constexpr uint32_t kNoNode = 0xffffffffu;
+
+struct ProfileNode {
+  NodeKind kind = NodeKind::kProgram;
+  uint16_t sub = 0;
+  uint32_t parent = kNoNode;
+  uint64_t code = 0;   // codeptr (string id for user regions and parameters)
+  int64_t value = 0;   // a parameter's value
+  std::string name;    // user region or parameter name
+  std::vector<uint32_t> children;
+  NodeMetrics total;
+  std::vector<NodeMetrics> threads;  // indexed by thread
+};
+
+// A parameter's split of a task construct: per value, the instances and their times.
+struct ParamValue {
+  int64_t value = 0;
+  Stat time;  // inclusive time of the instances that set this value
+};
+struct ParamSplit {
+  std::string name;
+  std::vector<ParamValue> values;  // by value
+};
+
+struct TaskConstruct {
+  uint64_t codeptr = 0;
+  uint32_t root = kNoNode;   // its tree
+  uint64_t created = 0;      // task_create events
+  uint64_t instances = 0;    // instances that ran (completed or still running at the end)
+  uint64_t unfinished = 0;   // of those, still running or suspended when the trace ended
+  uint64_t discarded = 0;    // cancelled before they ever ran
+  uint64_t fragments = 0;    // times instances were switched in
+  uint64_t migrations = 0;   // resumptions on another thread than the last one
+  Stat time;                 // inclusive time per instance (its clock: suspended time excluded)
+  Stat creation;             // per instance, see the header comment
+  Stat start_delay;          // creation to first start, per instance
+  uint32_t max_active_per_thread = 0;  // seed 000 Table II, for this construct alone
+  std::vector<ParamSplit> params;
+};
+
+struct Profile {
+  uint32_t threads = 0;
+  std::vector<ProfileNode> nodes;
+  std::vector<uint32_t> roots;       // implicit-task trees (the program, unnested parallels)
+  std::vector<uint32_t> task_roots;  // one per task construct, in tasks order
+  std::vector<TaskConstruct> tasks;  // most time first
+  std::vector<uint32_t> max_active_per_thread;  // started, not completed instances (Table II)
+  std::vector<uint64_t> thread_time_ns;  // per thread, time inside its outermost implicit task
+  uint64_t total_time_ns = 0;            // their sum: what the implicit trees cover
+  uint64_t unmatched_ends = 0;       // end events with no open region to end (damaged traces)
+};
+
+class ProfilePass : public replay::Pass {
+ public:
+  void begin(const replay::ReplayInfo& info) override;
+  void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
+
+  const Profile& result() const { return result_; }
+
+ private:
+  enum class FrameType : uint8_t {
+    kRoot,    // a task's root (parallel, program, task construct)
+    kRegion,  // closed by its end event (match: sync kind, work type, string id, ...)
+    kCreate,  // task creation, waiting for the creator's next event
+    kSched,   // a scheduling point that closes when its task resumes
+    kStub,    // on an implicit task: an explicit task runs here
+    kParam,   // closes with its parent
+    kMutex,   // closes at mutex_acquired (match: wait id)
+  };
+  struct Frame {
+    uint32_t node;
+    FrameType type;
+    uint64_t enter;       // the task's clock at enter
+    uint64_t child = 0;   // inclusive time of closed children
+    uint32_t frag0;       // the task's fragment count at enter
+    uint64_t match = 0;   // what ends it
+  };
+  // One task instance (implicit or explicit) the profile follows.
+  struct Run {
+    uint64_t id = 0;
+    bool implicit = false;
+    bool started = false;
+    bool running = false;
+    uint32_t thread = 0;         // where it runs or last ran
+    uint32_t construct = 0;      // explicit: index in constructs_
+    uint64_t clock = 0;          // running time accumulated before `since`
+    uint64_t since = 0;          // when it last started running
+    uint32_t fragments = 0;
+    uint64_t created_ns = 0;
+    uint64_t parallel_code = 0;  // implicit: its parallel construct
+    uint64_t encountering = 0;   // implicit, primary thread: the task that started the region
+    uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
+    std::vector<Frame> frames;
+    std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
+  };
+  struct ThreadState {
+    uint64_t current = 0;               // the task executing here
+    std::vector<std::pair<uint64_t, uint64_t>> implicit;  // (implicit task, task to resume)
+    uint64_t pending_creator = 0;       // a task_create waits for this thread's next event
+    uint64_t pending_task = 0;          // the task being created
+    uint32_t pending_construct = 0;
+    uint64_t pending_since = 0;
+    uint32_t active = 0;                // started, not completed instances held here
+    std::vector<uint32_t> active_by_construct;
+  };
+  struct RegionInfo {
+    uint32_t parent_node = kNoNode;  // where the encountering task was
+    uint64_t codeptr = 0;
+    uint64_t encountering = 0;
+    uint32_t thread = 0;
+  };
+  struct ChildKey {
+    uint32_t parent;
+    NodeKind kind;
+    uint16_t sub;
+    uint64_t code;
+    int64_t value;
+    bool operator==(const ChildKey& o) const {
+      return parent == o.parent && kind == o.kind && sub == o.sub && code == o.code &&
+             value == o.value;
+    }
+  };
+  struct ChildKeyHash {
+    size_t operator()(const ChildKey& k) const;
+  };
+
+  uint32_t node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_t code, int64_t value = 0);
+  uint32_t construct_index(uint64_t codeptr);
+  uint64_t clock(const Run& r, uint64_t now) const {
+    return r.running ? r.clock + (now - r.since) : r.clock;
+  }
+  uint32_t top_node(const Run& r) const { return r.frames.empty() ? kNoNode : r.frames.back().node; }
+  Run* current_run(uint32_t thread);
+
+  void push(Run& r, uint32_t node, FrameType type, uint64_t now, uint64_t match = 0);
+  void close_top(Run& r, uint64_t now, uint32_t thread);
+  // Closes frames down to and including the innermost one that `pred` accepts; false (and
+  // nothing closed) when there is none.
+  template <class Pred>
+  bool close_to(Run& r, uint64_t now, uint32_t thread, Pred pred);
+
+  void resolve_pending(const format::Event& e, uint32_t thread);
+  void on_implicit_task(const format::Event& e, uint32_t thread);
+  void on_create(const format::Event& e, uint32_t thread);
+  void on_schedule(const format::Event& e, uint32_t thread);
+  void on_region(const format::Event& e, uint32_t thread, NodeKind kind, uint16_t sub,
+                 uint64_t code);
+  void on_mutex(const format::Event& e, uint32_t thread);
+  void on_param(const format::Event& e, uint32_t thread);
+
+  void task_begin(uint64_t id, uint32_t thread, uint64_t now);
+  void task_end(uint64_t id, uint32_t thread, uint64_t now, bool finished);
+  void suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield);
+  void resume(uint64_t id, uint32_t thread, uint64_t now);
+  void enter_stub(Run& task, uint32_t thread, uint64_t now);
+  void exit_stub(Run& task, uint64_t now);
+  void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
+  void set_active(uint32_t thread, uint32_t construct, int delta);
+  ThreadState& thread_state(uint32_t thread);
+
+  const format::Experiment* experiment_ = nullptr;
+  Profile result_;
+  std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
+  std::unordered_map<uint64_t, uint32_t> construct_by_code_;
+  std::unordered_map<ChildKey, uint32_t, ChildKeyHash> children_;
+  replay::IdMap<Run> runs_;
+  replay::IdMap<RegionInfo> regions_;
+  std::vector<ThreadState> threads_;
+};
+
+}  // namespace tasklens::analysis

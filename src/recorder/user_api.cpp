@@ -1,0 +1,82 @@
+// The recorder's side of the user API (include/tasklens/tasklens.h): the function table the
+// header finds with dlsym(tasklens_api), and the three calls, which record kUserRegion and
+// kUserParam events on the calling thread. Names are interned once per session (the metadata's
+// "strings"); each thread keeps a small cache from a name's address to its id, checked against
+// a copy of the text, so a repeated call costs a hash, a strcmp and the event's stores.
+#define TASKLENS_DISABLE  // only the table's type: the inline calls are the program's
+#include "tasklens/tasklens.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "format/event.h"
+#include "recorder/session.h"
+#include "recorder/thread_buffer.h"
+
+namespace tasklens::recorder {
+namespace {
+
+struct NameCache {
+  static constexpr uint32_t kSlots = 64;
+  struct Slot {
+    const char* key = nullptr;  // the caller's pointer
+    char* text = nullptr;       // our copy of what it pointed to
+    uint32_t id = 0;
+  };
+  Slot slots[kSlots];
+};
+
+// Allocated on a thread's first call; left to the process's end (a few KiB per thread).
+thread_local NameCache* t_names __attribute__((tls_model("initial-exec"))) = nullptr;
+
+uint32_t name_id(const char* name) {
+  if (!name) name = "(null)";
+  NameCache* cache = t_names;
+  if (__builtin_expect(cache == nullptr, 0)) {
+    cache = new (std::nothrow) NameCache();
+    if (!cache) return g_session.intern(name);
+    t_names = cache;
+  }
+  auto h = reinterpret_cast<uintptr_t>(name);
+  NameCache::Slot& s = cache->slots[(h ^ (h >> 7)) % NameCache::kSlots];
+  if (s.key == name && std::strcmp(s.text, name) == 0) return s.id;
+  uint32_t id = g_session.intern(name);
+  char* copy = strdup(name);
+  if (!copy) return id;
+  std::free(s.text);
+  s = NameCache::Slot{name, copy, id};
+  return id;
+}
+
+void region(const char* name, format::Endpoint ep) {
+  if (!g_session.recording()) return;
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  uint32_t id = name_id(name);
+  if (id) record(tb, format::Kind::kUserRegion, uint8_t(ep), 0, 0, id, 0, 0);
+}
+
+void region_begin(const char* name) { region(name, format::Endpoint::kBegin); }
+void region_end(const char* name) { region(name, format::Endpoint::kEnd); }
+
+void param_int(const char* name, int64_t value) {
+  if (!g_session.recording()) return;
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  uint32_t id = name_id(name);
+  if (id) record(tb, format::Kind::kUserParam, 0, 0, 0, id, uint64_t(value), 0);
+}
+
+constexpr tasklens_api_v1 kApi = {1, sizeof(tasklens_api_v1), &region_begin, &region_end,
+                                  &param_int};
+
+}  // namespace
+}  // namespace tasklens::recorder
+
+// The table for API `version` (the header asks for TASKLENS_API_VERSION); null for versions this
+// recorder does not know.
+extern "C" __attribute__((visibility("default"))) const tasklens_api_v1* tasklens_api(
+    uint32_t version) {
+  return version >= 1 ? &tasklens::recorder::kApi : nullptr;
+}

@@ -1,0 +1,269 @@
+#include "report/profile_section.h"
+
+#include <fmt/format.h>
+
+#include "analysis/profile.h"
+#include "format/kinds.h"
+#include "report/text_format.h"
+
+namespace tasklens::report {
+namespace {
+
+using analysis::NodeKind;
+using analysis::NodeMetrics;
+using analysis::Profile;
+using analysis::ProfileNode;
+using analysis::Stat;
+using analysis::TaskConstruct;
+
+std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
+
+std::string work_name(uint16_t type) {
+  using format::WorkType;
+  switch (WorkType(type)) {
+    case WorkType::kSingleExecutor: return "single";
+    case WorkType::kSingleOther: return "single (not executed here)";
+    default: return std::string(format::work_type_name(type));
+  }
+}
+
+std::string barrier_name(uint16_t kind) {
+  using format::SyncKind;
+  switch (SyncKind(kind)) {
+    case SyncKind::kBarrierExplicit: return "barrier";
+    case SyncKind::kBarrierImplicit:
+    case SyncKind::kBarrierImplicitParallel: return "implicit barrier";
+    case SyncKind::kBarrierImplicitWorkshare: return "implicit barrier (worksharing)";
+    case SyncKind::kBarrierImplementation: return "barrier (runtime)";
+    case SyncKind::kBarrierTeams: return "teams barrier";
+    default: return "barrier";
+  }
+}
+
+// "what where": the construct's kind and its source location.
+std::string label(const ProfileNode& n, const ReportContext& ctx) {
+  auto at = [&](const std::string& what) {
+    return n.code ? what + " " + ctx.symbols.short_name(n.code) : what;
+  };
+  switch (n.kind) {
+    case NodeKind::kProgram: return "program " + ctx.experiment.program_name();
+    case NodeKind::kParallel: return at("parallel");
+    case NodeKind::kTask: return n.code ? at("task") : "task (creation not recorded)";
+    case NodeKind::kStub: return (n.code ? at("task") : "task (creation not recorded)") + " [stub]";
+    case NodeKind::kCreate: return at("create task");
+    case NodeKind::kBarrier: return at(barrier_name(n.sub));
+    case NodeKind::kTaskwait: return at("taskwait");
+    case NodeKind::kTaskgroup: return at("taskgroup");
+    case NodeKind::kReduction: return at("reduction");
+    case NodeKind::kWork: return at(work_name(n.sub));
+    case NodeKind::kMasked: return at("masked");
+    case NodeKind::kMutexWait: return at(std::string(format::mutex_kind_name(n.sub)) + " wait");
+    case NodeKind::kTaskyield: return "taskyield";
+    case NodeKind::kUser: return "region " + n.name;
+    case NodeKind::kParam: return fmt::format("{}={}", n.name, n.value);
+  }
+  return "?";
+}
+
+nlohmann::json stat_json(const Stat& s) {
+  return {{"sum", s.sum}, {"min", s.min}, {"max", s.max}, {"mean", s.mean()}};
+}
+
+nlohmann::json metrics_json(const NodeMetrics& m) {
+  return {{"visits", m.visits},
+          {"fragments", m.fragments},
+          {"inclusive_ns", stat_json(m.inclusive)},
+          {"exclusive_ns", stat_json(m.exclusive)}};
+}
+
+nlohmann::json node_json(const Profile& p, uint32_t index, const ReportContext& ctx) {
+  const ProfileNode& n = p.nodes[index];
+  nlohmann::json j = {{"kind", analysis::node_kind_name(n.kind)}, {"label", label(n, ctx)}};
+  switch (n.kind) {
+    case NodeKind::kUser:
+      j["name"] = n.name;
+      break;
+    case NodeKind::kParam:
+      j["name"] = n.name;
+      j["value"] = n.value;
+      break;
+    case NodeKind::kBarrier:
+    case NodeKind::kReduction:
+      j["sync_kind"] = format::sync_kind_name(n.sub);
+      break;
+    case NodeKind::kWork:
+      j["work_type"] = format::work_type_name(n.sub);
+      break;
+    case NodeKind::kMutexWait:
+      j["mutex_kind"] = format::mutex_kind_name(n.sub);
+      break;
+    default:
+      break;
+  }
+  if (n.kind != NodeKind::kUser && n.kind != NodeKind::kParam && n.code) {
+    j["codeptr"] = hex(n.code);
+    j["location"] = ctx.symbols.short_name(n.code);
+  }
+  j["metrics"] = metrics_json(n.total);
+  j["threads"] = nlohmann::json::array();
+  for (uint32_t t = 0; t < n.threads.size(); ++t) {
+    if (n.threads[t].visits == 0) continue;
+    nlohmann::json row = metrics_json(n.threads[t]);
+    row["thread"] = t;
+    j["threads"].push_back(row);
+  }
+  j["children"] = nlohmann::json::array();
+  for (uint32_t c : n.children) j["children"].push_back(node_json(p, c, ctx));
+  return j;
+}
+
+std::string tree_header() {
+  return fmt::format("  {:>12} {:>6} {:>12} {:>10} {:>8} {:>12} {:>12}  {}\n", "inclusive", "%",
+                     "exclusive", "visits", "frags", "mean incl", "max incl", "node");
+}
+
+void tree_rows(const Profile& p, uint32_t index, int level, uint64_t whole,
+               const ReportContext& ctx, std::string& out) {
+  const ProfileNode& n = p.nodes[index];
+  const NodeMetrics& m = n.total;
+  bool cut = ctx.options.depth >= 0 && level >= ctx.options.depth && !n.children.empty();
+  out += fmt::format("  {:>12} {:>6} {:>12} {:>10} {:>8} {:>12} {:>12}  {}{}{}\n",
+                     duration(m.inclusive.sum), percent(m.inclusive.sum, whole),
+                     duration(m.exclusive.sum), count(m.visits), count(m.fragments),
+                     duration(uint64_t(m.inclusive.mean() + 0.5)), duration(m.inclusive.max),
+                     std::string(size_t(2 * level), ' '), label(n, ctx),
+                     cut ? fmt::format("  (+{} below)", n.children.size()) : "");
+  if (cut) return;
+  for (uint32_t c : n.children) tree_rows(p, c, level + 1, whole, ctx, out);
+}
+
+std::string construct_name(const TaskConstruct& c, const ReportContext& ctx) {
+  return c.codeptr ? ctx.symbols.short_name(c.codeptr) : "(creation not recorded)";
+}
+
+class ProfileSection : public Section {
+ public:
+  explicit ProfileSection(const ReportOptions&) {}
+  replay::Pass& pass() override { return pass_; }
+
+  void text(const ReportContext& ctx, std::string& out) override {
+    const Profile& p = pass_.result();
+    out += fmt::format(
+        "Call-path profile (Score-P, seed 000): time summed over threads, % of all threads' "
+        "time ({}),\nhottest paths first; [stub] = tasks of that construct ran at this point of "
+        "the implicit task\n",
+        duration(p.total_time_ns));
+    out += tree_header();
+    for (uint32_t r : p.roots) tree_rows(p, r, 0, p.total_time_ns, ctx, out);
+    if (p.tasks.empty()) {
+      out += "\nNo explicit tasks.\n";
+      return;
+    }
+    out += "\nTask trees (one per task construct; an instance's time stops while it is "
+           "suspended)\n";
+    out += tree_header();
+    for (uint32_t r : p.task_roots) tree_rows(p, r, 0, p.total_time_ns, ctx, out);
+
+    out += "\nTask constructs (seed 000 Table I; creation = task_create to the creator's next "
+           "event)\n";
+    out += fmt::format("  {:<28} {:>10} {:>11} {:>11} {:>11} {:>12} {:>11} {:>11} {:>6}\n",
+                       "construct", "instances", "mean time", "min time", "max time", "total",
+                       "creation", "to start", "max/th");
+    for (const TaskConstruct& c : p.tasks) {
+      out += fmt::format("  {:<28} {:>10} {:>11} {:>11} {:>11} {:>12} {:>11} {:>11} {:>6}\n",
+                         construct_name(c, ctx), count(c.instances),
+                         duration(uint64_t(c.time.mean() + 0.5)), duration(c.time.min),
+                         duration(c.time.max), duration(c.time.sum),
+                         duration(uint64_t(c.creation.mean() + 0.5)),
+                         duration(uint64_t(c.start_delay.mean() + 0.5)),
+                         c.max_active_per_thread);
+      if (c.unfinished || c.discarded || c.migrations) {
+        out += fmt::format("  {:<28} {} unfinished at the end, {} discarded (cancelled), {} "
+                           "migrations\n",
+                           "", c.unfinished, c.discarded, c.migrations);
+      }
+    }
+    for (const TaskConstruct& c : p.tasks) {
+      for (const auto& split : c.params) {
+        out += fmt::format("\nTask {} by {} (seed 000 Table IV)\n", construct_name(c, ctx),
+                           split.name);
+        out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", split.name, "mean time", "sum",
+                           "instances");
+        for (const auto& v : split.values) {
+          out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", v.value,
+                             duration(uint64_t(v.time.mean() + 0.5)), duration(v.time.sum),
+                             count(v.time.count));
+        }
+      }
+    }
+    out += "\nMost task instances active at once on one thread (seed 000 Table II):";
+    for (uint32_t t = 0; t < p.max_active_per_thread.size(); ++t) {
+      out += fmt::format(" T{} {}", t, p.max_active_per_thread[t]);
+    }
+    out += "\n";
+    if (p.unmatched_ends) {
+      out += fmt::format("  note: {} end events had no open region (damaged trace?)\n",
+                         p.unmatched_ends);
+    }
+  }
+
+  nlohmann::json json(const ReportContext& ctx) override {
+    const Profile& p = pass_.result();
+    nlohmann::json prof = {{"threads", p.threads},
+                           {"total_time_ns", p.total_time_ns},
+                           {"thread_time_ns", p.thread_time_ns},
+                           {"max_active_tasks_per_thread", p.max_active_per_thread},
+                           {"unmatched_ends", p.unmatched_ends}};
+    prof["trees"] = nlohmann::json::array();
+    for (uint32_t r : p.roots) prof["trees"].push_back(node_json(p, r, ctx));
+    prof["task_trees"] = nlohmann::json::array();
+    for (uint32_t r : p.task_roots) prof["task_trees"].push_back(node_json(p, r, ctx));
+    return prof;
+  }
+
+  // The `tasks` array: a top-level key of its own.
+  void extra_json(const ReportContext& ctx, nlohmann::json& doc) override {
+    nlohmann::json tasks = nlohmann::json::array();
+    for (const TaskConstruct& c : pass_.result().tasks) {
+      const replay::Location& loc = ctx.symbols.resolve(c.codeptr);
+      nlohmann::json j = {
+          {"codeptr", hex(c.codeptr)},
+          {"location", construct_name(c, ctx)},
+          {"function", loc.function},
+          {"created", c.created},
+          {"instances", c.instances},
+          {"unfinished", c.unfinished},
+          {"discarded", c.discarded},
+          {"fragments", c.fragments},
+          {"migrations", c.migrations},
+          {"time_ns", stat_json(c.time)},
+          {"creation_ns", stat_json(c.creation)},
+          {"start_delay_ns", stat_json(c.start_delay)},
+          {"max_active_per_thread", c.max_active_per_thread},
+      };
+      j["parameters"] = nlohmann::json::array();
+      for (const auto& split : c.params) {
+        nlohmann::json values = nlohmann::json::array();
+        for (const auto& v : split.values) {
+          values.push_back({{"value", v.value},
+                            {"instances", v.time.count},
+                            {"time_ns", stat_json(v.time)}});
+        }
+        j["parameters"].push_back({{"name", split.name}, {"values", values}});
+      }
+      tasks.push_back(j);
+    }
+    doc["tasks"] = tasks;
+  }
+
+ private:
+  analysis::ProfilePass pass_;
+};
+
+}  // namespace
+
+std::unique_ptr<Section> make_profile_section(const ReportOptions& options) {
+  return std::make_unique<ProfileSection>(options);
+}
+
+}  // namespace tasklens::report

@@ -1,0 +1,15 @@
+// The profile section of `tasklens report --profile`: the task-aware call trees of seed 000
+// (implicit-task trees with stub nodes, one merged tree per task construct) as indented tables,
+// hottest paths first, then per task construct a line like seed 000 Table I and, where a
+// parameter was set, its split like Table IV. JSON keys: `profile` and `tasks` (docs/REPORT.md).
+#pragma once
+
+#include <memory>
+
+#include "report/section.h"
+
+namespace tasklens::report {
+
+std::unique_ptr<Section> make_profile_section(const ReportOptions& options);
+
+}  // namespace tasklens::report
