@@ -17,6 +17,17 @@ int main(int argc, char** argv) {
   tasklens::cli::add_dump_command(app, &exit_code);
   tasklens::cli::add_check_command(app, &exit_code);
   tasklens::cli::add_report_command(app, &exit_code);
+  std::string names;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+    known |= argc > 1 && sub->get_name() == argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    std::fprintf(stderr, "tasklens: unknown command '%s' (commands: %s; see tasklens --help)\n",
+                 argv[1], names.c_str());
+    return 2;
+  }
   try {
     app.parse(int(tasklens::cli::split_run_command(argc, argv)), argv);
   } catch (const CLI::ParseError& e) {
