@@ -1,4 +1,5 @@
 #include "report/breakdown_section.h"
+#include "report/overheads_section.h"
 #include "report/section.h"
 
 namespace tasklens::report {
@@ -6,6 +7,10 @@ namespace tasklens::report {
 const std::vector<SectionInfo>& all_sections() {
   static const std::vector<SectionInfo> sections = {
       {"breakdown", "", "work / overhead / idleness (POT)", true, make_breakdown_section},
+      {"overheads", "--overheads",
+       "Overhead classes per parallel region (ompP: synchronization, imbalance, limited "
+       "parallelism, thread management; plus task management)",
+       false, make_overheads_section},
   };
   return sections;
 }
