@@ -113,6 +113,14 @@ namespace {
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
+// Two integrals over the run, read at the ends of a thread's segments: R(t), the time during
+// which some explicit task was ready to run, and S(t), the time during which none was ready but
+// some waited for their dependences (the task graph had no more parallelism to offer).
+struct Integrals {
+  uint64_t ready = 0;
+  uint64_t starved = 0;
+};
+
 // Every sync region kind up to barrier_teams is a barrier of some sort, except these three.
 bool is_barrier(uint16_t kind) {
   auto k = SyncKind(kind);
@@ -177,7 +185,7 @@ struct Frame {
   bool from_wait = false;  // entered by sync_region_wait (no sync_region seen)
   uint64_t wait_ns = 0;    // taskgroup: time in the wait at its end
   CostTimes cost;
-  std::array<uint64_t, 3> idle{};  // barrier: idle waiting in each phase (see barrier_wait)
+  std::array<uint64_t, 4> idle{};  // barrier: idle waiting in each phase (see barrier_wait)
 };
 
 // A lock or critical section a thread holds (not nested like frames: a lock may be released
@@ -196,9 +204,9 @@ struct BarrierInstance {
   uint32_t arrived = 0, left = 0;
   bool is_end = false, is_explicit = false;
   int64_t work = -1;  // the worksharing construct it ends (construct index)
-  uint64_t last_arrival = kNever, ready_at_last_arrival = 0;
+  uint64_t last_arrival = kNever, tasks_done = kNever;
+  Integrals at_last_arrival, at_tasks_done;
   uint64_t last_begin = 0;  // when the last thread to arrive had begun its implicit task
-  uint64_t tasks_done = kNever, ready_at_tasks_done = 0;
 };
 
 struct Instance {
@@ -235,7 +243,8 @@ struct Context {
 
 struct ThreadState {
   std::vector<Context> contexts;  // innermost region last
-  uint64_t t0 = 0, ready0 = 0;    // the open segment: since when, and R at that time
+  uint64_t t0 = 0;                // the open segment: since when,
+  Integrals at0;                  // and the integrals at that time
   uint64_t ignore_task = 0;       // an implicit task whose region ended: skip its late events
 };
 
@@ -249,13 +258,18 @@ struct OverheadsPass::State {
   replay::IdMap<uint32_t> region_index;                  // codeptr + 1 -> index
   std::vector<replay::IdMap<uint32_t>> construct_index;  // per region: construct key -> index
   replay::IdMap<uint8_t> runnable;  // explicit tasks ready to run (not waiting tasks resuming)
+  replay::IdMap<uint8_t> blocked;   // explicit tasks created, waiting for their dependences
   uint64_t now = 0;
-  uint64_t ready_integral = 0;  // R(now): time during which some task was runnable
+  Integrals integral;  // at `now`
   Overheads* result = nullptr;
 
   void advance(uint64_t t) {
     if (t <= now) return;
-    if (runnable.size()) ready_integral += t - now;
+    if (runnable.size()) {
+      integral.ready += t - now;
+    } else if (blocked.size()) {
+      integral.starved += t - now;
+    }
     now = t;
   }
 
@@ -328,11 +342,12 @@ struct OverheadsPass::State {
   // doing, which only the thread's own events change.
   void close(uint32_t p, uint64_t t) {
     ThreadState& ts = threads[p];
-    uint64_t t0 = ts.t0, r0 = ts.ready0;
+    uint64_t t0 = ts.t0;
+    Integrals i0 = ts.at0;
     ts.t0 = t;
-    ts.ready0 = ready_integral;
+    ts.at0 = integral;
     if (t <= t0 || ts.contexts.empty()) return;
-    uint64_t d = t - t0, ready = ready_integral - r0;
+    uint64_t d = t - t0, ready = integral.ready - i0.ready;
     size_t depth = ts.contexts.size() - 1;
     Context& x = ts.contexts.back();
     Frame& f = x.frames.back();
@@ -359,7 +374,7 @@ struct OverheadsPass::State {
           f.cost[Cost::kSynchronization] += d - ready;
           return;
         case FrameKind::kBarrier:
-          barrier_wait(x, f, t0, t, r0);
+          barrier_wait(x, f, t0, t, i0);
           return;
         default:
           break;
@@ -389,23 +404,32 @@ struct OverheadsPass::State {
   }
 
   // Waiting in a barrier over [t0, t1): time while a task was ready is task management; the
-  // idle rest is kept per phase of the barrier, classified when the barrier ends:
-  //   0: before every thread had arrived   1: everyone arrived, tasks still running
-  //   2: after that (the barrier's release)
-  void barrier_wait(Context& x, Frame& f, uint64_t t0, uint64_t t1, uint64_t r0) {
+  // idle rest is kept per phase of the barrier, classified when the barrier ends (pop_barrier):
+  //   0: before every thread had arrived
+  //   1: everyone arrived, the region's tasks not all done, some waiting for dependences
+  //   2: the same, no task waiting for dependences (the rest are running elsewhere)
+  //   3: everyone arrived and every task done: the barrier's release
+  void barrier_wait(Context& x, Frame& f, uint64_t t0, uint64_t t1, Integrals i0) {
     const BarrierInstance* b = barrier_at(*x.inst, f.key, false);
     uint64_t cut[3] = {b ? b->last_arrival : kNever, b ? b->tasks_done : kNever, kNever};
-    uint64_t ready_at[2] = {b ? b->ready_at_last_arrival : 0, b ? b->ready_at_tasks_done : 0};
-    if (cut[1] < cut[0]) cut[1] = cut[0], ready_at[1] = ready_at[0];  // whatever the trace says
-    uint64_t a = t0, ra = r0;
-    for (int phase = 0; phase < 3 && a < t1; ++phase) {
-      if (cut[phase] <= a) continue;
-      uint64_t c = std::min(t1, cut[phase]);
-      uint64_t rc = c == t1 ? ready_integral : ready_at[phase];
-      uint64_t ready = rc - ra;
+    Integrals at[2] = {b ? b->at_last_arrival : Integrals{}, b ? b->at_tasks_done : Integrals{}};
+    if (cut[1] < cut[0]) cut[1] = cut[0], at[1] = at[0];  // whatever the trace says
+    uint64_t a = t0;
+    Integrals ia = i0;
+    for (size_t part = 0; part < 3 && a < t1; ++part) {
+      if (cut[part] <= a) continue;
+      uint64_t c = std::min(t1, cut[part]);
+      Integrals ic = c == t1 ? integral : at[part];
+      uint64_t ready = ic.ready - ia.ready, idle = (c - a) - ready;
       f.cost[Cost::kTaskManagement] += ready;
-      f.idle[size_t(phase)] += (c - a) - ready;
-      a = c, ra = rc;
+      if (part == 1) {
+        uint64_t starved = std::min(idle, ic.starved - ia.starved);
+        f.idle[1] += starved;
+        f.idle[2] += idle - starved;
+      } else {
+        f.idle[part == 0 ? 0 : 3] += idle;
+      }
+      a = c, ia = ic;
     }
   }
 
@@ -446,8 +470,6 @@ struct OverheadsPass::State {
     unknown.is_explicit = true;
     const BarrierInstance& bi = b ? *b : unknown;
     Cost before_all = barrier_class(in, bi);
-    Cost tasks = bi.is_explicit ? Cost::kSynchronization : Cost::kImbalance;
-    Cost release = bi.is_end ? Cost::kThreadManagement : Cost::kSynchronization;
     // In the region's first barrier, a thread that began its implicit task before the last
     // thread to arrive did waits that much longer because of the other's late start.
     uint64_t late_start = 0;
@@ -456,8 +478,9 @@ struct OverheadsPass::State {
     }
     f.cost[Cost::kThreadManagement] += late_start;
     f.cost[before_all] += f.idle[0] - late_start;
-    f.cost[tasks] += f.idle[1];
-    f.cost[release] += f.idle[2];
+    f.cost[Cost::kLimitedParallelism] += f.idle[1];  // tasks wait for dependences
+    f.cost[Cost::kImbalance] += f.idle[2];           // tasks run elsewhere, none to take
+    f.cost[Cost::kThreadManagement] += f.idle[3];    // the runtime lets the threads go
     uint64_t dur = t - f.t0, task_ns = x.task_work - f.task_work0;
     uint32_t target;
     if (bi.is_end) {
@@ -808,11 +831,11 @@ struct OverheadsPass::State {
       if (implicit && !end && x.last_work >= 0 && b->work < 0) b->work = x.last_work;
       if (++b->arrived == in.team) {
         b->last_arrival = e.time;
-        b->ready_at_last_arrival = ready_integral;
+        b->at_last_arrival = integral;
         b->last_begin = x.begin_ns;
         if (in.live_tasks == 0) {
           b->tasks_done = e.time;
-          b->ready_at_tasks_done = ready_integral;
+          b->at_tasks_done = integral;
         } else {
           in.waiting_for_tasks = int64_t(k);
         }
@@ -877,7 +900,7 @@ struct OverheadsPass::State {
       BarrierInstance* b = barrier_at(*in, uint64_t(in->waiting_for_tasks), false);
       if (b && b->tasks_done == kNever) {
         b->tasks_done = now;
-        b->ready_at_tasks_done = ready_integral;
+        b->at_tasks_done = integral;
       }
       in->waiting_for_tasks = -1;
     }
@@ -935,7 +958,7 @@ struct OverheadsPass::State {
       if (!x.ended) ts.ignore_task = x.implicit_task;
       ts.contexts.pop_back();
       ts.t0 = te;
-      ts.ready0 = ready_integral;
+      ts.at0 = integral;
     }
     RegionOverheads& r = regions[in.region];
     // Threads of the team that never started: all their time is startup.
@@ -1001,6 +1024,14 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
     } else if (tr.from == TaskState::kReady) {
       s.runnable.erase(tr.task);
     }
+    // Created (the model marks it Initialized -> Initialized) and not ready at once, or sent
+    // back to wait for a dependence found late: blocked until it leaves that state.
+    if (tr.to == TaskState::kInitialized) {
+      const TaskInfo* t = m.task(tr.task);
+      if (t && t->is_explicit() && t->state == TaskState::kInitialized) s.blocked[tr.task] = 1;
+    } else if (tr.from == TaskState::kInitialized) {
+      s.blocked.erase(tr.task);
+    }
     if (tr.to == TaskState::kCompleted) s.on_task_completed(tr.task);
   }
   if (e.kind == Kind::kTaskCreate) s.on_task_created(e);
@@ -1008,7 +1039,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
   s.on_event(r.thread, e);
   ThreadState& ts = s.threads[r.thread];
   ts.t0 = e.time;
-  ts.ready0 = s.ready_integral;
+  ts.at0 = s.integral;
 }
 
 void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {

@@ -3,12 +3,15 @@
 // startupT/shutdownT, singleBodyT/sectionT) from OMPT events, and a split of every thread's time
 // in the region into work and five overhead classes that never overlap:
 //
-//   synchronization      barriers, taskwait/taskgroup waits, waiting to enter a critical
-//                        section or acquire a lock, atomics, reductions
-//   imbalance            waiting in the exit barrier of loops and parallel regions
+//   synchronization      waiting for the others in an explicit barrier, taskwait/taskgroup
+//                        waits, waiting to enter a critical section or acquire a lock, atomics,
+//                        reductions
+//   imbalance            waiting in the exit barrier of loops and parallel regions; in a
+//                        barrier, for tasks that run on other threads
 //   limited parallelism  waiting in the exit barrier of single (and of sections with fewer
-//                        sections than threads)
-//   thread management    fork and join (startup, shutdown), waiting for a thread not started yet
+//                        sections than threads); in a barrier, while tasks wait for dependences
+//   thread management    fork and join (startup, shutdown), waiting for a thread that started
+//                        late, a barrier's release once it is complete
 //   task management      in the runtime around tasks: at a scheduling point, not running a task
 //                        while one is ready to run
 //

@@ -79,8 +79,8 @@ class OverheadsSection : public Section {
     out += "Overhead analysis (ompP, seed 004; times accumulated over threads)\n";
     out += fmt::format("  Total runtime (wallclock) : {} [{} threads]\n", duration(o.run_ns),
                        std::max(o.max_team, 1u));
-    out += fmt::format("  Number of parallel regions: {} ({} instances)\n", regions.size(),
-                       count(o.instances));
+    out += fmt::format("  Number of parallel regions: {} ({} instance{})\n", regions.size(),
+                       count(o.instances), o.instances == 1 ? "" : "s");
     out += fmt::format("  Parallel coverage         : {} ({:.2f}%)\n", duration(o.parallel_ns),
                        100 * o.coverage);
     out += amdahl_text(o);

@@ -15,6 +15,7 @@ using format::Endpoint;
 using format::Kind;
 using format::MutexKind;
 using format::WorkType;
+using testing::DependenceType;
 using testing::Status;
 using testing::SyncKind;
 using testing::TraceBuilder;
@@ -61,6 +62,27 @@ void worksharing(TraceBuilder& t, uint32_t th, uint64_t task, WorkType type, uin
   t.work(th, begin, type, Endpoint::kBegin, 100, task, count, 0x4000);
   t.work(th, end, type, Endpoint::kEnd, 100, task, 0, 0x4010);
   t.sync_span(th, end, leave, SyncKind::kBarrierImplicit, 100, task, 0x4020);
+}
+
+struct TaskRun {
+  uint64_t task, start, end;
+};
+
+// Thread 1 (implicit task 3 of region 100) passes the single at 0x4000 at `pass`, waits in its
+// barrier from `arrive` to `leave`, and runs these tasks there.
+void single_other(TraceBuilder& t, uint64_t pass, uint64_t arrive, uint64_t leave,
+                  std::initializer_list<TaskRun> tasks) {
+  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.work(1, pass, WorkType::kSingleOther, Endpoint::kBegin, 100, 3, 1, 0x4000);
+  t.work(1, pass, WorkType::kSingleOther, Endpoint::kEnd, 100, 3, 1, 0x4000);
+  t.sync(1, arrive, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
+  t.sync_wait(1, arrive, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
+  for (const TaskRun& run : tasks) {
+    t.schedule(1, run.start, 3, Status::kSwitch, run.task);
+    t.schedule(1, run.end, run.task, Status::kComplete, 3);
+  }
+  t.sync_wait(1, leave, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 3, 0x4300);
+  t.sync(1, leave, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 3, 0x4300);
 }
 
 // Replays a hand-made trace through the pass; every golden trace must keep the invariant.
@@ -118,12 +140,12 @@ void join(TraceBuilder& t, uint32_t th, uint64_t region, uint64_t task, uint64_t
 
 // A static loop where thread 1 works 280 ns and thread 0 100 ns: thread 0 waits 190 ns in the
 // loop's barrier for thread 1: 180 ns of imbalance (the difference in work) and 10 ns because
-// thread 1 began 10 ns later (thread management); then both pass the barrier's release (10 ns
-// each, synchronization) and the end barrier (thread management once both arrived).
+// thread 1 began 10 ns later (thread management); then both wait for the barrier's release
+// (10 ns each) and the end barrier's, once both arrived: the runtime's, thread management.
 TEST(Overheads, LoopImbalance) {
   TraceBuilder t;
   // thread 0: startup 5 | loop 100 | barrier 200: late start of thread 1 10, imbalance 180,
-  //           release 10 | body 2 |
+  //           release 10 (management) | body 2 |
   //           end barrier 8 (both arrived: join) | after its implicit task 5 (join)
   fork(t, 100, 5, 10, 2, 2);
   worksharing(t, 0, 2, WorkType::kLoop, 1000, 10, 110, 310);
@@ -141,13 +163,13 @@ TEST(Overheads, LoopImbalance) {
   EXPECT_EQ(r.wall_ns, 320u);
   EXPECT_EQ(r.total_ns, 640u);
   EXPECT_EQ(r.max_team, 2u);
-  expect_costs(r.threads[0], {102, 10, 180, 0, 28, 0}, "thread 0");
-  expect_costs(r.threads[1], {282, 10, 0, 0, 28, 0}, "thread 1");
-  expect_costs(r.cost, {384, 20, 180, 0, 56, 0}, "region");
-  expect_costs(o.program, {384, 20, 180, 0, 56, 0}, "program");
+  expect_costs(r.threads[0], {102, 0, 180, 0, 38, 0}, "thread 0");
+  expect_costs(r.threads[1], {282, 0, 0, 0, 38, 0}, "thread 1");
+  expect_costs(r.cost, {384, 0, 180, 0, 76, 0}, "region");
+  expect_costs(o.program, {384, 0, 180, 0, 76, 0}, "program");
 
   const ConstructOverheads& loop = construct(r, Construct::kLoop, 0x4000);
-  expect_costs(loop.cost, {380, 20, 180, 0, 10, 0}, "loop");
+  expect_costs(loop.cost, {380, 0, 180, 0, 30, 0}, "loop");
   ASSERT_EQ(loop.threads.size(), 2u);
   EXPECT_EQ(loop.threads[0].count, 1u);
   EXPECT_EQ(loop.threads[0].body_ns, 100u);
@@ -194,30 +216,22 @@ TEST(Overheads, SingleWithTasks) {
   t.sync_span(0, 90, 95, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
   join(t, 0, 100, 2, 95, 100, 102);
 
-  t.implicit_begin(1, 0, 3, 100, 2, 1);
-  t.work(1, 2, WorkType::kSingleOther, Endpoint::kBegin, 100, 3, 1, 0x4000);
-  t.work(1, 2, WorkType::kSingleOther, Endpoint::kEnd, 100, 3, 1, 0x4000);
-  t.sync(1, 5, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
-  t.sync_wait(1, 5, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
-  t.schedule(1, 15, 3, Status::kSwitch, 10);
-  t.schedule(1, 75, 10, Status::kComplete, 3);
-  t.sync_wait(1, 97, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 3, 0x4300);
-  t.sync(1, 97, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 3, 0x4300);
+  single_other(t, 2, 5, 97, {{10, 15, 75}});
   join(t, 1, 100, 3, 97, 150);
 
   Overheads o = analyze(t);
   const RegionOverheads& r = region(o, kRegionCode);
   EXPECT_EQ(r.total_ns, 204u);
   // thread 0: single body 30+10, task 11 20 | taskwait: task ready 10, waiting for task 10 on
-  // thread 1 20 (sync) | single barrier release 5 | end barrier: thread 1 not there 2
-  // (imbalance), join 3 | after its implicit task 2 (join)
-  expect_costs(r.threads[0], {60, 25, 2, 0, 5, 10}, "thread 0");
+  // thread 1 20 (sync) | single barrier release 5 (management) | end barrier: thread 1 not there
+  // 2 (imbalance), join 3 | after its implicit task 2 (join)
+  expect_costs(r.threads[0], {60, 20, 2, 0, 10, 10}, "thread 0");
   // thread 1: body 5 | single barrier: nothing to run 5+15 (limited parallelism), task 10 ready
-  // 5, running task 10 60 (work), release 7 (sync) | end barrier 5 (join)
-  expect_costs(r.threads[1], {65, 7, 0, 20, 5, 5}, "thread 1");
+  // 5, running task 10 60 (work), release 7 (management) | end barrier 5 (join)
+  expect_costs(r.threads[1], {65, 0, 0, 20, 12, 5}, "thread 1");
 
   const ConstructOverheads& single = construct(r, Construct::kSingle, 0x4000);
-  expect_costs(single.cost, {40, 12, 0, 20, 0, 5}, "single");
+  expect_costs(single.cost, {40, 0, 0, 20, 12, 5}, "single");
   ASSERT_EQ(single.threads.size(), 2u);
   EXPECT_EQ(single.threads[0].count, 1u);
   EXPECT_EQ(single.threads[0].body_ns, 90u);  // singleBodyT
@@ -303,7 +317,8 @@ TEST(Overheads, ForkJoinThreadManagement) {
 }
 
 // Tasks run by a thread inside an explicit barrier are work; the time a ready task waits for a
-// thread is task management; waiting for the running task is synchronization (the barrier).
+// thread is task management; once everyone arrived, waiting for the task running elsewhere is
+// imbalance, and the barrier's release thread management.
 TEST(Overheads, TasksInsideBarrierAreWork) {
   TraceBuilder t;
   fork(t, 100, 0, 0, 2, 2);
@@ -323,14 +338,43 @@ TEST(Overheads, TasksInsideBarrierAreWork) {
   const RegionOverheads& r = region(o, kRegionCode);
   // thread 0: body 10 | barrier: task ready 12, task running on thread 1 10, release 8 |
   // end barrier 10 (join)
-  expect_costs(r.threads[0], {10, 18, 0, 0, 10, 12}, "thread 0");
+  expect_costs(r.threads[0], {10, 0, 10, 0, 18, 12}, "thread 0");
   // thread 1: body 20 | barrier: task ready 2, running it 10 (work), release 8 | join 10
-  expect_costs(r.threads[1], {30, 8, 0, 0, 10, 2}, "thread 1");
+  expect_costs(r.threads[1], {30, 0, 0, 0, 18, 2}, "thread 1");
   const ConstructOverheads& barrier = construct(r, Construct::kBarrier, 0x3000);
-  expect_costs(barrier.cost, {0, 26, 0, 0, 0, 14}, "barrier");
+  expect_costs(barrier.cost, {0, 0, 10, 0, 16, 14}, "barrier");
   EXPECT_EQ(barrier.threads[1].exec_ns, 20u);
   EXPECT_EQ(barrier.threads[1].task_ns, 10u);
   expect_costs(construct(r, Construct::kTask, 0x2000).cost, {10, 0, 0, 0, 0, 0}, "task");
+}
+
+// A chain of two dependent tasks made in a single and run by the other thread: while the second
+// waits for the first, the idle thread is limited parallelism (the task graph has no more to
+// offer); while it runs with nothing left to wait, imbalance.
+TEST(Overheads, DependenceChainIsLimitedParallelism) {
+  TraceBuilder t;
+  fork(t, 100, 0, 0, 2, 2);
+  t.work(0, 0, WorkType::kSingleExecutor, Endpoint::kBegin, 100, 2, 1, 0x4000);
+  t.create(0, 5, 10, 2, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 5, 10, {{0x100, DependenceType::kInout}});
+  t.create(0, 6, 11, 2, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 6, 11, {{0x100, DependenceType::kInout}});
+  t.work(0, 10, WorkType::kSingleExecutor, Endpoint::kEnd, 100, 2, 1, 0x4010);
+  t.sync_span(0, 10, 55, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
+  join(t, 0, 100, 2, 55, 60, 60);
+  single_other(t, 1, 2, 55, {{10, 12, 30}, {11, 32, 50}});
+  join(t, 1, 100, 3, 55, 70);
+
+  Overheads o = analyze(t);
+  const RegionOverheads& r = region(o, kRegionCode);
+  // thread 0: single body 10 | barrier (everyone there at 10): task ready 2 + 2, task 11
+  // waiting for task 10 18 (limited parallelism), task 11 running with nothing left 18
+  // (imbalance), release 5 | end barrier 5
+  expect_costs(r.threads[0], {10, 0, 18, 18, 10, 4}, "thread 0");
+  // thread 1: body 2 | barrier: before thread 0 arrived, nothing ready 3 (single: limited
+  // parallelism), task 10 ready 5 + 2; running 10 and 11 18 + 18; task 11 ready 2 | release 5 |
+  // end barrier 5
+  expect_costs(r.threads[1], {38, 0, 0, 3, 10, 9}, "thread 1");
 }
 
 // `sections` with one section and two threads: the other thread's wait is limited parallelism.
@@ -345,8 +389,8 @@ TEST(Overheads, SectionsFewerThanThreads) {
 
   Overheads o = analyze(t);
   const RegionOverheads& r = region(o, kRegionCode);
-  expect_costs(r.threads[0], {50, 2, 0, 0, 2, 0}, "thread 0");
-  expect_costs(r.threads[1], {1, 2, 0, 49, 2, 0}, "thread 1");
+  expect_costs(r.threads[0], {50, 0, 0, 0, 4, 0}, "thread 0");
+  expect_costs(r.threads[1], {1, 0, 0, 49, 4, 0}, "thread 1");
   const ConstructOverheads& sections = construct(r, Construct::kSections, 0x4000);
   EXPECT_EQ(sections.sections, 1u);
   EXPECT_EQ(sections.threads[0].body_ns, 50u);  // sectionT
