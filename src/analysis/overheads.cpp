@@ -451,7 +451,7 @@ struct OverheadsPass::State {
   // The class of the idle time in a barrier before everyone arrived.
   Cost barrier_class(const Instance& in, const BarrierInstance& b) {
     if (b.is_explicit) return Cost::kSynchronization;
-    if (b.is_end || b.work < 0) return Cost::kImbalance;
+    if (b.work < 0) return Cost::kImbalance;  // the end of the region or an unknown construct
     const ConstructOverheads& c = regions[in.region].constructs[size_t(b.work)];
     if (c.kind == Construct::kSingle) return Cost::kLimitedParallelism;
     if (c.kind == Construct::kSections && c.sections && c.sections < in.team) {
@@ -828,7 +828,9 @@ struct OverheadsPass::State {
     if (b) {
       if (!implicit) b->is_explicit = true;
       if (end) b->is_end = true;
-      if (implicit && !end && x.last_work >= 0 && b->work < 0) b->work = x.last_work;
+      // The construct it ends; an end barrier too can end one that has no barrier of its own
+      // (nowait, or GCC's single whose barrier is the region's).
+      if (implicit && x.last_work >= 0 && b->work < 0) b->work = x.last_work;
       if (++b->arrived == in.team) {
         b->last_arrival = e.time;
         b->at_last_arrival = integral;

@@ -68,13 +68,16 @@ struct TaskRun {
   uint64_t task, start, end;
 };
 
-// Thread 1 (implicit task 3 of region 100) passes the single at 0x4000 at `pass`, waits in its
-// barrier from `arrive` to `leave`, and runs these tasks there.
-void single_other(TraceBuilder& t, uint64_t pass, uint64_t arrive, uint64_t leave,
-                  std::initializer_list<TaskRun> tasks) {
+// Thread 1 (implicit task 3 of region 100, begun at 0) passes the single at 0x4000 at `pass`.
+void single_other(TraceBuilder& t, uint64_t pass) {
   t.implicit_begin(1, 0, 3, 100, 2, 1);
   t.work(1, pass, WorkType::kSingleOther, Endpoint::kBegin, 100, 3, 1, 0x4000);
   t.work(1, pass, WorkType::kSingleOther, Endpoint::kEnd, 100, 3, 1, 0x4000);
+}
+
+// Thread 1 waits in the single's barrier from `arrive` to `leave` and runs these tasks there.
+void barrier_tasks(TraceBuilder& t, uint64_t arrive, uint64_t leave,
+                   std::initializer_list<TaskRun> tasks) {
   t.sync(1, arrive, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
   t.sync_wait(1, arrive, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3, 0x4300);
   for (const TaskRun& run : tasks) {
@@ -95,6 +98,21 @@ Overheads analyze(TraceBuilder& t) {
   EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().message);
   expect_invariant(pass.result());
   return pass.result();
+}
+
+const RegionOverheads& region(const Overheads& o, uint64_t codeptr);
+
+// Replays `t` and checks the classes of threads 0 and 1 in region 100; returns the region.
+RegionOverheads check_threads(TraceBuilder& t, Expected thread0, Expected thread1) {
+  Overheads o = analyze(t);
+  const RegionOverheads& r = region(o, kRegionCode);
+  if (r.threads.size() < 2) {
+    ADD_FAILURE() << "threads missing";
+    return r;
+  }
+  expect_costs(r.threads[0], thread0, "thread 0");
+  expect_costs(r.threads[1], thread1, "thread 1");
+  return r;
 }
 
 const RegionOverheads& region(const Overheads& o, uint64_t codeptr) {
@@ -216,19 +234,17 @@ TEST(Overheads, SingleWithTasks) {
   t.sync_span(0, 90, 95, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
   join(t, 0, 100, 2, 95, 100, 102);
 
-  single_other(t, 2, 5, 97, {{10, 15, 75}});
+  single_other(t, 2);
+  barrier_tasks(t, 5, 97, {{10, 15, 75}});
   join(t, 1, 100, 3, 97, 150);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
-  EXPECT_EQ(r.total_ns, 204u);
   // thread 0: single body 30+10, task 11 20 | taskwait: task ready 10, waiting for task 10 on
   // thread 1 20 (sync) | single barrier release 5 (management) | end barrier: thread 1 not there
   // 2 (imbalance), join 3 | after its implicit task 2 (join)
-  expect_costs(r.threads[0], {60, 20, 2, 0, 10, 10}, "thread 0");
   // thread 1: body 5 | single barrier: nothing to run 5+15 (limited parallelism), task 10 ready
   // 5, running task 10 60 (work), release 7 (management) | end barrier 5 (join)
-  expect_costs(r.threads[1], {65, 0, 0, 20, 12, 5}, "thread 1");
+  RegionOverheads r = check_threads(t, {60, 20, 2, 0, 10, 10}, {65, 0, 0, 20, 12, 5});
+  EXPECT_EQ(r.total_ns, 204u);
 
   const ConstructOverheads& single = construct(r, Construct::kSingle, 0x4000);
   expect_costs(single.cost, {40, 0, 0, 20, 12, 5}, "single");
@@ -267,10 +283,7 @@ TEST(Overheads, CriticalContention) {
   t.mutex(1, 40, Kind::kMutexReleased, MutexKind::kCritical, 0x77, 0x6010);
   join(t, 1, 100, 3, 41, 60);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
-  expect_costs(r.threads[0], {31, 0, 10, 0, 5, 0}, "thread 0");
-  expect_costs(r.threads[1], {23, 18, 0, 0, 5, 0}, "thread 1");
+  RegionOverheads r = check_threads(t, {31, 0, 10, 0, 5, 0}, {23, 18, 0, 0, 5, 0});
   const ConstructOverheads& critical = construct(r, Construct::kCritical, 0x6000);
   expect_costs(critical.cost, {30, 18, 0, 0, 0, 0}, "critical");
   ASSERT_EQ(critical.threads.size(), 2u);
@@ -334,13 +347,10 @@ TEST(Overheads, TasksInsideBarrierAreWork) {
   t.sync(1, 40, SyncKind::kBarrierExplicit, Endpoint::kEnd, 100, 3, 0x3000);
   join(t, 1, 100, 3, 40, 70);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
   // thread 0: body 10 | barrier: task ready 12, task running on thread 1 10, release 8 |
   // end barrier 10 (join)
-  expect_costs(r.threads[0], {10, 0, 10, 0, 18, 12}, "thread 0");
   // thread 1: body 20 | barrier: task ready 2, running it 10 (work), release 8 | join 10
-  expect_costs(r.threads[1], {30, 0, 0, 0, 18, 2}, "thread 1");
+  RegionOverheads r = check_threads(t, {10, 0, 10, 0, 18, 12}, {30, 0, 0, 0, 18, 2});
   const ConstructOverheads& barrier = construct(r, Construct::kBarrier, 0x3000);
   expect_costs(barrier.cost, {0, 0, 10, 0, 16, 14}, "barrier");
   EXPECT_EQ(barrier.threads[1].exec_ns, 20u);
@@ -362,19 +372,17 @@ TEST(Overheads, DependenceChainIsLimitedParallelism) {
   t.work(0, 10, WorkType::kSingleExecutor, Endpoint::kEnd, 100, 2, 1, 0x4010);
   t.sync_span(0, 10, 55, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
   join(t, 0, 100, 2, 55, 60, 60);
-  single_other(t, 1, 2, 55, {{10, 12, 30}, {11, 32, 50}});
+  single_other(t, 1);
+  barrier_tasks(t, 2, 55, {{10, 12, 30}, {11, 32, 50}});
   join(t, 1, 100, 3, 55, 70);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
   // thread 0: single body 10 | barrier (everyone there at 10): task ready 2 + 2, task 11
   // waiting for task 10 18 (limited parallelism), task 11 running with nothing left 18
   // (imbalance), release 5 | end barrier 5
-  expect_costs(r.threads[0], {10, 0, 18, 18, 10, 4}, "thread 0");
   // thread 1: body 2 | barrier: before thread 0 arrived, nothing ready 3 (single: limited
   // parallelism), task 10 ready 5 + 2; running 10 and 11 18 + 18; task 11 ready 2 | release 5 |
   // end barrier 5
-  expect_costs(r.threads[1], {38, 0, 0, 3, 10, 9}, "thread 1");
+  check_threads(t, {10, 0, 18, 18, 10, 4}, {38, 0, 0, 3, 10, 9});
 }
 
 // `sections` with one section and two threads: the other thread's wait is limited parallelism.
@@ -387,13 +395,26 @@ TEST(Overheads, SectionsFewerThanThreads) {
   worksharing(t, 1, 3, WorkType::kSections, 1, 0, 1, 52);
   join(t, 1, 100, 3, 52, 60);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
-  expect_costs(r.threads[0], {50, 0, 0, 0, 4, 0}, "thread 0");
-  expect_costs(r.threads[1], {1, 0, 0, 49, 4, 0}, "thread 1");
+  RegionOverheads r = check_threads(t, {50, 0, 0, 0, 4, 0}, {1, 0, 0, 49, 4, 0});
   const ConstructOverheads& sections = construct(r, Construct::kSections, 0x4000);
   EXPECT_EQ(sections.sections, 1u);
   EXPECT_EQ(sections.threads[0].body_ns, 50u);  // sectionT
+}
+
+// GCC's single (begin only on the executor) as the last statement of a region: its barrier is the
+// region's end barrier, where the other thread's wait is still limited parallelism.
+TEST(Overheads, GccSingleSharesTheEndBarrier) {
+  TraceBuilder t;
+  fork(t, 100, 0, 0, 2, 2);
+  t.work(0, 0, WorkType::kSingleExecutor, Endpoint::kBegin, 100, 2, 1, 0x4000);
+  join(t, 0, 100, 2, 50, 52, 52);
+  single_other(t, 1);
+  join(t, 1, 100, 3, 2, 60);
+
+  RegionOverheads r = check_threads(t, {50, 0, 0, 0, 2, 0}, {2, 0, 0, 48, 2, 0});
+  const ConstructOverheads& single = construct(r, Construct::kSingle, 0x4000);
+  EXPECT_EQ(single.threads[0].body_ns, 50u);  // it ends where the executor enters the barrier
+  EXPECT_EQ(r.constructs[0].threads[1].exit_bar_ns, 48u);
 }
 
 // A region nested in another (a team of one, as libomp runs nested regions by default): the
@@ -435,12 +456,9 @@ TEST(Overheads, TraceEndsInsideRegion) {
   t.work(1, 8, WorkType::kLoop, Endpoint::kBegin, 100, 3, 10, 0x4000);
   t.work(1, 30, WorkType::kLoop, Endpoint::kEnd, 100, 3, 0, 0x4010);
 
-  Overheads o = analyze(t);
-  const RegionOverheads& r = region(o, kRegionCode);
-  EXPECT_EQ(r.wall_ns, 30u);
   // thread 0: startup 4, body 6, lock wait 10 (sync), holding it 10; thread 1: startup 8, 22
-  expect_costs(r.threads[0], {16, 10, 0, 0, 4, 0}, "thread 0");
-  expect_costs(r.threads[1], {22, 0, 0, 0, 8, 0}, "thread 1");
+  RegionOverheads r = check_threads(t, {16, 10, 0, 0, 4, 0}, {22, 0, 0, 0, 8, 0});
+  EXPECT_EQ(r.wall_ns, 30u);
 }
 
 TEST(Overheads, AmdahlEstimate) {
