@@ -99,7 +99,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   sub->add_option("dirs", o->dirs, "Experiment directories (two or more)")->required();
   sub->add_option("-o,--chart", o->chart, "Write an SVG chart of the comparison to this file");
   sub->add_flag("--json", o->json, "One JSON document (keys: docs/REPORT.md)");
-  sub->add_flag("--no-symbols", o->no_symbols, "Match regions by code address, not source line");
+  sub->add_flag("--no-symbols", o->no_symbols, "Match regions across runs by object and offset, not source line");
   sub->callback([o, exit_code] { *exit_code = run_compare(*o); });
 }
 
