@@ -384,7 +384,8 @@ struct OverheadsPass::State {
       const TaskInfo* task = model->task(cur);
       bool explicit_task = task && task->is_explicit();
       if (explicit_task) x.task_work += d;
-      if (!x.held.empty() && x.held.back().task == cur) {
+      // Inside the body of a lock or critical section taken in the current construct.
+      if (!x.held.empty() && x.held.back().task == cur && x.held.back().t0 >= f.t0) {
         x.held.back().cost[Cost::kWork] += d;
       } else if (explicit_task && !own) {
         uint32_t k = construct_of(x.inst->region, Construct::kTask, task->codeptr);
@@ -481,7 +482,7 @@ struct OverheadsPass::State {
     f.cost[Cost::kLimitedParallelism] += f.idle[1];  // tasks wait for dependences
     f.cost[Cost::kImbalance] += f.idle[2];           // tasks run elsewhere, none to take
     f.cost[Cost::kThreadManagement] += f.idle[3];    // the runtime lets the threads go
-    uint64_t dur = t - f.t0, task_ns = x.task_work - f.task_work0;
+    uint64_t dur = t > f.t0 ? t - f.t0 : 0, task_ns = x.task_work - f.task_work0;
     uint32_t target;
     if (bi.is_end) {
       target = 0;
