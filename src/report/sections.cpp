@@ -1,5 +1,6 @@
 #include "report/breakdown_section.h"
 #include "report/profile_section.h"
+#include "report/overheads_section.h"
 #include "report/section.h"
 
 namespace tasklens::report {
@@ -11,6 +12,10 @@ const std::vector<SectionInfo>& all_sections() {
        "Task-aware call-path profile (Score-P): call trees with stub nodes, task constructs, "
        "parameter splits",
        false, make_profile_section},
+      {"overheads", "--overheads",
+       "Overhead classes per parallel region (ompP: synchronization, imbalance, limited "
+       "parallelism, thread management; plus task management)",
+       false, make_overheads_section},
   };
   return sections;
 }

@@ -1,0 +1,64 @@
+#include "analysis/scaling.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tasklens::analysis {
+
+Scaling compute_scaling(std::vector<ScalingRun> runs) {
+  Scaling s;
+  std::stable_sort(runs.begin(), runs.end(), [](const ScalingRun& a, const ScalingRun& b) {
+    return a.threads < b.threads;
+  });
+  if (runs.empty()) return s;
+  const ScalingRun& base = runs.front();
+  s.amdahl = amdahl(base.overheads, base.threads);
+  uint64_t base_predicted = s.amdahl.predicted_ns(base.threads);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const ScalingRun& r = runs[i];
+    const Overheads& o = r.overheads;
+    ScalingPoint p;
+    p.name = r.name;
+    p.threads = std::max(r.threads, 1u);
+    p.run_ns = o.run_ns;
+    p.total_ns = p.threads * o.run_ns;
+    p.serial_ns = p.threads * (o.run_ns > o.parallel_ns ? o.run_ns - o.parallel_ns : 0);
+    p.cost = o.program;
+    p.coverage = o.coverage;
+    p.speedup = o.run_ns ? double(base.overheads.run_ns) / double(o.run_ns) : 0;
+    p.efficiency = p.speedup * std::max(base.threads, 1u) / p.threads;
+    // Amdahl from the smallest run, scaled to its measured time (exact for a one-thread run).
+    uint64_t predicted = s.amdahl.predicted_ns(p.threads);
+    p.amdahl_ns = base_predicted
+                      ? uint64_t(double(predicted) / double(base_predicted) * double(base.overheads.run_ns))
+                      : 0;
+    if (i && r.threads == runs[i - 1].threads) {
+      s.notes.push_back(r.name + " and " + runs[i - 1].name + " both ran " +
+                        std::to_string(r.threads) + " threads");
+    }
+    s.runs.push_back(std::move(p));
+  }
+  // Regions by key, in the order of the first run that has them (longest first there).
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto& regions = runs[i].overheads.regions;
+    for (size_t k = 0; k < regions.size() && k < runs[i].region_keys.size(); ++k) {
+      const std::string& key = runs[i].region_keys[k];
+      auto [it, added] = index.emplace(key, s.regions.size());
+      if (added) {
+        s.regions.emplace_back();
+        s.regions.back().key = key;
+        s.regions.back().runs.resize(runs.size());
+      }
+      RegionScaling::Point& pt = s.regions[it->second].runs[i];
+      pt.present = true;
+      pt.instances += regions[k].instances;
+      pt.wall_ns += regions[k].wall_ns;
+      pt.total_ns += regions[k].total_ns;
+      pt.cost += regions[k].cost;
+    }
+  }
+  return s;
+}
+
+}  // namespace tasklens::analysis

@@ -1,0 +1,174 @@
+#include "report/compare_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "report/overheads_section.h"
+#include "report/text_format.h"
+
+namespace tasklens::report {
+namespace {
+
+using analysis::Cost;
+
+std::string plural_threads(uint32_t n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); }
+
+double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0; }
+
+}  // namespace
+
+std::string ProgramIdentity::command() const {
+  std::string s = path;
+  for (const auto& a : args) s += " " + a;
+  return s;
+}
+
+ProgramIdentity program_identity(const format::Experiment& x) {
+  ProgramIdentity id;
+  id.path = x.meta.value("/program/path"_json_pointer, std::string("?"));
+  auto args = x.meta.value("/program/args"_json_pointer, nlohmann::json::array());
+  for (size_t i = 1; i < args.size(); ++i) {
+    id.args.push_back(args[i].is_string() ? args[i].get<std::string>() : args[i].dump());
+  }
+  return id;
+}
+
+std::string program_mismatch(const std::vector<std::string>& names,
+                             const std::vector<ProgramIdentity>& programs) {
+  std::string differ;
+  for (size_t i = 1; i < programs.size(); ++i) {
+    if (programs[i] == programs[0]) continue;
+    differ += fmt::format("{}{} ran `{}`", differ.empty() ? "" : "; ", names[i],
+                          programs[i].command());
+  }
+  if (differ.empty()) return "";
+  return fmt::format(
+      "the runs are not runs of one program: {} ran `{}`, but {}. Compare runs of the same "
+      "program and arguments with different thread counts",
+      names[0], programs[0].command(), differ);
+}
+
+std::string region_key(const nlohmann::json& objects, uint64_t codeptr,
+                       replay::Symbolizer& symbols) {
+  const replay::Location& l = symbols.resolve(codeptr);
+  if (!l.file.empty()) return fmt::format("{}:{}", l.file, l.line);
+  // The object that holds the address: the one with the largest base at or below it.
+  std::string object;
+  uint64_t base = 0;
+  if (objects.is_array()) {
+    for (const auto& o : objects) {
+      if (!o.is_object() || !o.contains("path") || !o.contains("base")) continue;
+      uint64_t b = std::strtoull(o["base"].get<std::string>().c_str(), nullptr, 16);
+      if (b <= codeptr && b >= base) base = b, object = o["path"].get<std::string>();
+    }
+  }
+  if (object.empty()) return fmt::format("{:#x}", codeptr);
+  return fmt::format("{}+{:#x}", std::filesystem::path(object).filename().string(),
+                     codeptr - base);
+}
+
+std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& program) {
+  std::string out = fmt::format("tasklens compare: {}  ({} runs)\n", program.command(),
+                                s.runs.size());
+  for (const auto& n : s.notes) out += "  note: " + n + "\n";
+  if (s.runs.empty()) return out;
+  const auto& base = s.runs.front();
+  out += "\nTime accumulated over threads (threads x wall time), by class (seed 004 Fig. 6: equal "
+         "totals are perfect scaling)\n";
+  out += fmt::format("  {:>7} {:>11} {:>7} {:>6} {:>11}  {:>11} {:>11}", "Threads", "Wallclock",
+                     "Speedup", "Effic.", "Amdahl", "Total", "Ovhds (%)");
+  for (Cost c : analysis::kAllCosts) out += fmt::format(" {:>11}", analysis::cost_short(c));
+  out += fmt::format(" {:>11}  {}\n", "Serial", "Run");
+  for (const auto& p : s.runs) {
+    out += fmt::format("  {:>7} {:>11} {:>6.2f}x {:>5.0f}% {:>11}  {:>11} {:>11}", p.threads,
+                       duration(p.run_ns), p.speedup, 100 * p.efficiency, duration(p.amdahl_ns),
+                       duration(p.total_ns),
+                       fmt::format("{:.1f}%", 100 * share(p.cost.overhead_ns(), p.total_ns)));
+    for (Cost c : analysis::kAllCosts) out += fmt::format(" {:>11}", duration(p.cost[c]));
+    out += fmt::format(" {:>11}  {}\n", duration(p.serial_ns), p.name);
+  }
+  const auto& a = s.amdahl;
+  out += fmt::format(
+      "  Speedup and efficiency against the {} run. Amdahl: the wall time Amdahl's law predicts "
+      "from it, parallel fraction {:.4f} ({}){}.\n",
+      plural_threads(base.threads), a.alpha,
+      a.measured ? "measured on one thread" : "estimated from its work",
+      std::isinf(a.max_speedup) ? "" : fmt::format(", speedup at most {:.2f}x", a.max_speedup));
+  out += "  Serial: time outside parallel regions, accumulated over threads (one thread runs, "
+         "the others wait).\n";
+
+  if (s.regions.empty()) return out;
+  out += "\nPer parallel region: work and overhead accumulated over threads (seed 004 Fig. 7)\n";
+  out += fmt::format("  {:<5} {:<28}", "", "Location");
+  for (const auto& p : s.runs) out += fmt::format("  {:>23}", plural_threads(p.threads));
+  out += fmt::format("\n  {:<5} {:<28}", "", "");
+  for (size_t i = 0; i < s.runs.size(); ++i) out += fmt::format("  {:>11} {:>11}", "Work", "Ovhds");
+  out += "\n";
+  for (size_t r = 0; r < s.regions.size(); ++r) {
+    const auto& reg = s.regions[r];
+    std::string key = reg.key.size() > 28 ? "..." + reg.key.substr(reg.key.size() - 25) : reg.key;
+    out += fmt::format("  {:<5} {:<28}", region_id(r), key);
+    for (const auto& pt : reg.runs) {
+      if (!pt.present) {
+        out += fmt::format("  {:>11} {:>11}", "-", "-");
+      } else {
+        out += fmt::format("  {:>11} {:>11}", duration(pt.cost[Cost::kWork]),
+                           duration(pt.cost.overhead_ns()));
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json scaling_json(const analysis::Scaling& s, const ProgramIdentity& program) {
+  nlohmann::json j = {{"tasklens_compare_version", 1},
+                      {"program", {{"path", program.path}, {"args", program.args}}},
+                      {"notes", s.notes}};
+  const auto& a = s.amdahl;
+  j["amdahl"] = {{"alpha", a.alpha},
+                 {"measured", a.measured},
+                 {"t1_ns", a.t1_ns},
+                 {"max_speedup", std::isinf(a.max_speedup) ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(a.max_speedup)},
+                 {"from", s.runs.empty() ? "" : s.runs.front().name}};
+  j["runs"] = nlohmann::json::array();
+  for (const auto& p : s.runs) {
+    nlohmann::json r = {{"dir", p.name},
+                        {"threads", p.threads},
+                        {"run_ns", p.run_ns},
+                        {"speedup", p.speedup},
+                        {"efficiency", p.efficiency},
+                        {"amdahl_ns", p.amdahl_ns},
+                        {"parallel_coverage", p.coverage},
+                        {"total_ns", p.total_ns},
+                        {"serial_ns", p.serial_ns},
+                        {"serial_share", share(p.serial_ns, p.total_ns)},
+                        {"regions_total_ns", p.cost.total_ns()}};
+    add_cost_fields(r, p.cost, p.total_ns);
+    j["runs"].push_back(r);
+  }
+  j["regions"] = nlohmann::json::array();
+  for (size_t i = 0; i < s.regions.size(); ++i) {
+    const auto& reg = s.regions[i];
+    nlohmann::json rj = {{"id", region_id(i)}, {"key", reg.key}, {"runs", nlohmann::json::array()}};
+    for (size_t k = 0; k < reg.runs.size(); ++k) {
+      const auto& pt = reg.runs[k];
+      nlohmann::json pj = {{"threads", s.runs[k].threads}, {"present", pt.present}};
+      if (pt.present) {
+        pj["instances"] = pt.instances;
+        pj["wall_ns"] = pt.wall_ns;
+        pj["total_ns"] = pt.total_ns;
+        add_cost_fields(pj, pt.cost, pt.total_ns);
+      }
+      rj["runs"].push_back(pj);
+    }
+    j["regions"].push_back(rj);
+  }
+  return j;
+}
+
+}  // namespace tasklens::report

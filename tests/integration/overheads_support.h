@@ -1,0 +1,97 @@
+// Shared by the overheads integration tests: record an example under `tasklens run`, read the
+// overheads section of `tasklens report --json`, and check its invariant.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_paths.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::testing {
+
+// The classes of the overheads JSON, work first.
+inline const std::vector<std::string>& overhead_classes() {
+  static const std::vector<std::string> k = {"synchronization", "imbalance",
+                                             "limited_parallelism", "thread_management",
+                                             "task_management"};
+  return k;
+}
+
+struct Recorded {
+  std::string dir;
+  std::string output;     // the program's stdout (its facts)
+  nlohmann::json report;  // the "overheads" object of `tasklens report --json`
+};
+
+// Runs examples/<name> with `threads` threads under the recorder, then the report.
+inline Recorded record(const std::string& name, const std::vector<std::string>& args,
+                       int threads = 2) {
+  Recorded r;
+  r.dir = scratch_dir(name) + "/exp";
+  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
+                                   "-o", r.dir, "--", example(name)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  CommandResult run = run_command(argv);
+  EXPECT_EQ(run.status, 0) << run.err;
+  r.output = run.out;
+  CommandResult rep = run_command({tasklens_bin(), "report", r.dir, "--overheads", "--json"});
+  EXPECT_EQ(rep.status, 0) << rep.err;
+  nlohmann::json doc = nlohmann::json::parse(rep.out, nullptr, false);
+  EXPECT_FALSE(doc.is_discarded()) << rep.out.substr(0, 200);
+  if (!doc.is_discarded() && doc.contains("overheads")) r.report = doc["overheads"];
+  return r;
+}
+
+inline uint64_t ns(const nlohmann::json& j, const std::string& cls) {
+  return j.value(cls + "_ns", uint64_t(0));
+}
+
+// The overhead class with the most time in `j` (a region or the program).
+inline std::string largest_overhead(const nlohmann::json& j) {
+  std::string best;
+  uint64_t most = 0;
+  for (const auto& c : overhead_classes()) {
+    if (ns(j, c) > most) most = ns(j, c), best = c;
+  }
+  return best;
+}
+
+// Work plus the five classes is the accumulated time, to the nanosecond: for every region, for
+// every thread of it, and for the program.
+inline void expect_overheads_invariant(const nlohmann::json& o) {
+  auto sum = [](const nlohmann::json& j) {
+    uint64_t s = ns(j, "work");
+    for (const auto& c : overhead_classes()) s += ns(j, c);
+    return s;
+  };
+  ASSERT_TRUE(o.is_object());
+  EXPECT_EQ(o.value("unaccounted_ns", int64_t(-1)), 0);
+  EXPECT_EQ(sum(o["program"]), o["program"].value("total_ns", uint64_t(0)));
+  uint64_t outermost = 0;
+  for (const auto& r : o["regions"]) {
+    SCOPED_TRACE(r.value("location", std::string()));
+    EXPECT_EQ(sum(r), r.value("total_ns", uint64_t(0)));
+    uint64_t threads = 0;
+    for (const auto& t : r["threads"]) threads += sum(t);
+    EXPECT_EQ(threads, r.value("total_ns", uint64_t(0)));
+    if (r.value("level", 1) == 1) outermost += r.value("total_ns", uint64_t(0));
+  }
+  EXPECT_EQ(outermost, o["program"].value("total_ns", uint64_t(0)));
+}
+
+// The first construct of `kind` in region `r`.
+inline const nlohmann::json& construct(const nlohmann::json& r, const std::string& kind) {
+  for (const auto& c : r["constructs"]) {
+    if (c.value("kind", std::string()) == kind) return c;
+  }
+  static const nlohmann::json none = nlohmann::json::object();
+  ADD_FAILURE() << "no " << kind << " construct";
+  return none;
+}
+
+}  // namespace tasklens::testing

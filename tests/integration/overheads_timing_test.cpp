@@ -1,0 +1,101 @@
+// End to end, times against the construction of the examples: skewed_loop's imbalance, a
+// contended critical section's synchronization, a long single's limited parallelism. They need
+// a run the machine did not disturb (threads preempted on a busy machine stretch the program's
+// own work), so each looks for one in a few runs, checks it, and is skipped, saying what it saw,
+// when there is none. CTest runs them alone (RUN_SERIAL).
+#include <cmath>
+#include <iostream>
+
+#include "integration/overheads_support.h"
+
+namespace tasklens::testing {
+namespace {
+
+constexpr int kAttempts = 6;
+
+double ms(uint64_t ns) { return double(ns) / 1e6; }
+
+// Calls attempt(&why) until it returns true (it found an undisturbed run and checked it) or a
+// check failed; skips the test when no run in kAttempts was undisturbed.
+template <class F>
+void with_undisturbed_run(const std::string& what, F attempt) {
+  std::string seen;
+  for (int i = 1; i <= kAttempts; ++i) {
+    std::string why;
+    if (attempt(&why) || ::testing::Test::HasFailure()) return;
+    seen += "\n  run " + std::to_string(i) + ": " + why;
+  }
+  GTEST_SKIP() << what << ": no undisturbed run in " << kAttempts << " (busy machine):" << seen;
+}
+
+// skewed_loop 2000: thread 1 gets three times thread 0's iterations; on an undisturbed run the
+// imbalance is the constructed one, N/2 iterations of 2 extra units.
+TEST(OverheadsE2E, SkewedLoopImbalanceMatchesConstruction) {
+  with_undisturbed_run("skewed_loop", [](std::string* why) {
+    Recorded r = record("skewed_loop", {"2000"});
+    expect_overheads_invariant(r.report);
+    double expected = double(printed_value(r.output, "ideal_idle_ns"));
+    double work = double(printed_value(r.output, "ideal_work_ns"));
+    const auto& region = r.report["regions"][0];
+    const auto& loop = construct(region, "loop");
+    double b0 = loop["threads"][0]["body_ns"], b1 = loop["threads"][1]["body_ns"];
+    double measured = double(ns(region, "imbalance"));
+    *why = "loop bodies " + std::to_string(ms(uint64_t(b0))) + " and " +
+           std::to_string(ms(uint64_t(b1))) + " ms, built as " + std::to_string(work / 4e6) +
+           " and " + std::to_string(3 * work / 4e6) + " (plus the spin loop's own cost)";
+    // Undisturbed: neither thread stretched by more than 10 %, nor their difference by 5 %.
+    bool stretched = b0 > 1.1 * work / 4 || b1 > 1.1 * 3 * work / 4 ||
+                     std::fabs((b1 - b0) - expected) > 0.05 * expected;
+    if (stretched) return false;
+    std::cout << "[ overheads ] skewed_loop 2000: imbalance expected " << expected / 1e6
+              << " ms, measured " << measured / 1e6 << " ms\n";
+    EXPECT_EQ(largest_overhead(region), "imbalance");
+    EXPECT_NEAR(measured, expected, 0.1 * expected);
+    return true;
+  });
+}
+
+// A contended critical section: waiting to enter it is synchronization, which dominates.
+TEST(OverheadsE2E, ContendedCriticalIsSynchronization) {
+  with_undisturbed_run("critical", [](std::string* why) {
+    Recorded r = record("critical", {"100000"});
+    expect_overheads_invariant(r.report);
+    const auto& region = r.report["regions"][0];
+    // Both threads must have contended: the worker cannot start long after the primary.
+    uint64_t startup = construct(region, "parallel")["threads"][1]["enter_ns"];
+    *why = "thread 1 started " + std::to_string(ms(startup)) + " ms late in a " +
+           std::to_string(ms(region["wall_ns"])) + " ms region";
+    if (startup > uint64_t(region["wall_ns"]) / 10) return false;
+    std::cout << "[ overheads ] critical 100000: synchronization "
+              << ms(ns(region, "synchronization")) << " ms of " << ms(region["total_ns"])
+              << " ms, work " << ms(ns(region, "work")) << " ms\n";
+    EXPECT_EQ(largest_overhead(region), "synchronization");
+    EXPECT_GT(ns(region, "synchronization"), ns(region, "work"));
+    return true;
+  });
+}
+
+// One thread runs a 100 ms single; the other waits in its barrier: limited parallelism.
+TEST(OverheadsE2E, LongSingleIsLimitedParallelism) {
+  with_undisturbed_run("single", [](std::string* why) {
+    Recorded r = record("single", {"100"});
+    expect_overheads_invariant(r.report);
+    double expected = double(printed_value(r.output, "ideal_idle_ms")) * 1e6;
+    const auto& region = r.report["regions"][0];
+    uint64_t executor = uint64_t(printed_value(r.output, "executor"));
+    double body = construct(region, "single")["threads"][executor]["body_ns"];  // singleBodyT
+    uint64_t startup = construct(region, "parallel")["threads"][1 - executor]["enter_ns"];
+    *why = "the waiting thread started " + std::to_string(ms(startup)) +
+           " ms late, the body took " + std::to_string(body / 1e6) + " ms";
+    if (double(startup) > 0.05 * expected || body > 1.05 * 100e6) return false;
+    double measured = double(ns(region, "limited_parallelism"));
+    std::cout << "[ overheads ] single 100: limited parallelism expected " << expected / 1e6
+              << " ms, measured " << measured / 1e6 << " ms\n";
+    EXPECT_EQ(largest_overhead(region), "limited_parallelism");
+    EXPECT_NEAR(measured, expected, 0.1 * expected);
+    return true;
+  });
+}
+
+}  // namespace
+}  // namespace tasklens::testing
