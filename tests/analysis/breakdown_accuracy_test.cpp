@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -63,33 +65,63 @@ double relative_error(double measured, double ideal) {
   return std::fabs(measured - ideal) / ideal;
 }
 
+// Whether other load may have stretched the run: more runnable work than cores right now.
+bool machine_busy() {
+  double load = 0;
+  return getloadavg(&load, 1) == 1 && load > double(std::thread::hardware_concurrency());
+}
+
+constexpr int kTries = 4;
+
 // POT's load-imbalance benchmark (seed 002, Sect. 4.2) at a grain of 1 ms: each iteration,
 // thread t runs a task of t ms; ideal work g·n(n+1)/2 and idleness g·n(n-1)/2 per iteration.
+// The ideal holds only when nothing else delays the threads: the tasks time themselves, and a
+// run whose tasks took more than 2 % over the ideal was disturbed; up to kTries runs are made to
+// get an undisturbed one. Whatever the run, the work tasklens measures must match the tasks'
+// own timing.
 TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
-  Recorded run = record_and_replay({example("imbalance"), "1000000", "40"});
-  double ideal_work = double(printed_value(run.output, "ideal_work_ns"));
-  double ideal_idle = double(printed_value(run.output, "ideal_idle_ns"));
-  ASSERT_GT(ideal_work, 0);
-  EXPECT_EQ(ideal_work, 1e6 * 3 * 40);  // n = 2: 3 ms of tasks per iteration
-  const Breakdown& b = run.breakdown;
-  EXPECT_LT(relative_error(double(b.total.work_ns), ideal_work), 0.05)
-      << "work " << b.total.work_ns << " ideal " << ideal_work;
-  EXPECT_LT(relative_error(double(b.total.idle_ns), ideal_idle), 0.05)
-      << "idle " << b.total.idle_ns << " ideal " << ideal_idle;
-  EXPECT_EQ(b.verdict, Verdict::kHL);  // a quarter of the time idle, little overhead
-  expect_invariant(b);
+  for (int attempt = 1; attempt <= kTries; ++attempt) {
+    Recorded run = record_and_replay({example("imbalance"), "1000000", "40"});
+    double ideal_work = double(printed_value(run.output, "ideal_work_ns"));
+    double ideal_idle = double(printed_value(run.output, "ideal_idle_ns"));
+    double self_timed = double(printed_value(run.output, "measured_work_ns"));
+    ASSERT_EQ(ideal_work, 1e6 * 3 * 40);  // n = 2: 3 ms of tasks per iteration
+    const Breakdown& b = run.breakdown;
+    expect_invariant(b);
+    EXPECT_LT(relative_error(double(b.total.work_ns), self_timed), 0.05)
+        << "work " << b.total.work_ns << ", the tasks timed themselves at " << self_timed;
+    if (relative_error(self_timed, ideal_work) > 0.02) continue;  // disturbed: try again
+    EXPECT_LT(relative_error(double(b.total.work_ns), ideal_work), 0.05)
+        << "work " << b.total.work_ns << " ideal " << ideal_work;
+    EXPECT_LT(relative_error(double(b.total.idle_ns), ideal_idle), 0.05)
+        << "idle " << b.total.idle_ns << " ideal " << ideal_idle;
+    EXPECT_EQ(b.verdict, Verdict::kHL);  // a quarter of the time idle, little overhead
+    return;
+  }
+  if (machine_busy()) GTEST_SKIP() << "every run was disturbed by other load";
+  FAIL() << "no undisturbed run in " << kTries << " tries on an idle machine";
 }
 
 // A chain of dependent tasks: one task is ready at a time, so one of the two threads is idle
-// (not in overhead) for most of the run.
+// (not in overhead) for most of the run. Other load makes ready tasks wait for a thread (which
+// is overhead), so up to kTries runs are made.
 TEST(BreakdownEndToEnd, DependenceChainLeavesOneThreadIdle) {
-  Recorded run = record_and_replay({example("dep_chain"), "60", "1000"});
-  const Breakdown& b = run.breakdown;
-  double total = double(b.total.total_ns());
-  EXPECT_GT(double(b.total.idle_ns) / total, 0.40);  // about one thread of two
-  EXPECT_LT(double(b.total.overhead_ns) / total, 0.10);
-  EXPECT_EQ(b.verdict, Verdict::kHL);
-  expect_invariant(b);
+  double idle_share = 0, overhead_share = 0;
+  for (int attempt = 1; attempt <= kTries; ++attempt) {
+    Recorded run = record_and_replay({example("dep_chain"), "60", "1000"});
+    const Breakdown& b = run.breakdown;
+    expect_invariant(b);
+    double total = double(b.total.total_ns());
+    idle_share = double(b.total.idle_ns) / total;
+    overhead_share = double(b.total.overhead_ns) / total;
+    if (idle_share > 0.40 && overhead_share < 0.10) {
+      EXPECT_EQ(b.verdict, Verdict::kHL);
+      return;
+    }
+  }
+  if (machine_busy()) GTEST_SKIP() << "every run was disturbed by other load";
+  FAIL() << "idleness " << idle_share << " (expected > 0.40), overhead " << overhead_share
+         << " (expected < 0.10)";
 }
 
 }  // namespace
