@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/breakdown.h"
+#include "breakdown_checks.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
 #include "support/test_paths.h"
@@ -19,47 +20,7 @@ namespace {
 
 using testing::example;
 using testing::printed_value;
-using testing::run_command;
-using testing::scratch_dir;
-using testing::tasklens_bin;
 
-struct Recorded {
-  std::string output;  // the program's stdout
-  Breakdown breakdown;
-};
-
-Recorded record_and_replay(const std::vector<std::string>& program, int threads = 2) {
-  std::string dir = scratch_dir("run") + "/exp";
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                   "-o", dir, "--"};
-  argv.insert(argv.end(), program.begin(), program.end());
-  auto r = run_command(argv);
-  EXPECT_EQ(r.status, 0) << r.err;
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
-  BreakdownPass pass(20);
-  if (x.ok()) {
-    auto stats = replay::run_replay(*x, {&pass});
-    EXPECT_TRUE(stats.ok());
-  }
-  return {r.out, pass.result()};
-}
-
-void expect_invariant(const Breakdown& b) {
-  TimeSplit threads, regions, series;
-  for (const auto& t : b.threads) {
-    EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns) << "thread " << t.thread;
-    threads += t.time;
-  }
-  for (const auto& r : b.regions) regions += r.time;
-  for (const auto& s : b.series) series += s.time;
-  for (const TimeSplit* s : {&threads, &regions, &series}) {
-    EXPECT_EQ(s->work_ns, b.total.work_ns);
-    EXPECT_EQ(s->overhead_ns, b.total.overhead_ns);
-    EXPECT_EQ(s->idle_ns, b.total.idle_ns);
-  }
-  EXPECT_GT(b.total.total_ns(), 0u);
-}
 
 double relative_error(double measured, double ideal) {
   return std::fabs(measured - ideal) / ideal;
@@ -81,13 +42,13 @@ constexpr int kTries = 4;
 // own timing.
 TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
   for (int attempt = 1; attempt <= kTries; ++attempt) {
-    Recorded run = record_and_replay({example("imbalance"), "1000000", "40"});
+    RecordedBreakdown run = record_and_replay({example("imbalance"), "1000000", "40"});
     double ideal_work = double(printed_value(run.output, "ideal_work_ns"));
     double ideal_idle = double(printed_value(run.output, "ideal_idle_ns"));
     double self_timed = double(printed_value(run.output, "measured_work_ns"));
     ASSERT_EQ(ideal_work, 1e6 * 3 * 40);  // n = 2: 3 ms of tasks per iteration
     const Breakdown& b = run.breakdown;
-    expect_invariant(b);
+    expect_breakdown_invariant(b);
     EXPECT_LT(relative_error(double(b.total.work_ns), self_timed), 0.05)
         << "work " << b.total.work_ns << ", the tasks timed themselves at " << self_timed;
     if (relative_error(self_timed, ideal_work) > 0.02) continue;  // disturbed: try again
@@ -108,9 +69,9 @@ TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
 TEST(BreakdownEndToEnd, DependenceChainLeavesOneThreadIdle) {
   double idle_share = 0, overhead_share = 0;
   for (int attempt = 1; attempt <= kTries; ++attempt) {
-    Recorded run = record_and_replay({example("dep_chain"), "60", "1000"});
+    RecordedBreakdown run = record_and_replay({example("dep_chain"), "60", "1000"});
     const Breakdown& b = run.breakdown;
-    expect_invariant(b);
+    expect_breakdown_invariant(b);
     double total = double(b.total.total_ns());
     idle_share = double(b.total.idle_ns) / total;
     overhead_share = double(b.total.overhead_ns) / total;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/breakdown.h"
+#include "breakdown_checks.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
 #include "support/test_paths.h"
@@ -16,56 +17,16 @@ namespace {
 
 using testing::example;
 using testing::printed_value;
-using testing::run_command;
-using testing::scratch_dir;
-using testing::tasklens_bin;
 
-struct Recorded {
-  std::string output;  // the program's stdout
-  Breakdown breakdown;
-};
-
-Recorded record_and_replay(const std::vector<std::string>& program, int threads = 2) {
-  std::string dir = scratch_dir("run") + "/exp";
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                   "-o", dir, "--"};
-  argv.insert(argv.end(), program.begin(), program.end());
-  auto r = run_command(argv);
-  EXPECT_EQ(r.status, 0) << r.err;
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
-  BreakdownPass pass(20);
-  if (x.ok()) {
-    auto stats = replay::run_replay(*x, {&pass});
-    EXPECT_TRUE(stats.ok());
-  }
-  return {r.out, pass.result()};
-}
-
-void expect_invariant(const Breakdown& b) {
-  TimeSplit threads, regions, series;
-  for (const auto& t : b.threads) {
-    EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns) << "thread " << t.thread;
-    threads += t.time;
-  }
-  for (const auto& r : b.regions) regions += r.time;
-  for (const auto& s : b.series) series += s.time;
-  for (const TimeSplit* s : {&threads, &regions, &series}) {
-    EXPECT_EQ(s->work_ns, b.total.work_ns);
-    EXPECT_EQ(s->overhead_ns, b.total.overhead_ns);
-    EXPECT_EQ(s->idle_ns, b.total.idle_ns);
-  }
-  EXPECT_GT(b.total.total_ns(), 0u);
-}
 
 
 // Fine-grained fib without cut-off: tasks far smaller than their management cost.
 TEST(BreakdownEndToEnd, FineGrainedFibIsOverheadDominated) {
-  Recorded run = record_and_replay({example("fib"), "22"});
+  RecordedBreakdown run = record_and_replay({example("fib"), "22"});
   const Breakdown& b = run.breakdown;
   EXPECT_GT(b.overhead_share, 0.10);
   EXPECT_TRUE(b.verdict == Verdict::kLH || b.verdict == Verdict::kHH);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
@@ -76,11 +37,11 @@ TEST_P(EveryExample, BreakdownSumsToThreadTime) {
   std::vector<std::string> program = GetParam();
   program[0] = example(program[0]);
   for (int threads : {2, 4}) {
-    Recorded run = record_and_replay(program, threads);
+    RecordedBreakdown run = record_and_replay(program, threads);
     // skewed_loop and detach ask for their own team size.
     EXPECT_GE(run.breakdown.threads.size(), 1u) << program[0];
     EXPECT_LE(run.breakdown.threads.size(), size_t(threads)) << program[0];
-    expect_invariant(run.breakdown);
+    expect_breakdown_invariant(run.breakdown);
   }
 }
 

@@ -1,6 +1,8 @@
 // The POT breakdown on hand-made traces whose answer is known by construction. Times in ns.
 #include "analysis/breakdown.h"
 
+#include "breakdown_checks.h"
+
 #include <gtest/gtest.h>
 
 #include "format/experiment.h"
@@ -53,18 +55,6 @@ void expect_split(const TimeSplit& s, uint64_t work, uint64_t overhead, uint64_t
   EXPECT_EQ(s.idle_ns, idle);
 }
 
-void expect_invariant(const Breakdown& b) {
-  TimeSplit sum, slices, regions;
-  for (const auto& t : b.threads) {
-    EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns) << "thread " << t.thread;
-    sum += t.time;
-  }
-  for (const auto& s : b.series) slices += s.time;
-  for (const auto& r : b.regions) regions += r.time;
-  for (const TimeSplit* s : {&sum, &slices, &regions}) {
-    expect_split(*s, b.total.work_ns, b.total.overhead_ns, b.total.idle_ns);
-  }
-}
 
 // Thread 0 creates one task at 10, waits in the barrier at 20, runs the task 30..130.
 TEST(Breakdown, SingleTaskOnOneOfTwoThreads) {
@@ -86,7 +76,7 @@ TEST(Breakdown, SingleTaskOnOneOfTwoThreads) {
   expect_split(b.threads[1].time, 15, 40, 145);
   expect_split(b.total, 145, 70, 185);
   EXPECT_EQ(b.run_ns, 200u);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 // Three tasks created at 10, 20, 30 wait unstarted until 100: overhead for the idle thread.
@@ -105,7 +95,7 @@ TEST(Breakdown, ReadyTasksNotStartedAreOverhead) {
   // starts), 120..130 idle (the last task runs, the barrier waits for it), 130..140 work.
   expect_split(b.threads[1].time, 15, 110, 15);
   expect_split(b.threads[0].time, 100 + 30 + 10, 0, 0);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 // A chain of two dependent tasks: while the first runs nothing is ready, so the other thread is
@@ -128,7 +118,7 @@ TEST(Breakdown, DependenceChainLeavesTheOtherThreadIdle) {
   expect_split(b.threads[1].time, 5 + 100 + 10, 20 + 10, 5 + 100);
   // Thread 0: 0..30 work; 30..130 work (task 10); 130..140 overhead; 140..240 idle; 240..250.
   expect_split(b.threads[0].time, 30 + 100 + 10, 10, 100);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 // Thread 0 waits in a taskwait while thread 1 runs its child; the waiter is ready from the
@@ -150,7 +140,7 @@ TEST(Breakdown, TaskwaitWithChildOnTheOtherThread) {
   // Thread 1: 0..5 work; 5..10 idle; 10..30 overhead; 30..130 work (the child); 130..140
   // overhead; 140..150 idle; 150..160 overhead; 160..170 work; 170..200 idle.
   expect_split(b.threads[1].time, 5 + 100 + 10, 20 + 10 + 10, 5 + 10 + 30);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 // A detached task ends its body at 50; its successor becomes ready only when thread 1 fulfils
@@ -175,7 +165,7 @@ TEST(Breakdown, DetachedTaskHoldsItsSuccessorUntilFulfilled) {
   // Thread 1: 0..5 work; 5..10 idle; 10..20 overhead (10 ready); 20..100 idle; 100..110
   // overhead; 110..160 work; 160..170 work.
   expect_split(b.threads[1].time, 5 + 50 + 10, 10 + 10, 5 + 80);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 TEST(Breakdown, SlicesSplitIntervalsAtTheirBoundaries) {
@@ -196,7 +186,7 @@ TEST(Breakdown, SlicesSplitIntervalsAtTheirBoundaries) {
   expect_split(b.series[2].time, 30, 40, 30);
   // 150..200: both work 150..160 then idle.
   expect_split(b.series[3].time, 20, 0, 80);
-  expect_invariant(b);
+  expect_breakdown_invariant(b);
 }
 
 TEST(Breakdown, VerdictFollowsTable1) {
