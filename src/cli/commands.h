@@ -17,5 +17,6 @@ size_t split_run_command(int argc, char** argv);
 void add_dump_command(CLI::App& app, int* exit_code);
 void add_check_command(CLI::App& app, int* exit_code);
 void add_report_command(CLI::App& app, int* exit_code);
+void add_export_command(CLI::App& app, int* exit_code);
 
 }  // namespace tasklens::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   tasklens::cli::add_dump_command(app, &exit_code);
   tasklens::cli::add_check_command(app, &exit_code);
   tasklens::cli::add_report_command(app, &exit_code);
+  tasklens::cli::add_export_command(app, &exit_code);
   try {
     app.parse(int(tasklens::cli::split_run_command(argc, argv)), argv);
   } catch (const CLI::ParseError& e) {
