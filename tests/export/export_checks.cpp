@@ -1,6 +1,8 @@
 #include "export/export_checks.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -425,6 +427,28 @@ std::vector<std::string> otf2_lines(const Otf2Print& p) {
     out.push_back(s);
   }
   return out;
+}
+
+ParaverFacts expect_valid_paraver(const std::string& base) {
+  ParaverFacts f;
+  std::vector<std::string> bad = check_paraver(base, &f);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  return f;
+}
+
+PerfettoFacts expect_valid_perfetto(const std::string& path) {
+  PerfettoFacts f;
+  std::vector<std::string> bad = check_perfetto(path, &f);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  return f;
+}
+
+Otf2Print expect_valid_otf2(const std::string& anchor) {
+  Otf2Print p = read_otf2(anchor);
+  EXPECT_EQ(p.status, 0) << p.err;
+  std::vector<std::string> bad = check_otf2_nesting(p);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  return p;
 }
 
 std::map<std::string, uint64_t> dumped_counts(const std::string& dir) {

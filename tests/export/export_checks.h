@@ -56,6 +56,11 @@ std::vector<std::string> check_otf2_nesting(const Otf2Print& p);
 // "ENTER 0 50 task 0x2000", "THREAD_TASK_SWITCH 1 70 T0#3", ... without METRIC records.
 std::vector<std::string> otf2_lines(const Otf2Print& p);
 
+// The checks as test expectations (a failure lists the problems); the facts for more.
+ParaverFacts expect_valid_paraver(const std::string& base);
+PerfettoFacts expect_valid_perfetto(const std::string& path);
+Otf2Print expect_valid_otf2(const std::string& anchor);  // otf2-print succeeds, nesting holds
+
 std::string otf2_print_bin();
 std::string dot_bin();
 

@@ -53,4 +53,18 @@ std::string untied_migration_trace(TraceBuilder& t) {
   return t.write();
 }
 
+std::string dependence_trace(TraceBuilder& t) {
+  t.initial_task(0, 10, id(0, 1));
+  t.create(0, 20, id(0, 2), id(0, 1), 0x2000, kExplicit, true);
+  t.deps(0, 20, id(0, 2), {{0xa0, DependenceType::kOut}});
+  t.create(0, 30, id(0, 3), id(0, 1), 0x2100, kExplicit, true);
+  t.deps(0, 30, id(0, 3), {{0xa0, DependenceType::kIn}});
+  t.schedule(0, 40, id(0, 1), Status::kSwitch, id(0, 2));
+  t.schedule(0, 50, id(0, 2), Status::kComplete, id(0, 1));
+  t.schedule(1, 60, 0, Status::kSwitch, id(0, 3));
+  t.schedule(1, 70, id(0, 3), Status::kComplete, 0);
+  t.implicit_end(0, 80, id(0, 1));
+  return t.write();
+}
+
 }  // namespace tasklens::testing

@@ -26,4 +26,8 @@ std::string taskwait_with_child_trace(TraceBuilder& t);
 // 90 on thread 1.
 std::string untied_migration_trace(TraceBuilder& t);
 
+// Two threads. T0#2 writes address 0xa0 (out), T0#3 reads it (in): T0#2 runs on thread 0 from 40
+// to 50, T0#3 waits for it and runs on thread 1 from 60 to 70.
+std::string dependence_trace(TraceBuilder& t);
+
 }  // namespace tasklens::testing

@@ -283,17 +283,7 @@ TEST(Timeline, ThreadFilterShowsOnlyTheSelectedThreads) {
 
 TEST(Timeline, DependenceReachesTheSuccessorWhenItStarts) {
   TraceBuilder t;
-  t.initial_task(0, 10, id(0, 1));
-  t.create(0, 20, id(0, 2), id(0, 1), 0x2000, format::task_flag::kExplicit, true);
-  t.deps(0, 20, id(0, 2), {{0xa0, DependenceType::kInout}});
-  t.create(0, 30, id(0, 3), id(0, 1), 0x2000, format::task_flag::kExplicit, true);
-  t.deps(0, 30, id(0, 3), {{0xa0, DependenceType::kInout}});
-  t.schedule(0, 40, id(0, 1), Status::kSwitch, id(0, 2));
-  t.schedule(0, 50, id(0, 2), Status::kComplete, id(0, 1));
-  t.schedule(1, 60, 0, Status::kSwitch, id(0, 3));
-  t.schedule(1, 70, id(0, 3), Status::kComplete, 0);
-  t.implicit_end(0, 80, id(0, 1));
-  Replayed r = replay_timeline(t.write());
+  Replayed r = replay_timeline(dependence_trace(t));
   auto about = [&](const std::string& what) {
     std::vector<std::string> out;
     for (const auto& line : r.log) {
