@@ -39,7 +39,7 @@ struct ExportOptions {
   // tasks that do not overlap in time.
   uint64_t max_task_rows = 20000;
   // Paraver: records sorted in memory per run before spilling to a temporary file.
-  size_t sort_run_records = size_t(1) << 21;
+  size_t sort_run_records = size_t(1) << 20;
 };
 
 struct ExportSummary {

@@ -1,7 +1,13 @@
-// Sorts more fixed-size records than fit in memory by their `time` field: runs of `run_size`
-// records are sorted in memory (stably: equal times keep their order of arrival) and spilled to
-// temporary files; reading merges the runs, ties going to the earlier run, so equal times come out
-// in arrival order. Memory: one run plus a read block per spilled run.
+// Sorts more fixed-size records than fit in memory by their `time` field, for inputs that are
+// mostly in time order already (a replay emits most records at the current time and some late:
+// a state when it ends, a relation when its receiver is known).
+//
+// A record no older than the last in-order one extends the in-order stream, written as is (no
+// sorting). A late record goes to runs of `run_size` records sorted in memory and spilled to
+// temporary files. Reading merges the in-order stream and the runs. Records of the in-order
+// stream keep their order of arrival; late records are ordered by time only (their order among
+// equal times is unspecified), and come after in-order records of the same time.
+// Memory: one run, plus a block per file while writing and while merging.
 #pragma once
 
 #include <algorithm>
@@ -24,11 +30,12 @@ class ExternalSorter {
   // Temporary files go to `dir` (which must exist), named run-<n>.bin.
   ExternalSorter(std::string dir, size_t run_size)
       : dir_(std::move(dir)), run_size_(std::max<size_t>(run_size, 16)) {
-    buf_.reserve(std::min<size_t>(run_size_, size_t(1) << 16));
+    runs_.emplace_back();  // run 0: the in-order stream
   }
   ~ExternalSorter() {
     for (Run& r : runs_) {
-      if (r.file) std::fclose(r.file);
+      if (!r.file) continue;
+      std::fclose(r.file);
       std::remove(r.path.c_str());
     }
   }
@@ -36,48 +43,54 @@ class ExternalSorter {
   ExternalSorter& operator=(const ExternalSorter&) = delete;
 
   void add(const T& r) {
-    buf_.push_back(r);
     ++count_;
-    if (buf_.size() >= run_size_) spill();
+    if (r.time >= last_in_order_) {
+      last_in_order_ = r.time;
+      Run& in_order = runs_[0];
+      in_order.block.push_back(r);
+      // In memory up to a run's size, then written out block by block.
+      if (in_order.block.size() >= (in_order.file ? kBlock : run_size_)) write_block(in_order);
+    } else {
+      late_.push_back(r);
+      if (late_.size() >= run_size_) spill_late();
+    }
   }
   uint64_t count() const { return count_; }
-  size_t spilled_runs() const { return runs_.size(); }
+  size_t files() const {
+    size_t n = 0;
+    for (const Run& r : runs_) n += r.file ? 1 : 0;
+    return n;
+  }
 
-  // Ends the input. An error if a run could not be written or read back.
+  // Ends the input. An error if a temporary file could not be written or read back.
   Result<bool> seal() {
-    sort_buffer();
+    std::sort(late_.begin(), late_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+    Run memory;
+    memory.block = std::move(late_);
+    runs_.push_back(std::move(memory));
     for (Run& r : runs_) {
       if (!r.file) continue;
-      std::fflush(r.file);
-      if (std::ferror(r.file) || std::fseek(r.file, 0, SEEK_SET) != 0) {
-        error_ = "cannot write temporary file " + r.path + ": " + std::strerror(errno);
-      }
+      write_block(r);  // what remains of the in-order stream
+      if (std::fflush(r.file) != 0 || std::fseek(r.file, 0, SEEK_SET) != 0) fail("write", r);
+      r.block.clear();
+      if (!refill(r)) continue;
     }
     if (!error_.empty()) return Error{error_};
-    for (size_t i = 0; i < runs_.size(); ++i) {
-      if (refill(runs_[i])) heap_.push_back(uint32_t(i));
+    for (uint32_t i = 0; i < runs_.size(); ++i) {
+      if (runs_[i].pos < runs_[i].block.size()) heap_.push_back(i);
     }
-    memory_run_ = uint32_t(runs_.size());
-    if (!buf_.empty()) heap_.push_back(memory_run_);
-    std::make_heap(heap_.begin(), heap_.end(), [this](uint32_t a, uint32_t b) { return after(a, b); });
+    std::make_heap(heap_.begin(), heap_.end(), After{this});
     return true;
   }
 
   // The next record in time order; false at the end.
   bool next(T& out) {
     if (heap_.empty()) return false;
-    std::pop_heap(heap_.begin(), heap_.end(), [this](uint32_t a, uint32_t b) { return after(a, b); });
-    uint32_t i = heap_.back();
-    out = current(i);
-    bool more;
-    if (i == memory_run_) {
-      more = ++buf_pos_ < buf_.size();
-    } else {
-      Run& r = runs_[i];
-      more = ++r.pos < r.block.size() || refill(r);
-    }
-    if (more) {
-      std::push_heap(heap_.begin(), heap_.end(), [this](uint32_t a, uint32_t b) { return after(a, b); });
+    std::pop_heap(heap_.begin(), heap_.end(), After{this});
+    Run& r = runs_[heap_.back()];
+    out = r.block[r.pos];
+    if (++r.pos < r.block.size() || refill(r)) {
+      std::push_heap(heap_.begin(), heap_.end(), After{this});
     } else {
       heap_.pop_back();
     }
@@ -87,52 +100,67 @@ class ExternalSorter {
  private:
   struct Run {
     std::string path;
-    FILE* file = nullptr;
-    std::vector<T> block;
+    FILE* file = nullptr;  // nullptr: the run is all in `block`
+    std::vector<T> block;  // records being written, or read back
     size_t pos = 0;
   };
-  static constexpr size_t kReadBlock = 8192;
+  // Heap order: the smallest (time, run) on top.
+  struct After {
+    const ExternalSorter* s;
+    bool operator()(uint32_t a, uint32_t b) const {
+      const Run& x = s->runs_[a];
+      const Run& y = s->runs_[b];
+      uint64_t ta = x.block[x.pos].time, tb = y.block[y.pos].time;
+      return ta > tb || (ta == tb && a > b);
+    }
+  };
+  static constexpr size_t kBlock = 8192;
 
-  void sort_buffer() {
-    std::stable_sort(buf_.begin(), buf_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+  void fail(const char* what, const Run& r) {
+    if (error_.empty()) {
+      error_ = std::string("cannot ") + what + " temporary file " + r.path + ": " + std::strerror(errno);
+    }
   }
-  void spill() {
-    sort_buffer();
-    Run r;
-    r.path = dir_ + "/run-" + std::to_string(runs_.size()) + ".bin";
+  bool open(Run& r) {
+    if (r.file) return true;
+    r.path = dir_ + "/run-" + std::to_string(next_file_++) + ".bin";
     r.file = std::fopen(r.path.c_str(), "w+b");
-    if (!r.file) {
-      if (error_.empty()) error_ = "cannot create temporary file " + r.path + ": " + std::strerror(errno);
-    } else if (std::fwrite(buf_.data(), sizeof(T), buf_.size(), r.file) != buf_.size()) {
-      if (error_.empty()) error_ = "cannot write temporary file " + r.path + ": " + std::strerror(errno);
+    if (!r.file) fail("create", r);
+    return r.file != nullptr;
+  }
+  void write_block(Run& r) {
+    if (r.block.empty() || !open(r)) return;
+    if (std::fwrite(r.block.data(), sizeof(T), r.block.size(), r.file) != r.block.size()) {
+      fail("write", r);
+    }
+    r.block.clear();
+  }
+  void spill_late() {
+    std::sort(late_.begin(), late_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+    Run r;
+    if (open(r) && std::fwrite(late_.data(), sizeof(T), late_.size(), r.file) != late_.size()) {
+      fail("write", r);
     }
     runs_.push_back(std::move(r));
-    buf_.clear();
+    late_.clear();
   }
   bool refill(Run& r) {
-    r.block.resize(kReadBlock);
-    size_t n = r.file ? std::fread(r.block.data(), sizeof(T), kReadBlock, r.file) : 0;
+    if (!r.file) return false;
+    r.block.resize(kBlock);
+    size_t n = std::fread(r.block.data(), sizeof(T), kBlock, r.file);
     r.block.resize(n);
     r.pos = 0;
     return n > 0;
   }
-  const T& current(uint32_t i) const {
-    return i == memory_run_ ? buf_[buf_pos_] : runs_[i].block[runs_[i].pos];
-  }
-  // Heap order: the smallest (time, run) on top.
-  bool after(uint32_t a, uint32_t b) const {
-    uint64_t ta = current(a).time, tb = current(b).time;
-    return ta > tb || (ta == tb && a > b);
-  }
 
   std::string dir_;
   size_t run_size_;
-  std::vector<T> buf_;
-  size_t buf_pos_ = 0;
-  std::vector<Run> runs_;
-  uint32_t memory_run_ = 0;
+  std::vector<Run> runs_;  // [0]: in order; then the late runs, the last one in memory
+  std::vector<T> late_;
+  uint64_t last_in_order_ = 0;
   std::vector<uint32_t> heap_;
   uint64_t count_ = 0;
+  size_t next_file_ = 0;
   std::string error_;
 };
 

@@ -3,6 +3,7 @@
 #include <otf2/otf2.h>
 
 #include <cstdarg>
+#include <cstdlib>
 #include <filesystem>
 #include <unordered_map>
 
@@ -33,6 +34,37 @@ OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
 
 // No post-flush callback: OTF2 then writes no BufferFlush records (the export is not timed).
 OTF2_FlushCallbacks g_flush_callbacks = {pre_flush, nullptr};
+
+// OTF2 keeps up to 128 MiB of records per writer in memory by default. A small pool per writer
+// instead: when it is used up, allocation fails, OTF2 flushes the writer's chunks to its file and
+// hands them all back (free_all), and they are reused.
+constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
+constexpr size_t kChunksPerWriter = 4;
+
+struct ChunkPool {
+  std::vector<void*> chunks;
+  size_t used = 0;
+};
+
+void* pool_allocate(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, uint64_t size) {
+  auto* pool = static_cast<ChunkPool*>(*per_buffer);
+  if (!pool) *per_buffer = pool = new ChunkPool;
+  if (pool->used == kChunksPerWriter) return nullptr;  // full: OTF2 flushes, then frees all
+  if (pool->used == pool->chunks.size()) pool->chunks.push_back(std::malloc(size));
+  return pool->chunks[pool->used++];
+}
+
+void pool_free_all(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, bool final) {
+  auto* pool = static_cast<ChunkPool*>(*per_buffer);
+  if (!pool) return;
+  pool->used = 0;
+  if (!final) return;
+  for (void* c : pool->chunks) std::free(c);
+  delete pool;
+  *per_buffer = nullptr;
+}
+
+OTF2_MemoryCallbacks g_memory_callbacks = {pool_allocate, pool_free_all};
 
 OTF2_RegionRole region_role(RegionKind k) {
   switch (k) {
@@ -136,13 +168,22 @@ Result<bool> Otf2Exporter::open() {
   std::error_code ec;
   fs::create_directories(path_.dir, ec);
   if (ec) return Error{"cannot create " + path_.dir + ": " + ec.message()};
-  // OTF2 will not write over an archive: an older export of the same name is replaced.
+  // OTF2 will not write over an archive: an older export of the same name is replaced, but a
+  // directory in the way that is not an OTF2 event directory is left alone.
   std::string anchor = path_.join(".otf2");
-  if (fs::exists(anchor, ec)) {
-    fs::remove(anchor, ec);
-    fs::remove(path_.join(".def"), ec);
-    fs::remove_all(path_.join(""), ec);
+  fs::path events_dir = path_.join("");
+  if (fs::exists(events_dir, ec)) {
+    for (const auto& e : fs::directory_iterator(events_dir, ec)) {
+      std::string ext = e.path().extension().string();
+      if (ext != ".evt" && ext != ".def") {
+        return Error{"cannot write the OTF2 archive: " + events_dir.string() +
+                     " exists and is not an OTF2 event directory"};
+      }
+    }
+    fs::remove_all(events_dir, ec);
   }
+  fs::remove(anchor, ec);
+  fs::remove(path_.join(".def"), ec);
   // Writable at all? OTF2's own message for this is cryptic.
   std::string probe = path_.join(".tasklens-probe");
   FILE* f = std::fopen(probe.c_str(), "w");
@@ -153,13 +194,14 @@ Result<bool> Otf2Exporter::open() {
   g_otf2_error = &error_;
   OTF2_Error_RegisterCallback(on_otf2_error, nullptr);
   archive_ = OTF2_Archive_Open(path_.dir.c_str(), path_.stem.c_str(), OTF2_FILEMODE_WRITE,
-                               uint64_t(1) << 20, uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX,
+                               kChunkBytes, uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX,
                                OTF2_COMPRESSION_NONE);
   if (!archive_) {
     return Error{"cannot create the OTF2 archive " + anchor +
                  (error_.empty() ? std::string() : ": " + error_)};
   }
   check(OTF2_Archive_SetFlushCallbacks(archive_, &g_flush_callbacks, nullptr));
+  check(OTF2_Archive_SetMemoryCallbacks(archive_, &g_memory_callbacks, nullptr));
   check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_));
   check(OTF2_Archive_SetCreator(archive_, "tasklens " TASKLENS_VERSION));
   std::string description = "tasklens export of " + x_.dir;

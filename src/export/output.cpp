@@ -51,7 +51,7 @@ Result<bool> TextOut::open(const std::string& path) {
 }
 
 void TextOut::flush() {
-  if (!file_ || buf_.empty()) return;
+  if (!file_ || buf_.size() == 0) return;
   if (std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size() && !error_) {
     error_ = errno ? errno : EIO;
   }

@@ -38,11 +38,25 @@ class TextOut {
 
   template <class... Args>
   void print(fmt::format_string<Args...> f, Args&&... args) {
-    fmt::format_to(std::back_inserter(buf_), f, std::forward<Args>(args)...);
+    fmt::format_to(fmt::appender(buf_), f, std::forward<Args>(args)...);
     if (buf_.size() >= kFlushAt) flush();
   }
   void write(std::string_view s) {
-    buf_.append(s);
+    buf_.append(s.data(), s.data() + s.size());
+    if (buf_.size() >= kFlushAt) flush();
+  }
+  // Pieces of a line, for the hot loops; call end_piece() after the last one.
+  void piece(std::string_view s) { buf_.append(s.data(), s.data() + s.size()); }
+  void piece(char c) { buf_.push_back(c); }
+  void piece(uint64_t v) {
+    fmt::format_int f(v);
+    buf_.append(f.data(), f.data() + f.size());
+  }
+  void piece(int64_t v) {
+    fmt::format_int f(v);
+    buf_.append(f.data(), f.data() + f.size());
+  }
+  void end_piece() {
     if (buf_.size() >= kFlushAt) flush();
   }
   uint64_t bytes() const { return written_ + buf_.size(); }
@@ -55,7 +69,7 @@ class TextOut {
   static constexpr size_t kFlushAt = size_t(1) << 20;
   std::string path_;
   FILE* file_ = nullptr;
-  std::string buf_;
+  fmt::memory_buffer buf_;
   uint64_t written_ = 0;
   int error_ = 0;  // errno of the first failed write
 };

@@ -132,7 +132,7 @@ class ParaverExporter final : public TimelineExporter {
   void number(TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
 
-  std::string object(uint32_t row) const;
+  void object(uint32_t row);  // the record's object fields, into the .prv
   Result<bool> write_prv();
   Result<bool> write_pcf();
   Result<bool> write_row();
@@ -348,9 +348,16 @@ void ParaverExporter::end(uint64_t t) {
   }
 }
 
-std::string ParaverExporter::object(uint32_t row) const {
-  if (row & kTaskRow) return fmt::format("0:2:1:{}", (row & ~kTaskRow) + 1);
-  return fmt::format("{}:1:1:{}", row + 1, row + 1);
+void ParaverExporter::object(uint32_t row) {
+  // cpu:appl:task:thread
+  if (row & kTaskRow) {
+    prv_.piece("0:2:1:");
+    prv_.piece(uint64_t((row & ~kTaskRow) + 1));
+  } else {
+    prv_.piece(uint64_t(row + 1));
+    prv_.piece(":1:1:");
+    prv_.piece(uint64_t(row + 1));
+  }
 }
 
 Result<bool> ParaverExporter::write_prv() {
@@ -363,36 +370,50 @@ Result<bool> ParaverExporter::write_prv() {
   prv_.print("#Paraver ({}):{}_ns:1({}):{}:1({}:1)", date, to_ - from_, thread_rows_,
              task_rows_ ? 2 : 1, thread_rows_);
   if (task_rows_) prv_.print(":1({}:1)", task_rows_);
-  prv_.write("\n");
 
-  PrvRecord r, pending;
-  bool have_pending = false;
-  auto flush_pending = [&] {
-    if (have_pending) prv_.write("\n");
-    have_pending = false;
-  };
+  // Events of one object at one time share a line: a line ends when the next record starts.
+  PrvRecord r, last{};
+  bool event_line = false;
   while (sorter_->next(r)) {
-    if (r.kind == 2) {
-      // Events of one object at one time share a line.
-      if (have_pending && pending.time == r.time && pending.row == r.row) {
-        prv_.print(":{}:{}", r.type, r.value);
-        continue;
-      }
-      flush_pending();
-      prv_.print("2:{}:{}:{}:{}", object(r.row), r.time, r.type, r.value);
-      pending = r;
-      have_pending = true;
-      continue;
-    }
-    flush_pending();
-    if (r.kind == 1) {
-      prv_.print("1:{}:{}:{}:{}\n", object(r.row), r.time, r.time2, r.value);
+    if (r.kind == 2 && event_line && last.time == r.time && last.row == r.row) {
+      prv_.piece(':');
     } else {
-      prv_.print("3:{}:{}:{}:{}:{}:{}:0:{}\n", object(r.row), r.time, r.time, object(r.row2),
-                 r.time2, r.time2, r.value);
+      prv_.piece('\n');
+      prv_.piece(char('0' + r.kind));
+      prv_.piece(':');
+      object(r.row);
+      prv_.piece(':');
+      prv_.piece(r.time);
+      prv_.piece(':');
     }
+    event_line = r.kind == 2;
+    last = r;
+    switch (r.kind) {
+      case 1:  // state: begin:end:state
+        prv_.piece(r.time2);
+        prv_.piece(':');
+        prv_.piece(r.value);
+        break;
+      case 2:  // event: time:type:value
+        prv_.piece(uint64_t(r.type));
+        prv_.piece(':');
+        prv_.piece(r.value);
+        break;
+      default:  // communication: lsend:psend:receiver:lrecv:precv:size:tag
+        prv_.piece(r.time);
+        prv_.piece(':');
+        object(r.row2);
+        prv_.piece(':');
+        prv_.piece(r.time2);
+        prv_.piece(':');
+        prv_.piece(r.time2);
+        prv_.piece(":0:");
+        prv_.piece(r.value);
+        break;
+    }
+    prv_.end_piece();
   }
-  flush_pending();
+  prv_.write("\n");
   return prv_.close();
 }
 

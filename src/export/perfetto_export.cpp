@@ -80,8 +80,17 @@ class PerfettoExporter final : public TimelineExporter {
 };
 
 void PerfettoExporter::head(char ph, uint32_t pid, uint32_t tid, uint64_t ts) {
-  out_.print("{}{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{}.{:03}", events_ ? ",\n" : "",
-             ph, pid, tid, ts / 1000, ts % 1000);
+  out_.piece(events_ ? ",\n{\"ph\":\"" : "{\"ph\":\"");
+  out_.piece(ph);
+  out_.piece("\",\"pid\":");
+  out_.piece(uint64_t(pid));
+  out_.piece(",\"tid\":");
+  out_.piece(uint64_t(tid));
+  out_.piece(",\"ts\":");
+  out_.piece(ts / 1000);
+  char frac[5] = {'.', char('0' + ts % 1000 / 100), char('0' + ts % 100 / 10), char('0' + ts % 10), 0};
+  out_.piece(std::string_view(frac, 4));
+  out_.end_piece();
   ++events_;
 }
 
@@ -114,7 +123,10 @@ void PerfettoExporter::enter(uint32_t th, uint64_t t, uint32_t region, const Tim
   head('B', kThreadsPid, th + 1, t);
   const Region& r = regions_.at(region);
   const char* cat = is_task_kind(r.kind) ? "task" : r.kind == RegionKind::kUser ? "user" : "openmp";
-  out_.print(",\"cat\":\"{}\",\"name\":{}", cat, quoted_name(region));
+  out_.piece(",\"cat\":\"");
+  out_.piece(cat);
+  out_.piece("\",\"name\":");
+  out_.piece(quoted_name(region));
   if (region == owner.region) {
     out_.print(",\"args\":{{\"task\":\"{}\",\"parent\":\"{}\"}}}}", task_text(owner.id),
                task_text(owner.parent));

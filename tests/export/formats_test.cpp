@@ -141,6 +141,21 @@ TEST(Otf2Golden, WindowAndThreadFilter) {
                            }));
 }
 
+TEST(Otf2Golden, ExportingAgainReplacesTheArchiveButNotAForeignDirectory) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
+  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
+  expect_valid_otf2(dir + "/again.otf2");
+  std::filesystem::create_directories(dir + "/mine");
+  std::ofstream(dir + "/mine/notes.txt") << "keep me";
+  auto x = format::open_experiment(dir);
+  auto s = exports::export_experiment(*x, exports::Format::kOtf2, dir + "/mine.otf2", {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("is not an OTF2 event directory"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/mine/notes.txt"));
+}
+
 // ---- Paraver ------------------------------------------------------------------------------------
 
 TEST(ParaverGolden, MigrationCreationAndBothViews) {
