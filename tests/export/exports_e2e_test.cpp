@@ -141,6 +141,52 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExportE2E,
                                   "threads";
                          });
 
+// ---- every example, each format valid --------------------------------------------------------------
+
+struct AnyCase {
+  std::string name;
+  std::string program;  // under the examples directory (gcc/ for GCC builds)
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+};
+
+class EveryExample : public ::testing::TestWithParam<AnyCase> {};
+
+TEST_P(EveryExample, ExportsAreValidInEveryFormat) {
+  const AnyCase& c = GetParam();
+  std::string base = scratch_dir(c.name);
+  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", "2", "-o", base + "/exp",
+                                   "--", example(c.program)};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  CommandResult run = run_command(argv, c.env);
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::string dir = base + "/exp";
+  export_cli(dir, "otf2", base + "/t.otf2");
+  Otf2Print p = expect_valid_otf2(base + "/t.otf2");
+  EXPECT_EQ(p.counts["ENTER"], p.counts["LEAVE"]);
+  export_cli(dir, "paraver", base + "/t");
+  expect_valid_paraver(base + "/t");
+  export_cli(dir, "perfetto", base + "/t.json");
+  expect_valid_perfetto(base + "/t.json");
+  export_cli(dir, "dot", base + "/t.dot");
+  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", base + "/t.svg", base + "/t.dot"}).status, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Examples, EveryExample,
+    ::testing::Values(AnyCase{"nqueens", "nqueens", {"6"}, {}},
+                      AnyCase{"imbalance", "imbalance", {"1000", "100"}, {}},
+                      AnyCase{"taskloop", "taskloop", {"1000", "10"}, {}},
+                      AnyCase{"taskgroup", "taskgroup", {"10"}, {}},
+                      AnyCase{"skewed_loop", "skewed_loop", {"20"}, {}},
+                      AnyCase{"critical", "critical", {"1000"}, {}},
+                      AnyCase{"single", "single", {"5"}, {}},
+                      AnyCase{"fork_join", "fork_join", {"100"}, {}},
+                      AnyCase{"detach", "detach", {"8"}, {}},
+                      AnyCase{"cancel", "cancel", {"8"}, {"OMP_CANCELLATION=true"}},
+                      AnyCase{"gcc_dep_chain", "gcc/dep_chain", {"20", "10"}, {}}),
+    [](const ::testing::TestParamInfo<AnyCase>& info) { return info.param.name; });
+
 // ---- the window and the thread filter through the CLI --------------------------------------------
 
 TEST(ExportCli, WindowAndThreadsNarrowEveryFormat) {
