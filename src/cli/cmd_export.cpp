@@ -115,6 +115,10 @@ int run_export(ExportCli& o) {
   }
   if (!format) format = format_from_path(o.out);
   if (!format) return fail("which format? --to otf2|paraver|perfetto|dot");
+  if (o.out == "-" && (*format == exports::Format::kOtf2 || *format == exports::Format::kParaver)) {
+    return fail(std::string("-o -: ") + exports::format_name(*format) +
+                " writes several files; only the perfetto and dot exports can go to stdout");
+  }
   if (!o.from.empty() && !parse_time(o.from, &o.options.from_ns)) {
     return fail("--from " + o.from + ": not a time (e.g. 1500000, 1.5ms, 2s)");
   }

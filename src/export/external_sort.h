@@ -7,7 +7,8 @@
 // temporary files. Reading merges the in-order stream and the runs. Records of the in-order
 // stream keep their order of arrival; late records are ordered by time only (their order among
 // equal times is unspecified), and come after in-order records of the same time.
-// Memory: one run, plus a block per file while writing and while merging.
+// Memory: two runs, plus a block per file while merging; at most kMaxLateFiles late runs are on
+// disk at once (more are merged into one first), so memory and open files stay bounded.
 #pragma once
 
 #include <algorithm>
@@ -115,6 +116,7 @@ class ExternalSorter {
     }
   };
   static constexpr size_t kBlock = 8192;
+  static constexpr size_t kMaxLateFiles = 32;
 
   void fail(const char* what, const Run& r) {
     if (error_.empty()) {
@@ -143,6 +145,45 @@ class ExternalSorter {
     }
     runs_.push_back(std::move(r));
     late_.clear();
+    if (runs_.size() - 1 >= kMaxLateFiles) merge_late_runs();
+  }
+  // Merges the late runs on disk (all but run 0) into one.
+  void merge_late_runs() {
+    std::vector<uint32_t> heap;
+    for (uint32_t i = 1; i < runs_.size(); ++i) {
+      Run& r = runs_[i];
+      if (!r.file) continue;
+      if (std::fflush(r.file) != 0 || std::fseek(r.file, 0, SEEK_SET) != 0) fail("write", r);
+      if (refill(r)) heap.push_back(i);
+    }
+    Run merged;
+    std::vector<T> out;
+    out.reserve(kBlock);
+    std::make_heap(heap.begin(), heap.end(), After{this});
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), After{this});
+      Run& r = runs_[heap.back()];
+      out.push_back(r.block[r.pos]);
+      if (++r.pos < r.block.size() || refill(r)) {
+        std::push_heap(heap.begin(), heap.end(), After{this});
+      } else {
+        heap.pop_back();
+      }
+      if (out.size() == kBlock) {
+        merged.block.swap(out);
+        write_block(merged);
+        out.swap(merged.block);
+      }
+    }
+    merged.block.swap(out);
+    write_block(merged);
+    for (size_t i = 1; i < runs_.size(); ++i) {
+      if (!runs_[i].file) continue;
+      std::fclose(runs_[i].file);
+      std::remove(runs_[i].path.c_str());
+    }
+    runs_.resize(1);
+    runs_.push_back(std::move(merged));
   }
   bool refill(Run& r) {
     if (!r.file) return false;

@@ -93,6 +93,8 @@ TEST(ExportErrors, UnknownFormatOrTime) {
                         "which format?");
   expect_one_line_error(export_cli({golden_dir(), "--to", "dot", "--from", "soon", "-o", "-"}),
                         "--from soon: not a time");
+  expect_one_line_error(export_cli({golden_dir(), "--to", "otf2", "-o", "-"}),
+                        "only the perfetto and dot exports can go to stdout");
 }
 
 TEST(ExportCli, FormatFromTheOutputNameAndStdout) {

@@ -60,6 +60,20 @@ TEST(ExternalSorter, MergesInOrderAndLateRecordsAcrossFiles) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));  // its files are gone with it
 }
 
+TEST(ExternalSorter, ManyLateRunsAreMergedToBoundOpenFiles) {
+  std::string dir = testing::scratch_dir();
+  ExternalSorter<Rec> s(dir, 16);
+  std::mt19937_64 rng(3);
+  const uint64_t n = 16 * 100;  // 100 late runs
+  s.add(Rec{1000000, 0, false});
+  for (uint64_t i = 0; i < n; ++i) s.add(Rec{rng() % 100000, i + 1, true});
+  EXPECT_LE(s.files(), 33u);
+  ASSERT_TRUE(s.seal().ok());
+  std::vector<Rec> out = drain(s);
+  ASSERT_EQ(out.size(), n + 1);
+  for (size_t i = 1; i < out.size(); ++i) ASSERT_LE(out[i - 1].time, out[i].time) << i;
+}
+
 TEST(ExternalSorter, SmallInputStaysInMemory) {
   std::string dir = testing::scratch_dir();
   ExternalSorter<Rec> s(dir, 1000);
