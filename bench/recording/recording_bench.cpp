@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench/recording/bench_process.h"
+#include "format/chunk_builder.h"
 #include "format/event.h"
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
@@ -63,6 +64,9 @@ BENCHMARK(BM_ClockMonotonic);
 // record() exactly as the callbacks inline it, into one chunk that is reused when full: the
 // stores and the clock read, without the pool or the writer.
 void BM_RecordHotPath(benchmark::State& state) {
+  // The clock the recorder would choose (before start-up the recorder's default is monotonic).
+  recorder::g_clock_source =
+      recorder::tsc_is_invariant() ? recorder::ClockSource::kTsc : recorder::ClockSource::kMonotonic;
   static recorder::Chunk chunk;
   recorder::ThreadBuffer tb;
   tb.cur = chunk.events;
@@ -76,6 +80,30 @@ void BM_RecordHotPath(benchmark::State& state) {
   benchmark::DoNotOptimize(chunk.events[0]);
 }
 BENCHMARK(BM_RecordHotPath);
+
+// The writer's share: encoding a full chunk of fib-like events (create, switch in, complete) and
+// its checksum, per event.
+void BM_EncodeChunk(benchmark::State& state) {
+  std::vector<format::Event> events;
+  uint64_t t = 1000000, parent = format::make_id(0, 3);
+  for (uint64_t i = 0; events.size() < recorder::kChunkEvents; ++i) {
+    uint64_t task = format::make_id(0, 4 + i);
+    events.push_back({t += 40, Kind::kTaskCreate, 0, 0, 4, task, parent, 0x55d0c0de1000 + i % 2 * 64});
+    events.push_back({t += 60, Kind::kTaskSchedule, 7, 0, 0, parent, task, 0});
+    events.push_back({t += 90, Kind::kTaskSchedule, 1, 0, 0, task, parent, 0});
+  }
+  events.resize(recorder::kChunkEvents);
+  std::vector<uint8_t> out(format::max_chunk_bytes(events.size()));
+  format::ChunkInfo info;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(format::build_chunk(events.data(), events.size(), info, out.data()));
+  }
+  state.SetItemsProcessed(int64_t(state.iterations() * events.size()));
+  state.counters["ns_per_event"] = benchmark::Counter(
+      double(state.iterations() * events.size()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_EncodeChunk);
 
 // The callbacks libtasklens registers, obtained through its own ompt_start_tool/initialize with a
 // stand-in runtime that hands out set_callback.
@@ -249,6 +277,8 @@ int main(int argc, char** argv) {
     else if (a == "--memory" && i + 1 < argc) memory_fib = std::atoi(argv[++i]);
     else rest.push_back(argv[i]);
   }
+  // First, while this process is small: a child's peak RSS counts what it had before exec.
+  if (memory_fib > 0) memory(memory_fib);
   double rdtsc_ns = 0;
   if (micro) {
     int n = int(rest.size());
@@ -274,7 +304,6 @@ int main(int argc, char** argv) {
   }
   if (runs > 0) end_to_end(fib_n, runs, rdtsc_ns);
   trace_sizes();
-  if (memory_fib > 0) memory(memory_fib);
   std::filesystem::remove_all(std::filesystem::temp_directory_path() /
                               ("tasklens-bench-" + std::to_string(getpid())));
   return 0;
