@@ -55,6 +55,8 @@ ProcessRun run_process(const std::vector<std::string>& argv, const std::vector<s
     r.seconds = double(t1.tv_sec - t0.tv_sec) + 1e-9 * double(t1.tv_nsec - t0.tv_nsec);
     r.status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
     r.peak_rss_kib = usage.ru_maxrss;
+    r.cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
     char buf[4096];
     ssize_t n;
     lseek(out_fd, 0, SEEK_SET);

@@ -11,6 +11,7 @@ struct ProcessRun {
   int status = -1;       // exit status, or 128 + signal
   double seconds = 0;    // wall time from spawn to exit
   long peak_rss_kib = 0; // the child's ru_maxrss
+  double cpu_seconds = 0; // the child's user + system time, all its threads
   std::string out;       // stdout
 };
 

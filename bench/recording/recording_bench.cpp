@@ -174,19 +174,22 @@ nlohmann::json read_meta(const std::string& dir) {
 
 double end_to_end(int fib_n, int runs, double rdtsc_ns) {
   std::vector<std::string> argv = {example("fib"), std::to_string(fib_n)};
-  std::vector<double> plain, empty, recorded;
+  std::vector<double> plain, empty, recorded, empty_cpu, recorded_cpu, writer_cpu;
   uint64_t events = 0;
   std::printf("\nEnd to end: %s %d, 1 thread, %d interleaved runs of each\n", argv[0].c_str(),
               fib_n, runs);
   for (int i = 0; i < runs; ++i) {
     plain.push_back(run_process(argv, {"OMP_NUM_THREADS=1"}).seconds);
-    empty.push_back(
-        run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_EMPTY_TOOL}).seconds);
+    ProcessRun e = run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_EMPTY_TOOL});
+    empty.push_back(e.seconds);
+    empty_cpu.push_back(e.cpu_seconds);
     std::string dir = scratch("e2e");
     ProcessRun r = run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_RECORDER_LIBRARY,
                                       "TASKLENS_OUTPUT=" + dir});
     recorded.push_back(r.seconds);
+    recorded_cpu.push_back(r.cpu_seconds);
     nlohmann::json meta = read_meta(dir);
+    writer_cpu.push_back(double(meta["recorder"].value("writer_cpu_ns", uint64_t(0))) * 1e-9);
     events = meta["recorder"]["events_written"].get<uint64_t>();
     if (meta["recorder"]["events_lost"].get<uint64_t>() != 0) std::printf("  (events were lost!)\n");
     fs::remove_all(dir);
@@ -199,6 +202,15 @@ double end_to_end(int fib_n, int runs, double rdtsc_ns) {
               (unsigned long long)events, per_event);
   std::printf("  cost per event / rdtsc = %.2f (bar: <= 2)\n", per_event / rdtsc_ns);
   std::printf("  slowdown: empty tool %.3f, recorder %.3f (vs uninstrumented)\n", e / p, r / p);
+  // Where the CPU time goes: the writer thread's own CPU time is in the metadata; the rest of
+  // the extra CPU time is spent in the program's thread (callbacks, and the program slowed).
+  double ec = median(empty_cpu), rc = median(recorded_cpu), wc = median(writer_cpu);
+  double extra = (rc - ec) * 1e9 / double(events), writer = wc * 1e9 / double(events);
+  std::printf("  median CPU time: empty tool %.3f s, recorder %.3f s, of which writer thread %.3f s\n",
+              ec, rc, wc);
+  std::printf("  extra CPU per event %.2f ns = program thread %.2f ns (%.2f x rdtsc) + writer "
+              "thread %.2f ns\n",
+              extra, extra - writer, (extra - writer) / rdtsc_ns, writer);
   return per_event;
 }
 

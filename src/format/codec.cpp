@@ -141,6 +141,33 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
     *p++ = uint8_t(e.kind);
     p = put_varint(p, t - s.time);
     s.time = t;
+    switch (e.kind) {
+      // The kinds that make most of a task program's events, coded without a look at their
+      // layout: the same bytes as the general case below (the codec tests round-trip every
+      // kind through the layout-driven decoder).
+      case Kind::kTaskSchedule:
+        *p++ = e.op;
+        p = put_near(p, s.task, e.a);
+        p = put_near(p, s.task, e.b);
+        continue;
+      case Kind::kTaskCreate:
+        *p++ = e.op;
+        p = put_varint(p, e.flags);
+        p = put_near(p, s.task, e.a);
+        p = put_near(p, s.task, e.b);
+        p = put_near(p, s.code, e.c);
+        continue;
+      case Kind::kSyncRegion:
+      case Kind::kSyncRegionWait:
+        *p++ = e.op;
+        p = put_varint(p, e.sub);
+        p = put_slot(p, Slot::kParallel, e.a, s);
+        p = put_near(p, s.task, e.b);
+        p = put_near(p, s.code, e.c);
+        continue;
+      default:
+        break;
+    }
     if (l.op) *p++ = e.op;
     if (l.sub) p = put_varint(p, e.sub);
     if (l.flags) p = put_varint(p, e.flags);
