@@ -33,6 +33,13 @@ int check(const std::string& dir) {
              rep.suspensions, rep.resumptions, rep.migrations, rep.dependences,
              rep.task_dependences);
   for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
+  if (x->status == "running") {
+    // Killed without a chance to flush (SIGKILL, power loss, _exit): each thread's last chunk,
+    // still in memory, is gone; how many events it held is unknown.
+    fmt::print("  lost: what the threads held in memory when the run was killed (up to one chunk "
+               "of {} events per thread)\n",
+               x->meta.value("/recorder/chunk_events"_json_pointer, uint64_t(0)));
+  }
   for (const auto& p : rep.stream_problems) {
     fmt::print("  {}: {}\n",
                p.severity == format::Problem::Severity::kDataLost ? "lost" : "note", p.message);
@@ -45,6 +52,10 @@ int check(const std::string& dir) {
   if (sound) {
     fmt::print("  sound: nothing lost, every task consistent\n");
     return 0;
+  }
+  if (x->status != "complete" && rep.explicit_unfinished) {
+    fmt::print("  {} explicit tasks had not completed when the run ended ({} had started)\n",
+               rep.explicit_unfinished, rep.explicit_unfinished_started);
   }
   if (x->status != "complete") {
     fmt::print("  not sound: the run did not complete ({}); everything before the end was read\n",

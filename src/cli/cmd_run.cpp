@@ -93,8 +93,8 @@ int run(const RunOptions& o) {
   std::string program, error;
   if (!resolve_program(o.command[0], &program, &error)) {
     std::fprintf(stderr, "tasklens run: %s\n", error.c_str());
-    return error.find("not executable") != std::string::npos ||
-                   error.find("directory") != std::string::npos
+    return error.find(": not executable") != std::string::npos ||
+                   error.find(": is a directory") != std::string::npos
                ? kNotExecutable
                : kNotFound;
   }

@@ -66,6 +66,10 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
              c.events ? double(c.trace_bytes) / double(c.events) : 0.0);
   if (c.events_lost == 0 && x->status == "complete") {
     fmt::print(out, "  events lost        0\n");
+  } else if (x->status == "complete" &&
+             !x->meta.value("/recorder/write_error"_json_pointer, std::string()).empty()) {
+    fmt::print(out, "  events lost        {} (the trace could not be written: see the note "
+                    "below and `tasklens check {}`)\n", c.events_lost, dir);
   } else if (x->status == "complete") {
     fmt::print(out, "  events lost        {} (the recorder's buffer overflowed; see `tasklens "
                     "check {}`)\n", c.events_lost, dir);

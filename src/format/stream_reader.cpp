@@ -1,5 +1,6 @@
 #include "format/stream_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstring>
@@ -26,14 +27,20 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
   if (!f) return Error{path + ": " + std::strerror(errno)};
   FileHeader h{};
   size_t got = std::fread(&h, 1, sizeof h, f);
-  if (got < sizeof(h.magic) || std::memcmp(h.magic, kStreamMagic, sizeof h.magic) != 0) {
+  size_t magic_bytes = std::min(got, sizeof h.magic);
+  if (std::memcmp(h.magic, kStreamMagic, magic_bytes) != 0) {
     std::fclose(f);
     return Error{path + ": not a tasklens trace (bad magic)"};
   }
   if (got < sizeof h) {
-    std::fclose(f);
-    return Error{path + ": truncated file header (" + std::to_string(got) + " of " +
-                 std::to_string(sizeof h) + " bytes)"};
+    // What is there is the start of a stream header: the run ended (killed) right after it
+    // created the file. Not an error for the experiment: this thread's stream is just empty.
+    auto r = std::unique_ptr<StreamReader>(new StreamReader(path, f, h));
+    r->done_ = true;
+    r->problem(Problem::Severity::kDataLost, 0,
+               "truncated file header (%zu of %zu bytes): nothing of this thread was written",
+               got, sizeof h);
+    return r;
   }
   if (h.version != kFormatVersion) {
     std::fclose(f);

@@ -161,6 +161,8 @@ void Session::finish_on_signal(int sig) {
   recording_.store(false, std::memory_order_release);
   bool writer_idle = writer.stop_from_signal(2000) || writer.is_writer_thread();
   if (writer_idle) {
+    // Chunks handed over between the writer's last drain and its stop: still in the queue.
+    writer.drain_from_signal();
     uint32_t n = thread_count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n && i < kMaxThreads; ++i) {
       ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
@@ -288,6 +290,7 @@ void Session::write_metadata() {
   o.kv_u64("threads_refused", threads_refused.load());
   o.kv_u64("stall_ticks", stall);
   o.kv_u64("times_clamped", writer.clamped());
+  o.kv_u64("writer_cpu_ns", writer.cpu_ns());
   o.kv("write_error", writer.error());
   o.end_object();
 

@@ -107,7 +107,12 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
       case Kind::kTaskSchedule: {
         auto status = TaskStatus(e.op);
         TaskFacts* prior = e.a ? known(e.a, r, "prior") : nullptr;
-        bool from_wait = status == TaskStatus::kLateFulfill || status == TaskStatus::kTaskwaitComplete;
+        // Fulfilling a detached task's event happens on whatever thread calls
+        // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
+        // is not this thread's current task then.
+        bool from_wait = status == TaskStatus::kEarlyFulfill ||
+                         status == TaskStatus::kLateFulfill ||
+                         status == TaskStatus::kTaskwaitComplete;
         if (prior && !from_wait && current[r.thread] && current[r.thread] != e.a) {
           issue(rep.wrong_thread,
                 fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
@@ -162,6 +167,11 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
     }
   }
   rep.stream_problems = (*stream)->problems();
+  for (const auto& [id, f] : tasks) {
+    if (!f.is_explicit || f.completed) continue;
+    ++rep.explicit_unfinished;
+    if (f.started) ++rep.explicit_unfinished_started;
+  }
   if (x.status == "complete" && !rep.data_lost()) {
     for (const auto& [id, f] : tasks) {
       if (!f.is_explicit) continue;

@@ -28,6 +28,10 @@ struct ConsistencyReport {
   uint64_t dependences = 0;         // dependence records (one per depend item)
   uint64_t task_dependences = 0;    // edges reported by the runtime
   uint64_t max_parent_depth = 0;    // longest chain of explicit ancestors
+  // Explicit tasks not completed at the end of the trace, and how many of them had started: the
+  // work a crash or a kill cut short (an inconsistency only at the end of a complete run).
+  uint64_t explicit_unfinished = 0;
+  uint64_t explicit_unfinished_started = 0;
 
   // Inconsistencies (each also described in `issues`).
   uint64_t time_backwards = 0;

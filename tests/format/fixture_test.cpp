@@ -1,0 +1,88 @@
+// Reads the experiment checked in under tests/format/fixtures/ (written by format_fixture_writer
+// when format version 1 was current). A change of the codec, the chunk layout or the metadata that
+// breaks old files fails here; a deliberate version bump must turn this into the "older version"
+// error, never into garbage.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "format/chunk.h"
+#include "format/experiment.h"
+#include "format/kinds.h"
+#include "format/stream_reader.h"
+#include "support/test_paths.h"
+#include "tests/format/fixture_events.h"
+
+namespace tasklens::format {
+namespace {
+
+std::string fixture_dir() { return testing::source_dir() + "/tests/format/fixtures/v1-two-threads"; }
+
+TEST(Fixture, Version1ExperimentReadsBackExactly) {
+  auto x = open_experiment(fixture_dir());
+  if (kFormatVersion != 1) {
+    ASSERT_FALSE(x.ok());
+    EXPECT_NE(x.error().message.find("written by an older tasklens (format version 1;"),
+              std::string::npos);
+    return;
+  }
+  ASSERT_TRUE(x.ok()) << x.error().message;
+  EXPECT_EQ(x->status, "complete");
+  EXPECT_EQ(x->program_name(), "app");
+  EXPECT_EQ(x->meta["program"]["pid"], 4242);
+  EXPECT_EQ(x->clock.source, "monotonic");
+  EXPECT_TRUE(x->clock.calibrated);
+  EXPECT_EQ(x->string(1), "phase");
+  EXPECT_EQ(x->string(2), "depth");
+  EXPECT_TRUE(x->warnings.empty());
+
+  std::map<uint32_t, std::vector<Event>> want;
+  for (const auto& [thread, e] : fixture::events()) want[thread].push_back(e);
+  ASSERT_EQ(x->streams.size(), want.size());
+  for (const std::string& path : x->streams) {
+    auto reader = StreamReader::open(path);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    uint32_t thread = (*reader)->thread();
+    SCOPED_TRACE("thread " + std::to_string(thread));
+    const std::vector<Event>& expected = want.at(thread);
+    std::vector<Event> got, chunk;
+    ChunkHeader h;
+    uint32_t chunks = 0;
+    while ((*reader)->next_chunk(chunk, &h)) {
+      EXPECT_EQ(h.seq, chunks++);
+      EXPECT_LE(h.event_count, fixture::kChunkEvents);
+      got.insert(got.end(), chunk.begin(), chunk.end());
+    }
+    EXPECT_TRUE((*reader)->problems().empty());
+    EXPECT_EQ(chunks, (expected.size() + fixture::kChunkEvents - 1) / fixture::kChunkEvents);
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      const Event& a = got[i];
+      const Event& b = expected[i];
+      const KindLayout& l = layout(b.kind);
+      SCOPED_TRACE("event " + std::to_string(i) + " (" + std::string(l.name) + ")");
+      EXPECT_EQ(a.kind, b.kind);
+      EXPECT_EQ(a.time, b.time);
+      EXPECT_EQ(a.op, l.op.empty() ? 0 : b.op);
+      EXPECT_EQ(a.sub, l.sub.empty() ? 0 : b.sub);
+      EXPECT_EQ(a.flags, l.flags.empty() ? 0 : b.flags);
+      EXPECT_EQ(a.a, l.a == Slot::kNone ? 0 : b.a);
+      EXPECT_EQ(a.b, l.b == Slot::kNone ? 0 : b.b);
+      EXPECT_EQ(a.c, l.c == Slot::kNone ? 0 : b.c);
+    }
+  }
+}
+
+// Every kind of version 1 is in the fixture, so that none can change its encoding unnoticed.
+TEST(Fixture, CoversEveryKind) {
+  std::vector<bool> seen(size_t(Kind::kCount), false);
+  for (const auto& te : fixture::events()) seen[size_t(te.event.kind)] = true;
+  for (size_t k = 1; k < seen.size(); ++k) {
+    EXPECT_TRUE(seen[k]) << layout(Kind(k)).name << " is not in the fixture";
+  }
+}
+
+}  // namespace
+}  // namespace tasklens::format

@@ -1,0 +1,227 @@
+// The bundled examples recorded by the build tree's `tasklens run` with 2 and 4 threads: the
+// trace must hold exactly what each program says it did (its printed tasks=, deps=, ...), every
+// explicit task must be created, started and completed once, with parents forming a tree rooted
+// at implicit tasks, thread timestamps must never decrease, and `tasklens check` must pass.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "integration/trace_facts.h"
+#include "support/test_paths.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::testing {
+namespace {
+
+using format::Kind;
+
+struct Recorded {
+  CommandResult run;
+  std::string dir;
+  TraceFacts facts;
+  long long printed(const std::string& key) const { return printed_value(run.out, key); }
+};
+
+Recorded record(const std::string& program, const std::vector<std::string>& args, int threads) {
+  Recorded r;
+  r.dir = scratch_dir() + "/exp";
+  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
+                                   "-o", r.dir, "--", program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  r.run = run_command(argv);
+  r.facts = read_trace(r.dir);
+  return r;
+}
+
+// What every recorded example must satisfy. `threads`: the team size the program reports.
+void expect_sound(const Recorded& r, int threads) {
+  const TraceFacts& f = r.facts;
+  ASSERT_EQ(r.run.status, 0) << r.run.err;
+  ASSERT_NE(r.run.out.find(" OK"), std::string::npos) << r.run.out;
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  EXPECT_EQ(f.x.status, "complete");
+  EXPECT_TRUE(f.problems.empty()) << f.summary();
+  EXPECT_EQ(f.x.meta["recorder"]["events_lost"], 0);
+  EXPECT_EQ(f.x.meta["recorder"]["events_written"], f.events);
+  if (r.printed("threads") > 0) EXPECT_EQ(r.printed("threads"), threads);
+  EXPECT_EQ(f.explicit_not_once(), 0u) << f.summary();
+  EXPECT_EQ(f.orphans, 0u) << f.summary();
+  EXPECT_EQ(f.times_backwards, 0u);
+  EXPECT_EQ(f.suspensions, f.resumptions) << f.summary();
+  EXPECT_EQ(f.x.meta["explicit_tasks"], f.explicit_created);
+  // Every implicit task (the initial one included) begins and ends.
+  EXPECT_EQ(f.count(Kind::kImplicitTask, 1), f.count(Kind::kImplicitTask, 2));
+  CommandResult check = run_command({tasklens_bin(), "check", r.dir});
+  EXPECT_EQ(check.status, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("sound: nothing lost, every task consistent"), std::string::npos)
+      << check.out;
+}
+
+struct ExampleCase {
+  std::string name;
+  std::vector<std::string> args;
+  // Example-specific exact facts.
+  std::function<void(const Recorded&, int threads)> facts;
+  int fixed_threads = 0;  // the program sets its team size itself
+};
+
+void PrintTo(const ExampleCase& c, std::ostream* os) { *os << c.name; }
+
+const uint16_t kTaskwait = uint16_t(format::SyncKind::kTaskwait);
+const uint16_t kTaskgroup = uint16_t(format::SyncKind::kTaskgroup);
+
+void tasks_as_printed(const Recorded& r, int) {
+  ASSERT_GT(r.printed("tasks"), 0);
+  EXPECT_EQ(r.facts.explicit_created, uint64_t(r.printed("tasks")));
+  EXPECT_EQ(r.facts.explicit_completed(), uint64_t(r.printed("tasks")));
+}
+
+std::vector<ExampleCase> cases() {
+  return {
+      {"fib", {"15"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.printed("tasks"), 1972);
+         // One taskwait per call that creates tasks (two tasks each).
+         EXPECT_EQ(r.facts.count(Kind::kSyncRegion, 1, kTaskwait), 1972u / 2);
+         EXPECT_GT(r.facts.suspensions, 0u);
+       }},
+      {"nqueens", {"6"}, tasks_as_printed},
+      {"dep_chain", {"20", "10"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.facts.dependence_records, 20u);  // one depend(inout:) item per task
+         EXPECT_EQ(r.facts.rebuilt_edges, uint64_t(r.printed("deps")));
+         EXPECT_EQ(r.printed("deps"), 19);
+         // Every task with dependences says so at creation.
+         EXPECT_EQ(r.facts.count(Kind::kTaskCreate, 1), 20u);
+       }},
+      {"wavefront", {"4", "10"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.facts.dependence_records, 16u * 3);  // in, in, out per block
+         EXPECT_EQ(r.facts.rebuilt_edges, uint64_t(r.printed("deps")));
+         EXPECT_EQ(r.printed("deps"), 24);
+       }},
+      {"untied", {"8"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         uint64_t untied = 0;
+         for (const auto& [id, task] : r.facts.tasks) {
+           untied += (task.flags & format::task_flag::kUntied) != 0;
+         }
+         EXPECT_EQ(untied, 8u);
+         // Every untied task is suspended at least at its child's creation and its taskwait.
+         EXPECT_GE(r.facts.suspensions, 8u * 2);
+       }},
+      {"taskloop", {"1000", "10"},
+       [](const Recorded& r, int) {
+         // The number of tasks is libomp's choice; at least one per 2G-1 iterations.
+         EXPECT_GE(r.facts.explicit_created, 1000u / 19);
+         EXPECT_EQ(r.facts.explicit_completed(), r.facts.explicit_created);
+         EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kTaskloop)), 1u);
+       }},
+      {"taskgroup", {"10"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.facts.count(Kind::kSyncRegion, 1, kTaskgroup), 1u);
+       }},
+      {"imbalance", {"1000", "100"}, tasks_as_printed},
+      {"cancel", {"8"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.printed("started"), 8);
+       }},
+      {"skewed_loop", {"20"},
+       [](const Recorded& r, int) {
+         EXPECT_EQ(r.facts.explicit_created, 0u);
+         EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kLoop)), 2u);
+       },
+       2},
+      {"critical", {"1000"},
+       [](const Recorded& r, int) {
+         uint16_t critical = uint16_t(format::MutexKind::kCritical);
+         EXPECT_EQ(r.facts.count(Kind::kMutexAcquired, -1, critical),
+                   uint64_t(r.printed("entries")));
+         EXPECT_EQ(r.facts.count(Kind::kMutexReleased, -1, critical),
+                   uint64_t(r.printed("entries")));
+       }},
+      {"single", {"5"},
+       [](const Recorded& r, int) {
+         EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kSingleExecutor)),
+                   1u);
+       }},
+      {"fork_join", {"100"},
+       [](const Recorded& r, int t) {
+         EXPECT_EQ(r.facts.count(Kind::kParallelBegin), 100u);
+         EXPECT_EQ(r.facts.count(Kind::kParallelEnd), 100u);
+         // The initial task and one implicit task per thread per region.
+         EXPECT_EQ(r.facts.count(Kind::kImplicitTask, 1), uint64_t(r.printed("implicit_tasks")) + 1);
+       }},
+      {"detach", {"8"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         // A detached task either ends its body detached and is fulfilled later, or is fulfilled
+         // early and then completes.
+         uint64_t detached = r.facts.count(Kind::kTaskSchedule, uint8_t(format::TaskStatus::kDetach));
+         uint64_t late = r.facts.count(Kind::kTaskSchedule, uint8_t(format::TaskStatus::kLateFulfill));
+         uint64_t early =
+             r.facts.count(Kind::kTaskSchedule, uint8_t(format::TaskStatus::kEarlyFulfill));
+         EXPECT_EQ(detached, late);
+         EXPECT_EQ(detached + early, uint64_t(r.printed("detached")));
+       }},
+  };
+}
+
+class Example : public ::testing::TestWithParam<std::tuple<ExampleCase, int>> {};
+
+TEST_P(Example, RecordsExactlyWhatTheProgramDid) {
+  const auto& [c, threads] = GetParam();
+  Recorded r = record(example(c.name), c.args, threads);
+  expect_sound(r, c.fixed_threads ? c.fixed_threads : threads);
+  if (::testing::Test::HasFatalFailure()) return;
+  c.facts(r, threads);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Examples, Example, ::testing::Combine(::testing::ValuesIn(cases()), ::testing::Values(2, 4)),
+    [](const ::testing::TestParamInfo<Example::ParamType>& info) {
+      return std::get<0>(info.param).name + "_" + std::to_string(std::get<1>(info.param)) +
+             "threads";
+    });
+
+// GCC-built programs run on libomp through `tasklens run` and give the same facts.
+TEST(GccExamples, FibIsRecordedThroughLibomp) {
+  Recorded r = record(example("gcc/fib"), {"15"}, 2);
+  expect_sound(r, 2);
+  tasks_as_printed(r, 2);
+  EXPECT_EQ(r.printed("tasks"), 1972);
+  EXPECT_EQ(r.facts.count(Kind::kSyncRegion, 1, kTaskwait), 1972u / 2);
+}
+
+TEST(GccExamples, DepChainIsRecordedThroughLibomp) {
+  Recorded r = record(example("gcc/dep_chain"), {"20", "10"}, 2);
+  expect_sound(r, 2);
+  tasks_as_printed(r, 2);
+  EXPECT_EQ(r.facts.dependence_records, 20u);
+  EXPECT_EQ(r.facts.rebuilt_edges, 19u);
+}
+
+TEST(GccExamples, DetachIsRefusedWithAReason) {
+  std::string dir = scratch_dir() + "/exp";
+  CommandResult r =
+      run_command({tasklens_bin(), "run", "-n", "2", "-o", dir, "--", example("gcc/detach"), "8"});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.out, "");  // the program never ran
+  EXPECT_NE(r.err.find(example("gcc/detach") + " was built by GCC (libgomp) and uses "
+                                              "omp_fulfill_event"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Rebuild it with clang -fopenmp"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tasklens::testing
