@@ -14,7 +14,7 @@ namespace {
 // replaces the round-robin entry. Tag = (distance + 1 or 0) << 2 | entry.
 constexpr uint64_t kNear = uint64_t(1) << 40;
 
-inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
+__attribute__((always_inline)) inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
   unsigned best = 0;
   uint64_t best_z = zigzag(int64_t(v - c.v[0]));
   for (unsigned i = 1; i < 4; ++i) {
@@ -32,7 +32,8 @@ inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
   return put_varint(p, v);
 }
 
-inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v, CodecState& s) {
+__attribute__((always_inline)) inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v,
+                                                     CodecState& s) {
   switch (slot) {
     case Slot::kNone:
       return p;
@@ -58,23 +59,27 @@ inline uint8_t* put_slot(uint8_t* p, Slot slot, uint64_t v, CodecState& s) {
   return p;
 }
 
-// The layouts reduced to what the codec needs, in one small table (the KindLayout strings are
-// for people; checking them per event costs).
-struct Fields {
-  bool op, sub, flags;
-  Slot a, b, c;
-};
+// Encodes the fields of an event of kind K after its kind byte and time delta: the layout is
+// known at compile time, so each kind gets straight-line code (the writer thread's inner loop).
+template <size_t K>
+uint8_t* encode_fields(uint8_t* p, CodecState& s, const Event& e) {
+  constexpr KindLayout l = kKindLayouts[K];
+  if constexpr (!l.op.empty()) *p++ = e.op;
+  if constexpr (!l.sub.empty()) p = put_varint(p, e.sub);
+  if constexpr (!l.flags.empty()) p = put_varint(p, e.flags);
+  p = put_slot(p, l.a, e.a, s);
+  p = put_slot(p, l.b, e.b, s);
+  return put_slot(p, l.c, e.c, s);
+}
 
-struct FieldTable {
-  Fields by_kind[size_t(Kind::kCount)];
-  FieldTable() {
-    for (size_t k = 0; k < size_t(Kind::kCount); ++k) {
-      const KindLayout& l = layout(Kind(k));
-      by_kind[k] = {!l.op.empty(), !l.sub.empty(), !l.flags.empty(), l.a, l.b, l.c};
-    }
-  }
-};
-const FieldTable kFields;
+using EncodeFn = uint8_t* (*)(uint8_t*, CodecState&, const Event&);
+
+template <size_t... K>
+constexpr std::array<EncodeFn, sizeof...(K)> make_encoders(std::index_sequence<K...>) {
+  return {&encode_fields<K>...};
+}
+
+constexpr auto kEncoders = make_encoders(std::make_index_sequence<size_t(Kind::kCount)>());
 
 }  // namespace
 
@@ -85,7 +90,6 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
   uint8_t* p = out;
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
-    const Fields& l = kFields.by_kind[size_t(e.kind)];
     uint64_t t = e.time;
     if (t < s.time) {
       t = s.time;
@@ -94,12 +98,8 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
     *p++ = uint8_t(e.kind);
     p = put_varint(p, t - s.time);
     s.time = t;
-    if (l.op) *p++ = e.op;
-    if (l.sub) p = put_varint(p, e.sub);
-    if (l.flags) p = put_varint(p, e.flags);
-    p = put_slot(p, l.a, e.a, s);
-    p = put_slot(p, l.b, e.b, s);
-    p = put_slot(p, l.c, e.c, s);
+    // Kinds out of range are written as their number alone (the reader rejects them).
+    if (size_t(e.kind) < kEncoders.size()) p = kEncoders[size_t(e.kind)](p, s, e);
   }
   r.bytes = size_t(p - out);
   r.last_time = s.time;

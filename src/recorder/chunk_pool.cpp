@@ -12,13 +12,9 @@ bool ChunkPool::init(size_t bytes) {
   void* mem = mmap(nullptr, n * kChunkBytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) return false;
-  auto* base = static_cast<uint8_t*>(mem);
-  // Chained in address order so that a short run touches only the first pages.
-  for (size_t i = n; i-- > 0;) {
-    auto* c = reinterpret_cast<Chunk*>(base + i * kChunkBytes);
-    c->next = free_;
-    free_ = c;
-  }
+  // Chunks are handed out from the start of the mapping and linked into the free list only
+  // when given back: a run touches only the pages it uses, and start-up writes nothing.
+  base_ = static_cast<uint8_t*>(mem);
   count_ = n;
   return true;
 }
@@ -27,8 +23,12 @@ Chunk* ChunkPool::pop_free_locked() {
   Chunk* c = free_;
   if (c) {
     free_ = c->next;
-    if (++in_use_ > peak_in_use_) peak_in_use_ = in_use_;
+  } else if (never_used_ < count_) {
+    c = reinterpret_cast<Chunk*>(base_ + never_used_++ * kChunkBytes);
+  } else {
+    return nullptr;
   }
+  if (++in_use_ > peak_in_use_) peak_in_use_ = in_use_;
   return c;
 }
 
@@ -39,7 +39,8 @@ Chunk* ChunkPool::try_take() {
 
 Chunk* ChunkPool::take_waiting(uint32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mutex_);
-  freed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return free_ != nullptr; });
+  freed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                  [&] { return free_ != nullptr || never_used_ < count_; });
   return pop_free_locked();
 }
 

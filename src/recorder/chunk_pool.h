@@ -60,7 +60,9 @@ class ChunkPool {
 
   std::mutex mutex_;
   std::condition_variable freed_;
-  Chunk* free_ = nullptr;
+  Chunk* free_ = nullptr;       // chunks given back
+  uint8_t* base_ = nullptr;     // the mapping: chunks [never_used_, count_) were never taken
+  size_t never_used_ = 0;
   size_t count_ = 0;
   size_t in_use_ = 0;
   size_t peak_in_use_ = 0;

@@ -290,6 +290,7 @@ void Session::write_metadata() {
   o.kv_u64("threads_refused", threads_refused.load());
   o.kv_u64("stall_ticks", stall);
   o.kv_u64("times_clamped", writer.clamped());
+  o.kv_u64("writer_cpu_ns", writer.cpu_ns());
   o.kv("write_error", writer.error());
   o.end_object();
 

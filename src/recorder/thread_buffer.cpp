@@ -10,7 +10,7 @@
 
 namespace tasklens::recorder {
 
-thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
@@ -99,6 +99,11 @@ format::Event* refill(ThreadBuffer* tb) {
   }
   tb->dropping = false;
   return start_chunk(tb, c, stall_begin, stall_end);
+}
+
+void record_after_refill(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub,
+                         uint32_t flags, uint64_t a, uint64_t b, uint64_t c) {
+  if (format::Event* e = refill(tb)) store_event(tb, e, kind, op, sub, flags, a, b, c);
 }
 
 }  // namespace tasklens::recorder

@@ -26,8 +26,9 @@ struct ThreadBuffer {
   uint64_t stall_ticks = 0;   // time spent waiting for a free chunk
 };
 
-// This thread's buffer; attach_thread() makes it on the first event.
-extern thread_local ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
+// This thread's buffer; attach_thread() makes it on the first event. __thread rather than
+// thread_local: an extern C++ thread_local is read through a check for a TLS init function.
+extern __thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec")));
 
 ThreadBuffer* attach_thread();
 // Hands the full (or partial) chunk to the writer and returns a slot in a fresh one, or nullptr
@@ -44,13 +45,9 @@ inline ThreadBuffer* this_thread() {
 
 inline uint64_t new_id(ThreadBuffer* tb) { return format::make_id(tb->index, ++tb->id_counter); }
 
-inline void record(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub, uint32_t flags,
-                   uint64_t a, uint64_t b, uint64_t c) {
-  format::Event* e = tb->cur;
-  if (__builtin_expect(e == tb->end, 0)) {
-    e = refill(tb);
-    if (!e) return;
-  }
+// Fills slot `e` of tb's chunk and moves `cur` past it.
+inline void store_event(ThreadBuffer* tb, format::Event* e, format::Kind kind, uint8_t op,
+                        uint16_t sub, uint32_t flags, uint64_t a, uint64_t b, uint64_t c) {
   e->time = now_ticks();
   e->kind = kind;
   e->op = op;
@@ -62,6 +59,20 @@ inline void record(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub
   // A crash handler on another thread reads `cur`: the event must be complete before it moves.
   std::atomic_signal_fence(std::memory_order_release);
   tb->cur = e + 1;
+}
+
+// The slow half of record(): a fresh chunk, then the event. Out of line and called last, so that
+// the fast path needs no stack frame.
+void record_after_refill(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub,
+                         uint32_t flags, uint64_t a, uint64_t b, uint64_t c);
+
+inline void record(ThreadBuffer* tb, format::Kind kind, uint8_t op, uint16_t sub, uint32_t flags,
+                   uint64_t a, uint64_t b, uint64_t c) {
+  format::Event* e = tb->cur;
+  if (__builtin_expect(e == tb->end, 0)) {
+    return record_after_refill(tb, kind, op, sub, flags, a, b, c);
+  }
+  store_event(tb, e, kind, op, sub, flags, a, b, c);
 }
 
 inline void record(format::Kind kind, uint8_t op, uint16_t sub, uint32_t flags, uint64_t a,

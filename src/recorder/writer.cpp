@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,13 @@ void Writer::loop() {
       drain();
       break;
     }
+  }
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) == 0) {
+    auto ns = [](const timeval& tv) {
+      return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull;
+    };
+    cpu_ns_.store(ns(usage.ru_utime) + ns(usage.ru_stime), std::memory_order_release);
   }
   stopped_.store(true, std::memory_order_release);
 }

@@ -48,6 +48,9 @@ class Writer {
   const char* error() const { return error_; }
   // The latest clock sample the writer took (for runs that end without a final one).
   ClockSample last_sample() const { return last_sample_; }
+  // CPU time the writer thread used (user + system), known once it has stopped: the recorder's
+  // share of the program's CPU time that does not run in the program's threads.
+  uint64_t cpu_ns() const { return cpu_ns_.load(std::memory_order_acquire); }
 
  private:
   void loop();
@@ -72,6 +75,7 @@ class Writer {
   uint64_t kinds_[size_t(format::Kind::kCount)] = {};
   uint64_t total_events_ = 0, total_bytes_ = 0, clamped_ = 0, explicit_tasks_ = 0;
   ClockSample last_sample_;
+  std::atomic<uint64_t> cpu_ns_{0};
   char error_[512] = {};
 };
 

@@ -1,0 +1,203 @@
+// tasklens export: convert an experiment for another tool (Vampir, Paraver, Perfetto, Graphviz).
+//
+//   tasklens export DIR --to otf2|paraver|perfetto|dot -o PATH [--from T0 --to T1] [--threads L]
+//
+// `--to` names the format, and with a time the end of the window: each value of --to is one or
+// the other (a format name or a time such as 1500000, 1.5ms, 20us, 2s).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "export/export.h"
+#include "format/experiment.h"
+
+namespace tasklens::cli {
+namespace {
+
+struct ExportCli {
+  std::string dir;
+  std::string out;
+  std::vector<std::string> to;  // format and/or window end
+  std::string from;
+  std::string threads;
+  std::string graph = "auto";
+  bool no_symbols = false;
+  bool quiet = false;
+  exports::ExportOptions options;
+};
+
+// "1500", "1500ns", "1.5us", "20ms", "2s" -> ns since the start of the run.
+bool parse_time(const std::string& text, uint64_t* ns) {
+  if (text.empty()) return false;
+  size_t used = 0;
+  double v;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    return false;
+  }
+  std::string unit = text.substr(used);
+  double scale;
+  if (unit.empty() || unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3;
+  else if (unit == "ms") scale = 1e6;
+  else if (unit == "s") scale = 1e9;
+  else return false;
+  double r = v * scale;
+  if (!(r >= 0) || r > 1.8e19) return false;
+  *ns = uint64_t(std::llround(r));
+  return true;
+}
+
+// "0,2-3" -> {0, 2, 3}.
+bool parse_threads(const std::string& text, std::vector<uint32_t>* out) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t comma = text.find(',', i);
+    std::string part = text.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+    size_t dash = part.find('-');
+    try {
+      size_t used = 0;
+      unsigned long lo = std::stoul(part.substr(0, dash), &used);
+      if (used != (dash == std::string::npos ? part.size() : dash)) return false;
+      unsigned long hi = lo;
+      if (dash != std::string::npos) {
+        std::string rest = part.substr(dash + 1);
+        hi = std::stoul(rest, &used);
+        if (used != rest.size()) return false;
+      }
+      if (hi < lo || hi > 65535) return false;
+      for (unsigned long t = lo; t <= hi; ++t) out->push_back(uint32_t(t));
+    } catch (...) {
+      return false;
+    }
+    if (comma == std::string::npos) break;
+    i = comma + 1;
+  }
+  return !out->empty();
+}
+
+std::optional<exports::Format> format_from_path(const std::string& out) {
+  std::string ext = std::filesystem::path(out).extension().string();
+  if (ext == ".otf2") return exports::Format::kOtf2;
+  if (ext == ".prv") return exports::Format::kParaver;
+  if (ext == ".json") return exports::Format::kPerfetto;
+  if (ext == ".dot" || ext == ".gv") return exports::Format::kDot;
+  return std::nullopt;
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "tasklens export: %s\n", message.c_str());
+  return 2;
+}
+
+int run_export(ExportCli& o) {
+  std::optional<exports::Format> format;
+  bool have_end = false;
+  for (const std::string& v : o.to) {
+    uint64_t t;
+    if (auto f = exports::parse_format(v)) {
+      if (format) return fail("--to names two formats (" + std::string(exports::format_name(*format)) + ", " + v + ")");
+      format = f;
+    } else if (parse_time(v, &t)) {
+      if (have_end) return fail("--to gives two window ends");
+      o.options.to_ns = t;
+      have_end = true;
+    } else {
+      return fail("--to " + v + ": not a format (otf2, paraver, perfetto, dot) nor a time "
+                  "(e.g. 1500000, 1.5ms, 2s)");
+    }
+  }
+  if (!format) format = format_from_path(o.out);
+  if (!format) return fail("which format? --to otf2|paraver|perfetto|dot");
+  if (o.out == "-" && (*format == exports::Format::kOtf2 || *format == exports::Format::kParaver)) {
+    return fail(std::string("-o -: ") + exports::format_name(*format) +
+                " writes several files; only the perfetto and dot exports can go to stdout");
+  }
+  if (!o.from.empty() && !parse_time(o.from, &o.options.from_ns)) {
+    return fail("--from " + o.from + ": not a time (e.g. 1500000, 1.5ms, 2s)");
+  }
+  if (!o.threads.empty() && !parse_threads(o.threads, &o.options.threads)) {
+    return fail("--threads " + o.threads + ": not a list of thread numbers (e.g. 0,2-3)");
+  }
+  o.options.symbols = !o.no_symbols;
+  o.options.graph = o.graph == "tasks"        ? exports::GraphDetail::kTasks
+                    : o.graph == "constructs" ? exports::GraphDetail::kConstructs
+                                              : exports::GraphDetail::kAuto;
+
+  auto x = format::open_experiment(o.dir);
+  if (!x) return fail(x.error().message);
+  FILE* info = o.out == "-" ? stderr : stdout;
+  if (*format == exports::Format::kPerfetto && o.options.threads.empty() &&
+      o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX) {
+    uint64_t recorded = x->meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
+    if (recorded > o.options.browser_events) {
+      fmt::print(stderr,
+                 "tasklens export: warning: the trace has {} events; the whole of it will be too "
+                 "big for a browser (more than {} trace events). Narrow it with --from/--to or "
+                 "--threads.\n",
+                 recorded, o.options.browser_events);
+    }
+  }
+  ProgressLine progress("exporting");
+  auto s = exports::export_experiment(*x, *format, o.out, o.options, progress.callback());
+  progress.done();
+  if (!s) return fail(s.error().message);
+  if (!o.quiet) {
+    std::string files;
+    for (const auto& f : s->files) files += (files.empty() ? "" : ", ") + f;
+    fmt::print(info, "tasklens export: wrote {} ({} {} from {} events)\n", files, s->records_out,
+               s->unit, s->events_in);
+  }
+  for (const auto& n : s->notes) {
+    bool warning = n.rfind("warning:", 0) == 0;
+    if (warning || !o.quiet) fmt::print(warning ? stderr : info, "  {}\n", n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ExportCli>();
+  CLI::App* sub = app.add_subcommand(
+      "export", "Convert an experiment for another tool: OTF2 (Vampir), Paraver, Perfetto/Chrome "
+                "JSON, or the task graph as DOT (mappings: docs/EXPORTS.md)");
+  sub->add_option("dir", o->dir, "Experiment directory")->required();
+  sub->add_option("--to", o->to,
+                  "The format: otf2, paraver, perfetto or dot; with a time (ns, or with a unit: "
+                  "us, ms, s), the end of the window")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option("-o,--output", o->out,
+                  "Output: OTF2 archive directory (or .../name.otf2), Paraver base name "
+                  "(name.prv/.pcf/.row), JSON file, DOT file; '-' is stdout for JSON and DOT")
+      ->required();
+  sub->add_option("--from", o->from, "Start of the window (time since the start of the run)");
+  sub->add_option("--threads", o->threads, "Threads to export, e.g. 0,2-3 (default: all)");
+  sub->add_flag("--no-symbols", o->no_symbols, "Name constructs by code address, not source line");
+  sub->add_option("--graph", o->graph,
+                  "DOT: one node per task (tasks), per construct (constructs), or tasks up to "
+                  "--max-graph-tasks (auto)")
+      ->check(CLI::IsMember({"auto", "tasks", "constructs"}))
+      ->capture_default_str();
+  sub->add_option("--max-graph-tasks", o->options.max_graph_tasks,
+                  "DOT, --graph auto: above this many tasks, one node per construct")
+      ->capture_default_str();
+  sub->add_option("--max-task-rows", o->options.max_task_rows,
+                  "Paraver: above this many tasks, task-view rows are shared by tasks that do not "
+                  "overlap")
+      ->capture_default_str();
+  sub->add_option("--browser-events", o->options.browser_events,
+                  "Perfetto: warn above this many trace events")
+      ->capture_default_str();
+  sub->add_flag("-q,--quiet", o->quiet, "Print only warnings and errors");
+  sub->callback([o, exit_code] { *exit_code = run_export(*o); });
+}
+
+}  // namespace tasklens::cli

@@ -1,0 +1,382 @@
+#include "export/formats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "export/output.h"
+#include "export/recent.h"
+#include "export/timeline_exporter.h"
+
+namespace tasklens::exports {
+
+using format::Kind;
+using replay::TaskState;
+
+namespace {
+
+enum class NodeKind : uint8_t { kTask, kImplicit, kTaskwait };
+enum class EdgeKind : uint8_t { kCreate, kDepend, kJoin, kWaits };
+
+constexpr const char* kPalette[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",
+                                    "#ffff99", "#8dd3c7", "#bebada", "#fccde5", "#d9d9d9"};
+
+const char* edge_style(EdgeKind k) {
+  switch (k) {
+    case EdgeKind::kCreate: return "color=\"gray40\"";
+    case EdgeKind::kDepend: return "color=\"red3\", penwidth=2";
+    case EdgeKind::kJoin: return "color=\"blue3\", style=dashed";
+    case EdgeKind::kWaits: return "color=\"gray60\", style=dotted, arrowhead=none";
+  }
+  return "";
+}
+
+const char* edge_word(EdgeKind k) {
+  switch (k) {
+    case EdgeKind::kCreate: return "created";
+    case EdgeKind::kDepend: return "dependences";
+    case EdgeKind::kJoin: return "joined";
+    case EdgeKind::kWaits: return "taskwaits";
+  }
+  return "";
+}
+
+// A DOT string literal (labels use \n for line breaks, kept as is).
+std::string dot_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+class DotExporter final : public Exporter, public replay::Pass {
+ public:
+  DotExporter(const format::Experiment& x, const ExportOptions& o, replay::Symbolizer* symbols,
+              std::string path)
+      : x_(x), options_(o), symbols_(symbols), filter_(make_filter(o)), path_(std::move(path)),
+        detailed_(o.graph != GraphDetail::kConstructs) {}
+
+  Result<bool> open() { return out_.open(path_); }
+  replay::Pass& pass() override { return *this; }
+  void after(const replay::Record& r, const replay::TaskModel& m) override;
+  Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
+
+ private:
+  struct Node {
+    uint64_t id;
+    uint32_t construct;
+    NodeKind kind;
+    uint64_t run_ns = 0;
+  };
+  struct Edge {
+    uint32_t from, to;  // node indices
+    EdgeKind kind;
+  };
+  struct Construct {
+    std::string name;
+    NodeKind kind;
+    uint64_t instances = 0;
+    uint64_t run_ns = 0;
+  };
+  struct Live {
+    uint32_t construct = 0;
+    bool shown = false;
+    bool counted = false;  // counted as an instance of its construct
+    uint32_t node = 0;  // index + 1 in nodes_, 0: none (yet)
+    uint64_t running_since = 0;
+    uint64_t run_ns = 0;
+    std::vector<uint32_t> kid_nodes;                           // since the last taskwait
+    std::vector<std::pair<uint32_t, uint64_t>> kid_constructs;  // (construct, count), ditto
+  };
+  struct Done {  // a completed task, for dependences learned later
+    uint32_t construct;
+    uint32_t node;
+    bool shown;
+  };
+
+  uint32_t construct(NodeKind kind, uint64_t code);
+  uint32_t node_of(uint64_t id, Live& t);  // the task's node, made on first need
+  void edge(uint32_t from_node, uint32_t to_node, uint32_t from_construct, uint32_t to_construct,
+            EdgeKind kind);
+  void on_create(uint64_t id, uint64_t parent, uint32_t construct, bool shown);
+  void on_taskwait(uint64_t task, uint64_t code);
+  void drop_details();
+  void write_tasks();
+  void write_constructs();
+
+  const format::Experiment& x_;
+  ExportOptions options_;
+  replay::Symbolizer* symbols_;
+  Filter filter_;
+  std::string path_;
+  TextOut out_;
+  bool detailed_;
+  replay::IdMap<Live> live_;
+  RecentTasks<Done> done_;
+  replay::IdMap<uint64_t> parallel_code_;
+  std::vector<Construct> constructs_;
+  std::map<std::pair<NodeKind, uint64_t>, uint32_t> construct_index_;
+  std::map<std::tuple<uint32_t, uint32_t, EdgeKind>, uint64_t> construct_edges_;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  uint64_t tasks_ = 0;      // explicit tasks shown
+  uint64_t taskwaits_ = 0;  // taskwaits that joined children
+};
+
+uint32_t DotExporter::construct(NodeKind kind, uint64_t code) {
+  auto [it, fresh] = construct_index_.emplace(std::pair{kind, code}, uint32_t(constructs_.size()));
+  if (fresh) {
+    std::string where = code ? (symbols_ ? symbols_->short_name(code) : fmt::format("{:#x}", code))
+                             : std::string();
+    std::string name = kind == NodeKind::kTaskwait ? "taskwait"
+                       : kind == NodeKind::kImplicit ? (code ? "implicit task" : "initial task")
+                                                     : "task";
+    if (!where.empty()) name += " " + where;
+    constructs_.push_back(Construct{name, kind});
+  }
+  return it->second;
+}
+
+uint32_t DotExporter::node_of(uint64_t id, Live& t) {
+  if (!detailed_) return 0;
+  if (t.node == 0) {
+    nodes_.push_back(Node{id, t.construct, constructs_[t.construct].kind});
+    t.node = uint32_t(nodes_.size());
+  }
+  return t.node;
+}
+
+void DotExporter::edge(uint32_t from_node, uint32_t to_node, uint32_t from_construct,
+                       uint32_t to_construct, EdgeKind kind) {
+  ++construct_edges_[std::make_tuple(from_construct, to_construct, kind)];
+  if (detailed_ && from_node && to_node) edges_.push_back(Edge{from_node - 1, to_node - 1, kind});
+}
+
+void DotExporter::drop_details() {
+  detailed_ = false;
+  nodes_ = {};
+  edges_ = {};
+  live_.for_each([](uint64_t, Live& t) {
+    t.node = 0;
+    t.kid_nodes = {};
+  });
+}
+
+void DotExporter::on_create(uint64_t id, uint64_t parent, uint32_t c, bool shown) {
+  Live& t = live_[id];
+  t = Live{};
+  t.construct = c;
+  t.shown = shown;
+  if (!shown) return;
+  t.counted = true;
+  ++tasks_;
+  ++constructs_[c].instances;
+  if (options_.graph == GraphDetail::kAuto && detailed_ && tasks_ > options_.max_graph_tasks) {
+    drop_details();
+  }
+  uint32_t node = 0;
+  if (detailed_) node = node_of(id, *live_.find(id));
+  Live* p = live_.find(parent);
+  if (!p || !p->shown) return;
+  if (!p->counted) {
+    // An implicit task is drawn (and counted) once it creates a task shown.
+    p->counted = true;
+    ++constructs_[p->construct].instances;
+  }
+  uint32_t pnode = detailed_ ? node_of(parent, *p) : 0;
+  edge(pnode, node, p->construct, c, EdgeKind::kCreate);
+  if (detailed_) p->kid_nodes.push_back(node);
+  auto& kids = p->kid_constructs;
+  auto k = std::find_if(kids.begin(), kids.end(), [&](const auto& e) { return e.first == c; });
+  if (k == kids.end()) kids.emplace_back(c, 1);
+  else ++k->second;
+}
+
+void DotExporter::on_taskwait(uint64_t task, uint64_t code) {
+  Live* p = live_.find(task);
+  if (!p || !p->shown || p->kid_constructs.empty()) return;
+  ++taskwaits_;
+  uint32_t tw = construct(NodeKind::kTaskwait, code);
+  ++constructs_[tw].instances;
+  uint32_t join = 0;
+  if (detailed_) {
+    nodes_.push_back(Node{task, tw, NodeKind::kTaskwait});
+    join = uint32_t(nodes_.size());
+    for (uint32_t kid : p->kid_nodes) edges_.push_back(Edge{kid - 1, join - 1, EdgeKind::kJoin});
+    edges_.push_back(Edge{node_of(task, *p) - 1, join - 1, EdgeKind::kWaits});
+  }
+  for (const auto& [c, n] : p->kid_constructs) {
+    construct_edges_[std::make_tuple(c, tw, EdgeKind::kJoin)] += n;
+  }
+  ++construct_edges_[std::make_tuple(p->construct, tw, EdgeKind::kWaits)];
+  p->kid_nodes.clear();
+  p->kid_constructs.clear();
+}
+
+void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  const uint64_t t = e.time;
+  bool shown = filter_.shows(r.thread, t);
+  switch (e.kind) {
+    case Kind::kParallelBegin:
+      if (e.a) parallel_code_[e.a] = e.c;
+      break;
+    case Kind::kParallelEnd:
+      parallel_code_.erase(e.a);
+      break;
+    case Kind::kImplicitTask:
+      if (e.op == uint8_t(format::Endpoint::kBegin)) {
+        uint64_t code = 0;
+        if (const uint64_t* c = e.b ? parallel_code_.find(e.b) : nullptr) code = *c;
+        if (e.flags & format::task_flag::kInitial) code = 0;
+        Live& t2 = live_[e.a];
+        t2 = Live{};
+        t2.construct = construct(NodeKind::kImplicit, code);
+        t2.shown = shown;
+      }
+      break;
+    case Kind::kTaskCreate:
+      on_create(e.a, e.b, construct(NodeKind::kTask, e.c), shown);
+      break;
+    case Kind::kSyncRegion:
+      if (e.sub == uint16_t(format::SyncKind::kTaskwait) &&
+          e.op == uint8_t(format::Endpoint::kBegin)) {
+        on_taskwait(e.b ? e.b : m.thread(r.thread).current, e.c);
+      }
+      break;
+    default:
+      break;
+  }
+  for (const replay::Edge& d : m.new_edges()) {
+    Live* succ = live_.find(d.succ);
+    if (!succ || !succ->shown) continue;
+    uint32_t succ_node = succ->node;
+    uint32_t succ_construct = succ->construct;
+    if (Live* pred = live_.find(d.pred)) {
+      if (pred->shown) edge(pred->node, succ_node, pred->construct, succ_construct, EdgeKind::kDepend);
+    } else if (const Done* p = done_.find(d.pred)) {
+      if (p->shown) edge(detailed_ ? p->node : 0, succ_node, p->construct, succ_construct,
+                         EdgeKind::kDepend);
+    }
+  }
+  for (const replay::Transition& tr : m.transitions()) {
+    Live* task = live_.find(tr.task);
+    if (!task) continue;
+    if (tr.from == TaskState::kRunning) task->run_ns += t - task->running_since;
+    if (tr.to == TaskState::kRunning) task->running_since = t;
+    if (tr.to != TaskState::kCompleted) continue;
+    if (task->shown) {
+      constructs_[task->construct].run_ns += task->run_ns;
+      if (detailed_ && task->node) nodes_[task->node - 1].run_ns = task->run_ns;
+    }
+    done_.add(tr.task, Done{task->construct, detailed_ ? task->node : 0, task->shown});
+    live_.erase(tr.task);
+  }
+}
+
+void DotExporter::write_tasks() {
+  out_.print("digraph tasks {{\n  graph [label={}, labelloc=t, fontname=\"Helvetica\"];\n",
+             dot_quote(fmt::format("{}: task graph ({} tasks; gray: creation, red: dependence, "
+                                   "blue dashed: joined by a taskwait)",
+                                   x_.program_name(), tasks_)));
+  out_.write("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
+  out_.write("  edge [arrowsize=0.7];\n");
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    const Construct& c = constructs_[n.construct];
+    if (n.kind == NodeKind::kTaskwait) {
+      out_.print("  n{} [label={}, shape=octagon, style=filled, fillcolor=\"#eeeeee\", "
+                 "fontsize=8];\n",
+                 i, dot_quote(c.name));
+      continue;
+    }
+    std::string label = c.name + "\\n" + task_text(n.id);
+    if (n.kind == NodeKind::kTask) label += "\\n" + duration_text(n.run_ns);
+    out_.print("  n{} [label=\"{}\", fillcolor=\"{}\"{}];\n", i, label,
+               kPalette[n.construct % std::size(kPalette)],
+               n.kind == NodeKind::kImplicit ? ", shape=box3d" : "");
+  }
+  for (const Edge& e : edges_) {
+    out_.print("  n{} -> n{} [{}];\n", e.from, e.to, edge_style(e.kind));
+  }
+  out_.write("}\n");
+}
+
+void DotExporter::write_constructs() {
+  uint64_t total = 0;
+  for (const Construct& c : constructs_) {
+    if (c.kind == NodeKind::kTask) total += c.run_ns;
+  }
+  out_.print("digraph task_constructs {{\n  graph [label={}, labelloc=t, fontname=\"Helvetica\"];\n",
+             dot_quote(fmt::format("{}: task graph per construct ({} tasks; edge labels count "
+                                   "instances)",
+                                   x_.program_name(), tasks_)));
+  out_.write("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
+  for (size_t i = 0; i < constructs_.size(); ++i) {
+    const Construct& c = constructs_[i];
+    if (c.instances == 0) continue;
+    if (c.kind == NodeKind::kTaskwait) {
+      out_.print("  c{} [label=\"{}\\n{} taskwaits\", shape=octagon, style=filled, "
+                 "fillcolor=\"#eeeeee\"];\n",
+                 i, c.name, c.instances);
+      continue;
+    }
+    double share = total ? double(c.run_ns) / double(total) : 0;
+    std::string label = fmt::format("{}\\n{} {}", c.name, c.instances,
+                                    c.kind == NodeKind::kImplicit ? "instances" : "tasks");
+    if (c.kind == NodeKind::kTask) {
+      label += fmt::format("\\nrunning {} ({:.1f}%)\\nmean {}", duration_text(c.run_ns),
+                           100 * share, duration_text(c.run_ns / c.instances));
+    }
+    out_.print("  c{} [label=\"{}\", fillcolor=\"{}\", penwidth={:.1f}{}];\n", i, label,
+               kPalette[i % std::size(kPalette)], 1 + 5 * share,
+               c.kind == NodeKind::kImplicit ? ", shape=box3d" : "");
+  }
+  for (const auto& [key, n] : construct_edges_) {
+    const auto& [from, to, kind] = key;
+    if (!constructs_[from].instances || !constructs_[to].instances) continue;
+    out_.print("  c{} -> c{} [label=\"{} {}\", fontsize=9, {}];\n", from, to, n, edge_word(kind),
+               edge_style(kind));
+  }
+  out_.write("}\n");
+}
+
+Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
+  ExportSummary s;
+  s.unit = "nodes and edges";
+  if (detailed_) {
+    write_tasks();
+    s.records_out = nodes_.size() + edges_.size();
+    s.notes.push_back(fmt::format("one node per task: {} tasks, {} taskwait joins", tasks_,
+                                  taskwaits_));
+  } else {
+    write_constructs();
+    uint64_t n = 0;
+    for (const Construct& c : constructs_) n += c.instances ? 1 : 0;
+    s.records_out = n + construct_edges_.size();
+    s.notes.push_back(fmt::format(
+        "one node per construct: {} tasks{}", tasks_,
+        options_.graph == GraphDetail::kAuto
+            ? fmt::format(" (more than {}; --graph tasks draws every task)",
+                          options_.max_graph_tasks)
+            : std::string()));
+  }
+  auto closed = out_.close();
+  if (!closed) return closed.error();
+  s.files.push_back(path_);
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Exporter>> make_dot_exporter(const format::Experiment& x,
+                                                    const std::string& out, const ExportOptions& o,
+                                                    replay::Symbolizer* symbols) {
+  return open_exporter<DotExporter>(x, o, symbols, out);
+}
+
+}  // namespace tasklens::exports

@@ -1,0 +1,99 @@
+#include "export/export.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "export/formats.h"
+#include "export/output.h"
+#include "format/stream_reader.h"
+
+namespace tasklens::exports {
+
+std::optional<Format> parse_format(std::string_view name) {
+  if (name == "otf2") return Format::kOtf2;
+  if (name == "paraver" || name == "prv") return Format::kParaver;
+  if (name == "perfetto" || name == "chrome" || name == "json") return Format::kPerfetto;
+  if (name == "dot" || name == "graphviz") return Format::kDot;
+  return std::nullopt;
+}
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::kOtf2: return "otf2";
+    case Format::kParaver: return "paraver";
+    case Format::kPerfetto: return "perfetto";
+    case Format::kDot: return "dot";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string id_list(const std::set<uint32_t>& ids) {
+  std::string out;
+  for (auto it = ids.begin(); it != ids.end();) {
+    uint32_t lo = *it, hi = lo;
+    for (++it; it != ids.end() && *it == hi + 1; ++it) hi = *it;
+    if (!out.empty()) out += ",";
+    out += lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) {
+  if (o.from_ns > o.to_ns) {
+    return Error{fmt::format("the window is empty: --from {} is after --to {}",
+                             duration_text(o.from_ns), duration_text(o.to_ns))};
+  }
+  if (!o.threads.empty()) {
+    std::set<uint32_t> known;
+    for (const auto& path : x.streams) {
+      auto r = format::StreamReader::open(path);
+      if (r) known.insert((*r)->thread());
+    }
+    for (uint32_t th : o.threads) {
+      if (!known.count(th)) {
+        return Error{fmt::format("no thread {} in {} (its threads: {})", th, x.dir,
+                                 id_list(known))};
+      }
+    }
+  }
+  if (o.from_ns > 0) {
+    uint64_t end = replay::trace_end_ns(x);
+    if (o.from_ns > end) {
+      return Error{fmt::format("--from {} is after the end of the run ({})", duration_text(o.from_ns),
+                               duration_text(end))};
+    }
+  }
+  return true;
+}
+
+Result<ExportSummary> export_experiment(const format::Experiment& x, Format format,
+                                        const std::string& out, const ExportOptions& o,
+                                        const replay::Progress& progress) {
+  auto ok = check_options(x, o);
+  if (!ok) return ok.error();
+  replay::Symbolizer symbols(x.meta.value("objects", nlohmann::json::array()), o.symbols);
+  Result<std::unique_ptr<Exporter>> e = Error{"unknown format"};
+  switch (format) {
+    case Format::kOtf2: e = make_otf2_exporter(x, out, o, &symbols); break;
+    case Format::kParaver: e = make_paraver_exporter(x, out, o, &symbols); break;
+    case Format::kPerfetto: e = make_perfetto_exporter(x, out, o, &symbols); break;
+    case Format::kDot: e = make_dot_exporter(x, out, o, &symbols); break;
+  }
+  if (!e) return e.error();
+  auto stats = replay::run_replay(x, {&(*e)->pass()}, progress);
+  if (!stats) return stats.error();
+  auto summary = (*e)->finish(*stats);
+  if (!summary) return summary.error();
+  summary->events_in = stats->events;
+  for (const auto& w : x.warnings) summary->notes.push_back(w);
+  for (const auto& p : stats->problems) summary->notes.push_back(p.message);
+  return summary;
+}
+
+}  // namespace tasklens::exports

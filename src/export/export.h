@@ -1,0 +1,70 @@
+// `tasklens export`: converts an experiment to another tool's format in one replay, without
+// holding the trace in memory. One file per format (otf2_export, paraver_export, perfetto_export,
+// dot_export); the mapping of each is documented in docs/EXPORTS.md.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/experiment.h"
+#include "format/result.h"
+#include "replay/pass.h"
+#include "replay/replay.h"
+
+namespace tasklens::exports {
+
+enum class Format { kOtf2, kParaver, kPerfetto, kDot };
+std::optional<Format> parse_format(std::string_view name);
+const char* format_name(Format f);
+
+// How the DOT export draws the task graph.
+enum class GraphDetail { kAuto, kTasks, kConstructs };
+
+struct ExportOptions {
+  uint64_t from_ns = 0;
+  uint64_t to_ns = std::numeric_limits<uint64_t>::max();
+  std::vector<uint32_t> threads;  // empty: every thread
+  bool symbols = true;            // source locations for code addresses (llvm-symbolizer)
+  // Perfetto: above this many trace events the output is too big for a browser: warn.
+  uint64_t browser_events = 1000000;
+  // DOT: one node per task up to this many tasks (kAuto), else one node per task construct.
+  GraphDetail graph = GraphDetail::kAuto;
+  uint64_t max_graph_tasks = 2000;
+  // Paraver: one task-view row per task instance up to this many tasks, else rows are reused by
+  // tasks that do not overlap in time.
+  uint64_t max_task_rows = 20000;
+  // Paraver: records sorted in memory per run before spilling to a temporary file.
+  size_t sort_run_records = size_t(1) << 20;
+};
+
+struct ExportSummary {
+  std::vector<std::string> files;  // what was written
+  uint64_t events_in = 0;          // events replayed
+  uint64_t records_out = 0;        // records written (the format's unit, see `unit`)
+  std::string unit;                // "events", "records", "trace events", "nodes and edges"
+  std::vector<std::string> notes;  // warnings and facts worth a line
+};
+
+// One format's converter: a replay pass, then a finish step that writes what remains.
+class Exporter {
+ public:
+  virtual ~Exporter() = default;
+  virtual replay::Pass& pass() = 0;
+  virtual Result<ExportSummary> finish(const replay::ReplayStats& stats) = 0;
+};
+
+// Checks the options against the experiment (threads that exist, a window inside the run).
+Result<bool> check_options(const format::Experiment& x, const ExportOptions& o);
+
+// Converts `x` to `format` at `out` (a file, a base name or a directory: see docs/EXPORTS.md).
+// Errors (bad options, unwritable output, unreadable trace) are one line each.
+Result<ExportSummary> export_experiment(const format::Experiment& x, Format format,
+                                        const std::string& out, const ExportOptions& o,
+                                        const replay::Progress& progress = nullptr);
+
+}  // namespace tasklens::exports

@@ -1,0 +1,88 @@
+// Output files of the exports: where they go, and a buffered text writer that remembers the
+// first write error instead of failing silently.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "format/result.h"
+
+namespace tasklens::exports {
+
+// `out` split into a directory and a file stem: ("a/b.prv", ".prv") -> ("a", "b"); a path
+// without the suffix is taken as the stem: ("a/b", ".prv") -> ("a", "b").
+struct OutputPath {
+  std::string dir;
+  std::string stem;
+  std::string join(std::string_view suffix) const;  // dir/stem + suffix
+};
+OutputPath split_output(const std::string& out, std::string_view suffix);
+
+// Creates the parent directories of `path` if needed; a one-line error if that fails.
+Result<bool> make_parent_dirs(const std::string& path);
+
+// A text file written through a large buffer. "-" is stdout.
+class TextOut {
+ public:
+  TextOut() = default;
+  ~TextOut();
+  TextOut(const TextOut&) = delete;
+  TextOut& operator=(const TextOut&) = delete;
+
+  // Opens (creates or truncates) `path`; the error names the file and the reason.
+  Result<bool> open(const std::string& path);
+  bool is_open() const { return file_ != nullptr; }
+
+  template <class... Args>
+  void print(fmt::format_string<Args...> f, Args&&... args) {
+    fmt::format_to(fmt::appender(buf_), f, std::forward<Args>(args)...);
+    if (buf_.size() >= kFlushAt) flush();
+  }
+  void write(std::string_view s) {
+    buf_.append(s.data(), s.data() + s.size());
+    if (buf_.size() >= kFlushAt) flush();
+  }
+  // Pieces of a line, for the hot loops; call end_piece() after the last one.
+  void piece(std::string_view s) { buf_.append(s.data(), s.data() + s.size()); }
+  void piece(char c) { buf_.push_back(c); }
+  void piece(uint64_t v) {
+    fmt::format_int f(v);
+    buf_.append(f.data(), f.data() + f.size());
+  }
+  void piece(int64_t v) {
+    fmt::format_int f(v);
+    buf_.append(f.data(), f.data() + f.size());
+  }
+  void end_piece() {
+    if (buf_.size() >= kFlushAt) flush();
+  }
+  uint64_t bytes() const { return written_ + buf_.size(); }
+
+  void flush();
+  // Flushes and closes; the first error met while writing, if any.
+  Result<bool> close();
+
+ private:
+  static constexpr size_t kFlushAt = size_t(1) << 20;
+  std::string path_;
+  FILE* file_ = nullptr;
+  fmt::memory_buffer buf_;
+  uint64_t written_ = 0;
+  int error_ = 0;  // errno of the first failed write
+};
+
+// "1.234 s", "12.345 ms", "3.400 us", "120 ns".
+std::string duration_text(uint64_t ns);
+
+// A task id as tasklens prints it: "T<thread>#<counter>".
+std::string task_text(uint64_t id);
+
+// `s` as a JSON string literal, with quotes.
+std::string json_quote(std::string_view s);
+// `s` with the characters a Paraver label cannot hold (newlines, ':' in some places) replaced.
+std::string plain_label(std::string_view s);
+
+}  // namespace tasklens::exports

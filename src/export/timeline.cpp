@@ -1,0 +1,581 @@
+#include "export/timeline.h"
+
+#include <algorithm>
+
+namespace tasklens::exports {
+
+using format::Endpoint;
+using format::Kind;
+using format::TaskStatus;
+using replay::TaskState;
+
+const char* thread_state_name(ThreadState s) {
+  switch (s) {
+    case ThreadState::kNotCreated: return "not created";
+    case ThreadState::kIdle: return "idle";
+    case ThreadState::kRunning: return "running";
+    case ThreadState::kSynchronization: return "synchronization";
+    case ThreadState::kOverhead: return "runtime overhead";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr RegionKind kNone = RegionKind::kCount;
+
+RegionKind sync_kind(uint16_t sub) {
+  using format::SyncKind;
+  switch (SyncKind(sub)) {
+    case SyncKind::kBarrier:
+    case SyncKind::kBarrierExplicit:
+    case SyncKind::kBarrierTeams:
+      return RegionKind::kBarrier;
+    case SyncKind::kBarrierImplicit:
+    case SyncKind::kBarrierImplementation:
+    case SyncKind::kBarrierImplicitWorkshare:
+    case SyncKind::kBarrierImplicitParallel:
+      return RegionKind::kImplicitBarrier;
+    case SyncKind::kTaskwait: return RegionKind::kTaskwait;
+    case SyncKind::kTaskgroup: return RegionKind::kTaskgroup;
+    case SyncKind::kReduction: return RegionKind::kReduction;
+  }
+  return kNone;
+}
+
+RegionKind work_kind(uint16_t sub) {
+  using format::WorkType;
+  switch (WorkType(sub)) {
+    case WorkType::kLoop: return RegionKind::kLoop;
+    case WorkType::kSections: return RegionKind::kSections;
+    case WorkType::kSingleExecutor:
+    case WorkType::kSingleOther:
+      return RegionKind::kSingle;
+    case WorkType::kWorkshare: return RegionKind::kWorkshare;
+    case WorkType::kDistribute: return RegionKind::kDistribute;
+    case WorkType::kTaskloop: return RegionKind::kTaskloop;
+    case WorkType::kScope: return RegionKind::kScope;
+  }
+  return kNone;
+}
+
+// test_lock and test_nest_lock are not regions: a failed test has no release.
+RegionKind mutex_kind(uint16_t sub) {
+  using format::MutexKind;
+  switch (MutexKind(sub)) {
+    case MutexKind::kCritical: return RegionKind::kCritical;
+    case MutexKind::kLock:
+    case MutexKind::kNestLock:
+      return RegionKind::kLock;
+    case MutexKind::kOrdered: return RegionKind::kOrdered;
+    case MutexKind::kAtomic: return RegionKind::kAtomic;
+    default: return kNone;
+  }
+}
+
+bool begins(const format::Event& e) { return e.op == uint8_t(Endpoint::kBegin); }
+bool ends(const format::Event& e) { return e.op == uint8_t(Endpoint::kEnd); }
+
+}  // namespace
+
+TimelinePass::TimelinePass(TimelineSink& sink, RegionTable& regions, const Filter& filter)
+    : sink_(sink), regions_(regions), filter_(filter) {}
+
+void TimelinePass::begin(const replay::ReplayInfo& info) {
+  info_.experiment = info.experiment;
+  info_.regions = &regions_;
+  info_.filter = &filter_;
+  info_.threads = info.threads;
+  info_.from_ns = filter_.from_ns;
+  info_.to_ns = std::max(filter_.from_ns, std::min(filter_.to_ns, info.end_ns));
+  stacks_.assign(info.threads, Stack{});
+  sink_.begin(info_);
+}
+
+// ---- tasks ------------------------------------------------------------------------------------
+
+TimelineTask* TimelinePass::find(uint64_t id) {
+  const uint32_t* k = index_.find(id);
+  return k ? &slab_[*k - 1] : nullptr;
+}
+
+TimelineTask& TimelinePass::add(uint64_t id) {
+  uint32_t k;
+  if (const uint32_t* old = index_.find(id)) {
+    k = *old - 1;  // a reused id: forget the old task (its frame, if any, is stray now)
+  } else if (!free_.empty()) {
+    k = free_.back();
+    free_.pop_back();
+    index_[id] = k + 1;
+  } else {
+    k = uint32_t(slab_.size());
+    slab_.emplace_back();
+    index_[id] = k + 1;
+  }
+  TimelineTask& t = slab_[k];
+  // Keep the vectors' capacity: slab entries are reused task after task.
+  std::vector<uint32_t> open = std::move(t.open);
+  std::vector<uint64_t> successors = std::move(t.successors);
+  std::vector<DepIn> deps_in = std::move(t.deps_in);
+  t = TimelineTask{};
+  t.id = id;
+  t.open = std::move(open);
+  t.successors = std::move(successors);
+  t.deps_in = std::move(deps_in);
+  t.open.clear();
+  t.successors.clear();
+  t.deps_in.clear();
+  return t;
+}
+
+TimelineTask& TimelinePass::task(uint64_t id, uint32_t th, uint64_t t) {
+  if (TimelineTask* known = find(id)) return *known;
+  // Not created in the trace (a lost chunk): an explicit task of unknown construct, born here.
+  TimelineTask& n = add(id);
+  n.flags = format::task_flag::kExplicit;
+  n.region = regions_.intern(RegionKind::kTask, 0);
+  n.creator_thread = th;
+  n.created_ns = t;
+  return n;
+}
+
+void TimelinePass::erase(uint64_t id, uint64_t t) {
+  TimelineTask* T = find(id);
+  if (!T) return;
+  if (T->thread != kNoThread) {
+    uint32_t th = T->thread;
+    ++stats_.stray_frames;
+    remove_frame(th, t, id);
+    announce(th, t);
+  }
+  free_.push_back(*index_.find(id) - 1);
+  index_.erase(id);
+}
+
+// ---- stacks -----------------------------------------------------------------------------------
+
+uint64_t TimelinePass::top(uint32_t th) const {
+  const auto& f = stacks_[th].frames;
+  return f.empty() ? 0 : f.back();
+}
+
+void TimelinePass::push(uint32_t th, uint64_t t, TimelineTask& T) {
+  Stack& s = stacks_[th];
+  SwitchInfo how;
+  how.first = !T.started;
+  how.from_thread = T.last_thread;
+  how.out_ns = T.last_out_ns;
+  T.started = true;
+  T.thread = th;
+  s.frames.push_back(T.id);
+  s.announced = T.id;
+  if (emitting(th)) {
+    sink_.task_switch(th, t, &T, how);
+    sink_.enter(th, t, T.region, T);
+    for (uint32_t r : T.open) sink_.enter(th, t, r, T);
+  }
+  if (how.first) T.deps_in.clear();
+}
+
+void TimelinePass::take_top(uint32_t th, uint64_t t) {
+  Stack& s = stacks_[th];
+  uint64_t id = s.frames.back();
+  s.frames.pop_back();
+  TimelineTask* T = find(id);
+  if (!T) return;
+  if (emitting(th)) {
+    for (size_t i = T->open.size(); i-- > 0;) sink_.leave(th, t, T->open[i], *T);
+    sink_.leave(th, t, T->region, *T);
+  }
+  T->thread = kNoThread;
+  T->last_thread = th;
+  T->last_out_ns = t;
+}
+
+void TimelinePass::remove_frame(uint32_t th, uint64_t t, uint64_t id) {
+  auto& f = stacks_[th].frames;
+  if (std::find(f.begin(), f.end(), id) == f.end()) return;
+  while (f.back() != id) take_top(th, t);
+  take_top(th, t);
+}
+
+void TimelinePass::announce(uint32_t th, uint64_t t) {
+  Stack& s = stacks_[th];
+  uint64_t now = s.frames.empty() ? 0 : s.frames.back();
+  if (now == s.announced) return;
+  s.announced = now;
+  if (!emitting(th)) return;
+  SwitchInfo how;
+  how.resumed_here = true;
+  sink_.task_switch(th, t, now ? find(now) : nullptr, how);
+}
+
+void TimelinePass::activate(uint32_t th, uint64_t t, uint64_t id) {
+  Stack& s = stacks_[th];
+  if (!s.frames.empty() && s.frames.back() == id) return;
+  TimelineTask& T = task(id, th, t);
+  if (T.thread == th) {
+    // Below on this stack: the frames above it leave (their tasks keep their context).
+    while (s.frames.back() != id) take_top(th, t);
+    announce(th, t);
+    return;
+  }
+  if (T.thread != kNoThread) {
+    // Still held by another thread's stack (its switch-out was not seen): take it off there.
+    uint32_t other = T.thread;
+    ++stats_.stray_frames;
+    remove_frame(other, t, id);
+    announce(other, t);
+  }
+  push(th, t, T);
+}
+
+void TimelinePass::finish_body(uint32_t th, uint64_t t, uint64_t id) {
+  TimelineTask& T = task(id, th, t);
+  if (T.thread == th) {
+    auto& f = stacks_[th].frames;
+    while (f.back() != id) take_top(th, t);
+    stats_.implicit_leaves += T.open.size();
+    take_top(th, t);
+  } else if (T.thread != kNoThread) {
+    uint32_t other = T.thread;
+    ++stats_.stray_frames;
+    stats_.implicit_leaves += T.open.size();
+    remove_frame(other, t, id);
+    announce(other, t);
+  }
+  T.open.clear();  // the body ended: nothing of it is open any more
+  if (T.started && emitting(th)) sink_.task_end(th, t, T);
+}
+
+void TimelinePass::enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t region) {
+  activate(th, t, id);
+  TimelineTask& T = *find(id);
+  T.open.push_back(region);
+  if (emitting(th)) sink_.enter(th, t, region, T);
+}
+
+void TimelinePass::leave_in(uint32_t th, uint64_t t, uint64_t id, RegionKind kind, uint64_t key,
+                            bool any_key) {
+  TimelineTask* T = find(id);
+  size_t i = T ? T->open.size() : 0;
+  while (i > 0) {
+    const Region& r = regions_.at(T->open[i - 1]);
+    if (r.kind == kind && (any_key || r.key == key)) break;
+    --i;
+  }
+  if (i == 0) {
+    ++stats_.unmatched_leaves;
+    return;
+  }
+  activate(th, t, id);
+  // Regions opened inside it and not closed end with it.
+  while (T->open.size() >= i) {
+    uint32_t r = T->open.back();
+    T->open.pop_back();
+    if (T->open.size() >= i) ++stats_.implicit_leaves;
+    if (emitting(th)) sink_.leave(th, t, r, *T);
+  }
+}
+
+// ---- events -----------------------------------------------------------------------------------
+
+void TimelinePass::before(const replay::Record& r, const replay::TaskModel& m) {
+  if (closed_) return;
+  if (!open_ && r.ev.time >= info_.from_ns) open_window(info_.from_ns, m);
+  if (open_ && r.ev.time > info_.to_ns) close_window(info_.to_ns);
+}
+
+void TimelinePass::after(const replay::Record& r, const replay::TaskModel& m) {
+  if (closed_ || r.thread >= stacks_.size()) return;
+  on_event(r, m);
+  after_event(r, m);
+}
+
+void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  const uint32_t th = r.thread;
+  const uint64_t t = e.time;
+  switch (e.kind) {
+    case Kind::kThreadEnd:
+      while (!stacks_[th].frames.empty()) take_top(th, t);
+      break;
+    case Kind::kParallelBegin: {
+      if (e.a) parallel_code_[e.a] = e.c;
+      uint64_t encountering = e.b ? e.b : top(th);
+      if (encountering) enter_in(th, t, encountering, regions_.intern(RegionKind::kParallel, e.c));
+      if (emitting(th)) sink_.fork(th, t, e.sub);
+      break;
+    }
+    case Kind::kParallelEnd: {
+      uint64_t encountering = e.b ? e.b : top(th);
+      if (encountering) leave_in(th, t, encountering, RegionKind::kParallel, 0, true);
+      if (emitting(th)) sink_.join(th, t);
+      parallel_code_.erase(e.a);
+      break;
+    }
+    case Kind::kImplicitTask:
+      on_implicit_task(e, th);
+      break;
+    case Kind::kTaskCreate:
+      on_create(e, th);
+      break;
+    case Kind::kTaskSchedule:
+      on_schedule(e, th, m);
+      break;
+    case Kind::kSyncRegion:
+    case Kind::kReduction: {
+      RegionKind kind = sync_kind(e.sub);
+      uint64_t id = e.b ? e.b : top(th);
+      if (kind == kNone || !id) break;
+      if (begins(e)) {
+        uint64_t code = e.c;
+        // Workers see no code address for the parallel's end barrier: name it after the parallel.
+        if (!code && e.a) {
+          if (const uint64_t* c = parallel_code_.find(e.a)) code = *c;
+        }
+        enter_in(th, t, id, regions_.intern(kind, code));
+      } else if (ends(e)) {
+        leave_in(th, t, id, kind, 0, true);
+      }
+      break;
+    }
+    case Kind::kWork:
+    case Kind::kMasked: {
+      RegionKind kind = e.kind == Kind::kMasked ? RegionKind::kMasked : work_kind(e.sub);
+      uint64_t id = e.b ? e.b : top(th);
+      if (kind == kNone || !id) break;
+      if (begins(e)) enter_in(th, t, id, regions_.intern(kind, e.c));
+      else if (ends(e)) leave_in(th, t, id, kind, 0, true);
+      break;
+    }
+    case Kind::kMutexAcquire: {
+      RegionKind kind = mutex_kind(e.sub);
+      uint64_t id = top(th);
+      if (kind == kNone || !id) break;
+      enter_in(th, t, id, regions_.intern(kind, e.c));
+      stacks_[th].mutex_wait = true;
+      break;
+    }
+    case Kind::kMutexAcquired:
+      stacks_[th].mutex_wait = false;
+      break;
+    case Kind::kMutexReleased: {
+      RegionKind kind = mutex_kind(e.sub);
+      uint64_t id = top(th);
+      if (kind != kNone && id) leave_in(th, t, id, kind, 0, true);
+      break;
+    }
+    case Kind::kUserRegion: {
+      uint64_t id = top(th);
+      if (!id) break;
+      if (begins(e)) enter_in(th, t, id, regions_.intern(RegionKind::kUser, e.a));
+      else if (ends(e)) leave_in(th, t, id, RegionKind::kUser, e.a, false);
+      break;
+    }
+    case Kind::kUserParam:
+      if (emitting(th)) sink_.parameter(th, t, e.a, int64_t(e.b));
+      break;
+    default:
+      break;
+  }
+}
+
+void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
+  if (begins(e)) {
+    uint64_t parent = top(th);
+    uint64_t code = 0;
+    if (e.b) {
+      if (const uint64_t* c = parallel_code_.find(e.b)) code = *c;
+    }
+    bool initial = e.flags & format::task_flag::kInitial;
+    TimelineTask& T = add(e.a);
+    T.parent = parent;
+    T.flags = e.flags ? e.flags : format::task_flag::kImplicit;
+    T.region = initial ? regions_.intern(RegionKind::kInitialTask, 0)
+                       : regions_.intern(RegionKind::kImplicitTask, code);
+    T.creator_thread = th;
+    T.created_ns = e.time;
+    push(th, e.time, T);
+  } else if (ends(e)) {
+    uint64_t id = e.a ? e.a : top(th);
+    if (id) finish_body(th, e.time, id);
+  }
+}
+
+void TimelinePass::on_create(const format::Event& e, uint32_t th) {
+  TimelineTask& T = add(e.a);
+  T.parent = e.b;
+  T.flags = e.flags;
+  bool untied = e.flags & format::task_flag::kUntied;
+  T.region = regions_.intern(untied ? RegionKind::kUntiedTask : RegionKind::kTask, e.c);
+  T.creator_thread = th;
+  T.created_ns = e.time;
+  if (emitting(th)) sink_.task_create(th, e.time, T, find(e.b));
+}
+
+void TimelinePass::on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m) {
+  auto status = TaskStatus(e.op);
+  if (status == TaskStatus::kLateFulfill) return;  // completion only: the model's transition
+  uint64_t prior = e.a, next = e.b;
+  if (prior && prior != next) {
+    switch (status) {
+      case TaskStatus::kComplete:
+      case TaskStatus::kCancel:
+      case TaskStatus::kDetach:
+      case TaskStatus::kTaskwaitComplete:
+        finish_body(th, e.time, prior);
+        break;
+      case TaskStatus::kSwitch:
+      case TaskStatus::kYield: {
+        // An untied task switched out may resume on any thread: its frame leaves this one.
+        // A tied one stays under what runs next, as on the thread's call stack.
+        const replay::TaskInfo* info = m.task(prior);
+        if (info && info->state == TaskState::kReady && top(th) == prior) take_top(th, e.time);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (next && status != TaskStatus::kEarlyFulfill) activate(th, e.time, next);
+}
+
+void TimelinePass::after_event(const replay::Record& r, const replay::TaskModel& m) {
+  const uint32_t th = r.thread;
+  const uint64_t t = r.ev.time;
+  announce(th, t);
+  for (const replay::Edge& edge : m.new_edges()) {
+    TimelineTask* succ = find(edge.succ);
+    if (!succ || succ->started) continue;
+    TimelineTask* pred = find(edge.pred);
+    if (pred && !pred->completed) {
+      auto& s = pred->successors;
+      if (std::find(s.begin(), s.end(), edge.succ) == s.end()) s.push_back(edge.succ);
+    } else if (const DepIn* done = recent_.find(edge.pred)) {
+      succ->deps_in.push_back(*done);
+    }
+  }
+  for (const replay::Transition& tr : m.transitions()) {
+    TimelineTask* T = find(tr.task);
+    if (!T) continue;
+    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, tr.to);
+    if (tr.to != TaskState::kCompleted || T->completed) continue;
+    T->completed = true;
+    DepIn done{T->id, th, t, T->slot};
+    for (uint64_t s : T->successors) {
+      TimelineTask* succ = find(s);
+      if (succ && !succ->started) succ->deps_in.push_back(done);
+    }
+    recent_.add(T->id, done);
+    done_.push_back(T->id);
+  }
+  update_states(r, m);
+  for (uint64_t id : done_) erase(id, t);
+  done_.clear();
+}
+
+// ---- states -----------------------------------------------------------------------------------
+
+ThreadState TimelinePass::state_of(uint32_t th, const replay::TaskModel& m) const {
+  const replay::ThreadInfo& info = m.thread(th);
+  if (!info.exists) return ThreadState::kNotCreated;
+  if (stacks_[th].mutex_wait) return ThreadState::kSynchronization;
+  if (m.working(th)) return ThreadState::kRunning;
+  if (m.ready_count() > 0) return ThreadState::kOverhead;
+  const replay::TaskInfo* cur = m.task(info.current);
+  if (cur && (cur->wait == replay::Wait::kTaskwait || cur->wait == replay::Wait::kTaskgroup ||
+              cur->wait == replay::Wait::kBarrier)) {
+    return ThreadState::kSynchronization;
+  }
+  return ThreadState::kIdle;
+}
+
+void TimelinePass::update_states(const replay::Record& r, const replay::TaskModel& m) {
+  const uint64_t t = r.ev.time;
+  uint64_t ready = m.ready_count();
+  bool flipped = !ready_seen_ || (ready > 0) != (ready_ > 0);
+  if (!ready_seen_ || ready != ready_) {
+    ready_ = ready;
+    ready_seen_ = true;
+    if (open_) sink_.ready_tasks(t, ready);
+  }
+  auto refresh = [&](uint32_t p) {
+    ThreadState s = state_of(p, m);
+    if (s == stacks_[p].state) return;
+    stacks_[p].state = s;
+    if (emitting(p)) sink_.thread_state(p, t, s);
+  };
+  uint32_t n = uint32_t(stacks_.size());
+  if (flipped) {
+    for (uint32_t p = 0; p < n; ++p) refresh(p);
+    return;
+  }
+  refresh(r.thread);
+  // Another thread's state changes when its current task changed state (a migration, a wait
+  // that can end).
+  for (const replay::Transition& tr : m.transitions()) {
+    for (uint32_t p = 0; p < n; ++p) {
+      if (p != r.thread && m.thread(p).current == tr.task) refresh(p);
+    }
+  }
+}
+
+// ---- the window -------------------------------------------------------------------------------
+
+void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
+  open_ = true;
+  for (uint32_t p = 0; p < stacks_.size(); ++p) {
+    Stack& s = stacks_[p];
+    s.state = state_of(p, m);
+    if (!filter_.thread(p)) continue;
+    sink_.thread_state(p, t, s.state);
+    for (size_t i = 0; i < s.frames.size(); ++i) {
+      TimelineTask* T = find(s.frames[i]);
+      if (!T) continue;
+      if (i + 1 == s.frames.size()) {
+        SwitchInfo how;
+        how.resumed_here = true;
+        sink_.task_switch(p, t, T, how);
+      }
+      sink_.enter(p, t, T->region, *T);
+      for (uint32_t r : T->open) sink_.enter(p, t, r, *T);
+    }
+    s.announced = s.frames.empty() ? 0 : s.frames.back();
+  }
+  ready_ = m.ready_count();
+  ready_seen_ = true;
+  sink_.ready_tasks(t, ready_);
+  index_.for_each([&](uint64_t id, uint32_t k) {
+    TimelineTask& T = slab_[k - 1];
+    const replay::TaskInfo* info = m.task(id);
+    if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
+  });
+}
+
+void TimelinePass::close_window(uint64_t t) {
+  for (uint32_t p = 0; p < stacks_.size(); ++p) {
+    if (!filter_.thread(p)) continue;
+    const auto& f = stacks_[p].frames;
+    for (size_t i = f.size(); i-- > 0;) {
+      TimelineTask* T = find(f[i]);
+      if (!T) continue;
+      for (size_t j = T->open.size(); j-- > 0;) sink_.leave(p, t, T->open[j], *T);
+      sink_.leave(p, t, T->region, *T);
+    }
+  }
+  index_.for_each([&](uint64_t, uint32_t k) {
+    TimelineTask& T = slab_[k - 1];
+    if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
+  });
+  closed_ = true;
+  sink_.end(t);
+}
+
+void TimelinePass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
+  if (closed_) return;
+  if (!open_) open_window(info_.from_ns, m);
+  close_window(std::max(info_.from_ns, std::min(info_.to_ns, info.end_ns)));
+}
+
+}  // namespace tasklens::exports

@@ -1,0 +1,105 @@
+// The external sort behind the Paraver export: mostly ordered input with late records, spilled to
+// files and merged back in time order.
+#include "export/external_sort.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "support/trace_builder.h"
+
+namespace tasklens::exports {
+namespace {
+
+struct Rec {
+  uint64_t time;
+  uint64_t seq;  // arrival order
+  bool late;
+};
+
+std::vector<Rec> drain(ExternalSorter<Rec>& s) {
+  std::vector<Rec> out;
+  Rec r;
+  while (s.next(r)) out.push_back(r);
+  return out;
+}
+
+TEST(ExternalSorter, MergesInOrderAndLateRecordsAcrossFiles) {
+  std::string dir = testing::scratch_dir();
+  std::mt19937_64 rng(7);
+  std::vector<Rec> in;
+  uint64_t now = 0;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    now += rng() % 3;  // many equal times
+    bool late = rng() % 3 == 0 && now > 100;
+    uint64_t t = late ? now - 1 - rng() % 100 : now;
+    in.push_back(Rec{t, i, late});
+  }
+  {
+    ExternalSorter<Rec> s(dir, 500);  // in-order stream and late runs both spill
+    for (const Rec& r : in) s.add(r);
+    EXPECT_EQ(s.count(), in.size());
+    ASSERT_TRUE(s.seal().ok());
+    EXPECT_GT(s.files(), 2u);
+    std::vector<Rec> out = drain(s);
+    ASSERT_EQ(out.size(), in.size());
+    for (size_t i = 1; i < out.size(); ++i) {
+      ASSERT_LE(out[i - 1].time, out[i].time) << i;
+      // In-order records keep their arrival order, and come before late ones of the same time.
+      if (out[i - 1].time == out[i].time && !out[i].late) {
+        EXPECT_FALSE(out[i - 1].late) << i;
+        EXPECT_LT(out[i - 1].seq, out[i].seq) << i;
+      }
+    }
+    std::vector<uint64_t> seqs;
+    for (const Rec& r : out) seqs.push_back(r.seq);
+    std::sort(seqs.begin(), seqs.end());
+    for (size_t i = 0; i < seqs.size(); ++i) ASSERT_EQ(seqs[i], i);  // nothing lost, nothing twice
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));  // its files are gone with it
+}
+
+TEST(ExternalSorter, ManyLateRunsAreMergedToBoundOpenFiles) {
+  std::string dir = testing::scratch_dir();
+  ExternalSorter<Rec> s(dir, 16);
+  std::mt19937_64 rng(3);
+  const uint64_t n = 16 * 100;  // 100 late runs
+  s.add(Rec{1000000, 0, false});
+  for (uint64_t i = 0; i < n; ++i) s.add(Rec{rng() % 100000, i + 1, true});
+  EXPECT_LE(s.files(), 33u);
+  ASSERT_TRUE(s.seal().ok());
+  std::vector<Rec> out = drain(s);
+  ASSERT_EQ(out.size(), n + 1);
+  for (size_t i = 1; i < out.size(); ++i) ASSERT_LE(out[i - 1].time, out[i].time) << i;
+}
+
+TEST(ExternalSorter, SmallInputStaysInMemory) {
+  std::string dir = testing::scratch_dir();
+  ExternalSorter<Rec> s(dir, 1000);
+  for (uint64_t t : {5, 7, 3, 7, 9, 1}) s.add(Rec{t, 0, false});
+  ASSERT_TRUE(s.seal().ok());
+  EXPECT_EQ(s.files(), 0u);
+  std::vector<uint64_t> times;
+  for (const Rec& r : drain(s)) times.push_back(r.time);
+  EXPECT_EQ(times, (std::vector<uint64_t>{1, 3, 5, 7, 7, 9}));
+}
+
+TEST(ExternalSorter, EmptyInput) {
+  ExternalSorter<Rec> s(testing::scratch_dir(), 16);
+  ASSERT_TRUE(s.seal().ok());
+  Rec r;
+  EXPECT_FALSE(s.next(r));
+}
+
+TEST(ExternalSorter, UnwritableDirectoryIsAnError) {
+  ExternalSorter<Rec> s("/nonexistent/dir", 16);
+  for (uint64_t i = 0; i < 100; ++i) s.add(Rec{100 - i, i, true});
+  auto sealed = s.seal();
+  ASSERT_FALSE(sealed.ok());
+  EXPECT_NE(sealed.error().message.find("/nonexistent/dir/run-"), std::string::npos)
+      << sealed.error().message;
+}
+
+}  // namespace
+}  // namespace tasklens::exports

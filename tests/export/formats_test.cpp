@@ -1,0 +1,274 @@
+// Golden tests of each format on the hand-made traces: the OTF2 archive read back by otf2-print
+// (exact records), the Paraver files through the syntax check (and the relations expected), the
+// Perfetto JSON through its check, the DOT graph through Graphviz.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "export/export.h"
+#include "export/export_checks.h"
+#include "export/golden_traces.h"
+#include "support/test_paths.h"
+
+namespace tasklens::testing {
+namespace {
+
+exports::ExportSummary export_to(const std::string& dir, exports::Format f, const std::string& out,
+                                 exports::ExportOptions o = {}) {
+  auto x = format::open_experiment(dir);
+  EXPECT_TRUE(x.ok());
+  o.symbols = false;
+  auto s = exports::export_experiment(*x, f, out, o);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+  return s.ok() ? *s : exports::ExportSummary{};
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// How both golden traces begin in OTF2: the initial task, the fork, the implicit task.
+std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
+  std::vector<std::string> all = {
+      "THREAD_TASK_SWITCH 0 10 T0#1",
+      "ENTER 0 10 initial task (golden)",
+      "ENTER 0 20 parallel 0x1000",
+      "THREAD_FORK 0 20",
+      "THREAD_TEAM_BEGIN 0 30",
+      "THREAD_TASK_SWITCH 0 30 T0#2",
+      "ENTER 0 30 implicit task 0x1000",
+  };
+  all.insert(all.end(), rest);
+  return all;
+}
+
+// ---- OTF2 ---------------------------------------------------------------------------------------
+
+TEST(Otf2Golden, ChildInsideTaskwaitKeepsTheParentsRegionsOpen) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  export_to(dir, exports::Format::kOtf2, dir + "/out.otf2");
+  Otf2Print p = expect_valid_otf2(dir + "/out.otf2");
+  std::vector<std::string> expected = after_opening({
+      "THREAD_TASK_CREATE 0 40 T0#3",
+      "THREAD_TASK_SWITCH 0 50 T0#3",
+      "ENTER 0 50 task 0x2000",
+      "ENTER 0 55 work",
+      "THREAD_TASK_CREATE 0 60 T0#4",
+      "ENTER 0 70 taskwait 0x3000",
+      "THREAD_TASK_SWITCH 0 80 T0#4",
+      "ENTER 0 80 task 0x2100",
+      "LEAVE 0 90 task 0x2100",
+      "THREAD_TASK_COMPLETE 0 90 T0#4",
+      "THREAD_TASK_SWITCH 0 90 T0#3",
+      "LEAVE 0 100 taskwait 0x3000",
+      "LEAVE 0 105 work",
+      "LEAVE 0 110 task 0x2000",
+      "THREAD_TASK_COMPLETE 0 110 T0#3",
+      "THREAD_TASK_SWITCH 0 110 T0#2",
+      "LEAVE 0 120 implicit task 0x1000",
+      "THREAD_TEAM_END 0 120",
+      "THREAD_TASK_SWITCH 0 120 T0#1",
+      "LEAVE 0 130 parallel 0x1000",
+      "THREAD_JOIN 0 130",
+      "LEAVE 0 140 initial task (golden)",
+  });
+  EXPECT_EQ(otf2_lines(p), expected);
+}
+
+TEST(Otf2Golden, UntiedTaskResumedOnAnotherThreadReentersItsRegionsThere) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, exports::Format::kOtf2, dir + "/archive");
+  Otf2Print p = expect_valid_otf2(dir + "/archive/traces.otf2");
+  std::vector<std::string> expected = after_opening({
+      "THREAD_TEAM_BEGIN 1 35",
+      "THREAD_TASK_SWITCH 1 35 T1#1",
+      "ENTER 1 35 implicit task 0x1000",
+      "THREAD_TASK_CREATE 0 40 T0#3",
+      "THREAD_TASK_SWITCH 0 50 T0#3",
+      "ENTER 0 50 untied task 0x2000",
+      "ENTER 0 55 phase",
+      "LEAVE 0 60 phase",
+      "LEAVE 0 60 untied task 0x2000",
+      "THREAD_TASK_SWITCH 0 60 T0#2",
+      "THREAD_TASK_SWITCH 1 70 T0#3",
+      "ENTER 1 70 untied task 0x2000",
+      "ENTER 1 70 phase",
+      "LEAVE 1 80 phase",
+      "LEAVE 1 90 untied task 0x2000",
+      "THREAD_TASK_COMPLETE 1 90 T0#3",
+      "THREAD_TASK_SWITCH 1 90 T1#1",
+      "LEAVE 0 100 implicit task 0x1000",
+      "THREAD_TEAM_END 0 100",
+      "THREAD_TASK_SWITCH 0 100 T0#1",
+      "LEAVE 1 105 implicit task 0x1000",
+      "THREAD_TEAM_END 1 105",
+      "LEAVE 0 110 parallel 0x1000",
+      "THREAD_JOIN 0 110",
+      "LEAVE 0 120 initial task (golden)",
+  });
+  EXPECT_EQ(otf2_lines(p), expected);
+}
+
+TEST(Otf2Golden, WindowAndThreadFilter) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  exports::ExportOptions o;
+  o.from_ns = 65;
+  o.to_ns = 85;
+  o.threads = {1};
+  export_to(dir, exports::Format::kOtf2, dir + "/w.otf2", o);
+  Otf2Print p = expect_valid_otf2(dir + "/w.otf2");
+  EXPECT_EQ(otf2_lines(p), (std::vector<std::string>{
+                               "THREAD_TASK_SWITCH 1 65 T1#1",
+                               "ENTER 1 65 implicit task 0x1000",
+                               "THREAD_TASK_SWITCH 1 70 T0#3",
+                               "ENTER 1 70 untied task 0x2000",
+                               "ENTER 1 70 phase",
+                               "LEAVE 1 80 phase",
+                               "LEAVE 1 85 untied task 0x2000",
+                               "LEAVE 1 85 implicit task 0x1000",
+                           }));
+}
+
+TEST(Otf2Golden, ExportingAgainReplacesTheArchiveButNotAForeignDirectory) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
+  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
+  expect_valid_otf2(dir + "/again.otf2");
+  std::filesystem::create_directories(dir + "/mine");
+  std::ofstream(dir + "/mine/notes.txt") << "keep me";
+  auto x = format::open_experiment(dir);
+  auto s = exports::export_experiment(*x, exports::Format::kOtf2, dir + "/mine.otf2", {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("is not an OTF2 event directory"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/mine/notes.txt"));
+}
+
+// ---- Paraver ------------------------------------------------------------------------------------
+
+TEST(ParaverGolden, MigrationCreationAndBothViews) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, exports::Format::kParaver, dir + "/trace.prv");
+  ParaverFacts f = expect_valid_paraver(dir + "/trace");
+  // Two thread rows; task rows: T0#1, T0#2, T1#1, T0#3.
+  EXPECT_EQ(f.threads_per_appl, (std::vector<uint32_t>{2, 4}));
+  EXPECT_EQ(f.end_ns, 150u);
+  // Created on thread 0 at 40, first run on thread 0 at 50; parent T0#2 (task row 2) to U (row 4).
+  EXPECT_TRUE(has_line(f.lines, "3:1:1:1:1:40:40:1:1:1:1:50:50:0:1"));
+  EXPECT_TRUE(has_line(f.lines, "3:0:2:1:2:40:40:0:2:1:4:50:50:0:1"));
+  // Left thread 0 at 60, resumed on thread 1 at 70.
+  EXPECT_TRUE(has_line(f.lines, "3:1:1:1:1:60:60:2:1:1:2:70:70:0:3"));
+  // The task view of U: created (40-40 is empty), ready, running, ready (switched out), running.
+  EXPECT_TRUE(has_line(f.lines, "1:0:2:1:4:40:50:4"));
+  EXPECT_TRUE(has_line(f.lines, "1:0:2:1:4:50:60:1"));
+  EXPECT_TRUE(has_line(f.lines, "1:0:2:1:4:60:70:4"));
+  EXPECT_TRUE(has_line(f.lines, "1:0:2:1:4:70:90:1"));
+  // Executing thread on U's row: thread 0 (1) at 50, none at 60, thread 1 (2) at 70.
+  EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:50:60000005:1"));
+  EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:60:60000005:0"));
+  EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:70:60000005:2"));
+  EXPECT_EQ(f.comm_tags[3], 1u);
+}
+
+TEST(ParaverGolden, DependenceIsARelationInBothViews) {
+  TraceBuilder t;
+  std::string dir = dependence_trace(t);
+  export_to(dir, exports::Format::kParaver, dir + "/dep");
+  ParaverFacts f = expect_valid_paraver(dir + "/dep");
+  EXPECT_TRUE(has_line(f.lines, "3:1:1:1:1:50:50:2:1:1:2:60:60:0:2"));  // thread 0 -> thread 1
+  EXPECT_TRUE(has_line(f.lines, "3:0:2:1:2:50:50:0:2:1:3:60:60:0:2"));  // task row 2 -> row 3
+  // The successor waited for its dependence: created-not-ready from 30 to 50.
+  EXPECT_TRUE(has_line(f.lines, "1:0:2:1:3:30:50:3"));
+}
+
+TEST(ParaverGolden, SharedTaskRowsAboveTheLimitAndSpilledSort) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  exports::ExportOptions o;
+  o.max_task_rows = 1;      // rows shared by tasks that do not overlap
+  o.sort_run_records = 16;  // several sorted runs merged from disk
+  export_to(dir, exports::Format::kParaver, dir + "/shared.prv", o);
+  ParaverFacts f = expect_valid_paraver(dir + "/shared");
+  // All four tasks are alive together at 80 (initial, implicit, A, C): four rows, no fewer.
+  EXPECT_EQ(f.threads_per_appl, (std::vector<uint32_t>{1, 4}));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/shared.prv-tmp"));
+}
+
+// ---- Perfetto -----------------------------------------------------------------------------------
+
+TEST(PerfettoGolden, SlicesNestAndFlowsPair) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  auto s = export_to(dir, exports::Format::kPerfetto, dir + "/trace.json");
+  PerfettoFacts f = expect_valid_perfetto(dir + "/trace.json");
+  EXPECT_EQ(f.flows["create"], 1u);
+  EXPECT_EQ(f.flows["migration"], 1u);
+  // Thread tracks: the untied task's frame on each thread, "phase" on each.
+  EXPECT_EQ(f.slice_names["phase"], 2u);
+  // Thread-track slices 3 + 3 (initial, parallel, implicit) ... plus the task view's.
+  EXPECT_EQ(f.slice_names["untied task 0x2000"], 2u + 1u);  // two frames, one instance
+  EXPECT_EQ(f.slice_names["ready (switched out)"], 1u);
+  EXPECT_EQ(s.records_out, f.events);
+}
+
+TEST(PerfettoGolden, WarnsWhenTooBigForABrowser) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  exports::ExportOptions o;
+  o.browser_events = 10;
+  auto s = export_to(dir, exports::Format::kPerfetto, dir + "/big.json", o);
+  ASSERT_FALSE(s.notes.empty());
+  EXPECT_NE(s.notes[0].find("warning: "), std::string::npos) << s.notes[0];
+  EXPECT_NE(s.notes[0].find("too much for a browser"), std::string::npos) << s.notes[0];
+}
+
+// ---- DOT ----------------------------------------------------------------------------------------
+
+TEST(DotGolden, TaskGraphWithCreationDependenceAndTaskwaitJoin) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  export_to(dir, exports::Format::kDot, dir + "/g.dot");
+  std::string dot = slurp(dir + "/g.dot");
+  EXPECT_NE(dot.find("digraph tasks"), std::string::npos);
+  // implicit task -> A (creation), A -> C (creation), C -> taskwait (join), A -> taskwait.
+  EXPECT_NE(dot.find("T0#2\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("task 0x2100\\nT0#4\\n10 ns"), std::string::npos) << dot;
+  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/g.svg", dir + "/g.dot"}).status, 0);
+  size_t joins = 0, creations = 0;
+  for (size_t at = 0; (at = dot.find("style=dashed", at)) != std::string::npos; ++at) ++joins;
+  for (size_t at = 0; (at = dot.find("color=\"gray40\"", at)) != std::string::npos; ++at) ++creations;
+  EXPECT_EQ(joins, 1u);
+  EXPECT_EQ(creations, 2u);
+}
+
+TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  exports::ExportOptions o;
+  o.max_graph_tasks = 1;
+  auto s = export_to(dir, exports::Format::kDot, dir + "/c.dot", o);
+  std::string dot = slurp(dir + "/c.dot");
+  EXPECT_NE(dot.find("digraph task_constructs"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("task 0x2000\\n1 tasks"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("1 joined"), std::string::npos) << dot;
+  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/c.svg", dir + "/c.dot"}).status, 0);
+  o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
+  export_to(dir, exports::Format::kDot, dir + "/d.dot", o);
+  EXPECT_NE(slurp(dir + "/d.dot").find("digraph tasks"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tasklens::testing

@@ -1,0 +1,322 @@
+// Golden tests of the timeline every timeline export is written from: the exact calls a sink
+// receives for the tricky cases (a child run inside a taskwait, an untied task resumed on another
+// thread), the time window and the thread filter.
+#include "export/timeline.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "export/golden_traces.h"
+#include "export/output.h"
+#include "replay/replay.h"
+
+namespace tasklens::testing {
+namespace {
+
+using exports::Filter;
+using exports::SwitchInfo;
+using exports::ThreadState;
+using exports::TimelineTask;
+
+// Writes every call as one line: "<time> T<thread> <what>".
+class RecordingSink : public exports::TimelineSink {
+ public:
+  std::vector<std::string> log;
+
+  void begin(const exports::TimelineInfo& info) override { regions_ = info.regions; }
+  void enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask&) override {
+    add(t, th, "enter " + regions_->at(region).name);
+  }
+  void leave(uint32_t th, uint64_t t, uint32_t region, const TimelineTask&) override {
+    add(t, th, "leave " + regions_->at(region).name);
+  }
+  void task_create(uint32_t th, uint64_t t, TimelineTask& task, const TimelineTask*) override {
+    add(t, th, "create " + exports::task_text(task.id));
+  }
+  void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override {
+    std::string s = "switch " + (task ? exports::task_text(task->id) : std::string("none"));
+    if (how.first) s += " first";
+    if (how.resumed_here) s += " uncovered";
+    if (how.from_thread != exports::kNoThread && how.from_thread != th) {
+      s += fmt::format(" from T{} at {}", how.from_thread, how.out_ns);
+    }
+    if (task) {
+      for (const auto& d : task->deps_in) {
+        s += fmt::format(" after {} (T{} at {})", exports::task_text(d.pred), d.thread, d.end_ns);
+      }
+    }
+    add(t, th, s);
+  }
+  void task_end(uint32_t th, uint64_t t, TimelineTask& task) override {
+    add(t, th, "end " + exports::task_text(task.id));
+  }
+  void task_state(uint64_t t, TimelineTask& task, replay::TaskState s) override {
+    log.push_back(fmt::format("{} task {} {}", t, exports::task_text(task.id),
+                              replay::task_state_name(s)));
+  }
+  void thread_state(uint32_t th, uint64_t t, ThreadState s) override {
+    add(t, th, std::string("thread ") + exports::thread_state_name(s));
+  }
+  void ready_tasks(uint64_t t, uint64_t n) override { log.push_back(fmt::format("{} ready {}", t, n)); }
+  void task_alive_at_end(uint64_t t, TimelineTask& task) override {
+    log.push_back(fmt::format("{} alive {}", t, exports::task_text(task.id)));
+  }
+  void end(uint64_t t) override { log.push_back(fmt::format("{} end", t)); }
+
+ private:
+  void add(uint64_t t, uint32_t th, const std::string& what) {
+    log.push_back(fmt::format("{} T{} {}", t, th, what));
+  }
+  const exports::RegionTable* regions_ = nullptr;
+};
+
+// The lines of `log` whose verb (the word after the time and the thread) is one of `verbs`.
+std::vector<std::string> only(const std::vector<std::string>& log,
+                              std::initializer_list<const char*> verbs) {
+  std::vector<std::string> out;
+  for (const auto& line : log) {
+    size_t at = line.find(' ') + 1;
+    if (line[at] == 'T' && line[at + 1] >= '0' && line[at + 1] <= '9') at = line.find(' ', at) + 1;
+    std::string verb = line.substr(at, line.find(' ', at) - at);
+    for (const char* v : verbs) {
+      if (verb == v) {
+        out.push_back(line);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The thread a line is about ("T1" in "70 T1 switch ..."), or "" for task lines.
+std::string thread_of(const std::string& line) {
+  size_t at = line.find(' ') + 1;
+  if (line[at] != 'T') return "";
+  return line.substr(at, line.find(' ', at) - at);
+}
+
+// How both golden traces begin on thread 0: the initial task, the parallel, the implicit task.
+const std::vector<std::string> kOpening = {
+      "10 T0 switch T0#1 first",
+      "10 T0 enter initial task (golden)",
+      "20 T0 enter parallel 0x1000",
+      "30 T0 switch T0#2 first",
+      "30 T0 enter implicit task 0x1000",
+};
+
+std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
+  std::vector<std::string> all = kOpening;
+  all.insert(all.end(), rest);
+  return all;
+}
+
+struct Replayed {
+  std::vector<std::string> log;
+  exports::TimelineStats stats;
+};
+
+Replayed replay_timeline(const std::string& dir, const Filter& filter = Filter{}) {
+  auto x = format::open_experiment(dir);
+  EXPECT_TRUE(x.ok());
+  RecordingSink sink;
+  exports::RegionTable regions(*x, nullptr);
+  exports::TimelinePass pass(sink, regions, filter);
+  auto stats = replay::run_replay(*x, {&pass});
+  EXPECT_TRUE(stats.ok());
+  return Replayed{sink.log, pass.stats()};
+}
+
+TEST(Timeline, ChildRunsInsideTheTaskwaitOfItsSuspendedParent) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(taskwait_with_child_trace(t));
+  // A's regions stay open below C (the thread's call stack); nothing is left and re-entered.
+  std::vector<std::string> expected = after_opening({
+      "40 T0 create T0#3",
+      "50 T0 switch T0#3 first",
+      "50 T0 enter task 0x2000",
+      "55 T0 enter work",
+      "60 T0 create T0#4",
+      "70 T0 enter taskwait 0x3000",
+      "80 T0 switch T0#4 first",
+      "80 T0 enter task 0x2100",
+      "90 T0 leave task 0x2100",
+      "90 T0 end T0#4",
+      "90 T0 switch T0#3 uncovered",
+      "100 T0 leave taskwait 0x3000",
+      "105 T0 leave work",
+      "110 T0 leave task 0x2000",
+      "110 T0 end T0#3",
+      "110 T0 switch T0#2 uncovered",
+      "120 T0 leave implicit task 0x1000",
+      "120 T0 end T0#2",
+      "120 T0 switch T0#1 uncovered",
+      "130 T0 leave parallel 0x1000",
+      "140 T0 leave initial task (golden)",
+      "140 T0 end T0#1",
+      "140 T0 switch none uncovered",
+      "150 end",
+  });
+  EXPECT_EQ(only(r.log, {"enter", "leave", "switch", "create", "end"}), expected);
+  EXPECT_EQ(r.stats.unmatched_leaves, 0u);
+  EXPECT_EQ(r.stats.implicit_leaves, 0u);
+  EXPECT_EQ(r.stats.stray_frames, 0u);
+}
+
+TEST(Timeline, ThreadAndTaskStatesFollowTheModel) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(taskwait_with_child_trace(t));
+  // Waiting while a task is ready is overhead (POT): C at 70-80, A itself at 90-100 (its
+  // taskwait could end but the thread has not noticed yet).
+  EXPECT_EQ(only(r.log, {"thread"}),
+            (std::vector<std::string>{
+                "0 T0 thread not created", "5 T0 thread idle", "10 T0 thread running",
+                "70 T0 thread runtime overhead", "80 T0 thread running",
+                "90 T0 thread runtime overhead", "100 T0 thread running", "140 T0 thread idle",
+                "150 T0 thread not created"}));
+  std::vector<std::string> tasks = {
+      "10 task T0#1 running",   "30 task T0#1 suspended", "30 task T0#2 running",
+      "40 task T0#3 initialized", "40 task T0#3 ready",   "50 task T0#2 suspended",
+      "50 task T0#3 running",   "60 task T0#4 initialized", "60 task T0#4 ready",
+      "70 task T0#3 suspended", "80 task T0#4 running",   "90 task T0#4 executed",
+      "90 task T0#4 completed", "90 task T0#3 ready",     "100 task T0#3 running",
+      "110 task T0#3 executed", "110 task T0#3 completed", "110 task T0#2 running",
+      "120 task T0#2 executed", "120 task T0#2 completed", "120 task T0#1 running",
+      "140 task T0#1 executed", "140 task T0#1 completed"};
+  EXPECT_EQ(only(r.log, {"task"}), tasks);
+}
+
+TEST(Timeline, UntiedTaskLeavesItsContextAndReentersItOnTheOtherThread) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(untied_migration_trace(t));
+  std::vector<std::string> expected = after_opening({
+      "35 T1 switch T1#1 first",
+      "35 T1 enter implicit task 0x1000",
+      "40 T0 create T0#3",
+      "50 T0 switch T0#3 first",
+      "50 T0 enter untied task 0x2000",
+      "55 T0 enter phase",
+      // Switched out at a scheduling point: the frame leaves, innermost first.
+      "60 T0 leave phase",
+      "60 T0 leave untied task 0x2000",
+      "60 T0 switch T0#2 uncovered",
+      // Resumed on thread 1: the frame is entered again there, outermost first.
+      "70 T1 switch T0#3 from T0 at 60",
+      "70 T1 enter untied task 0x2000",
+      "70 T1 enter phase",
+      "80 T1 leave phase",
+      "90 T1 leave untied task 0x2000",
+      "90 T1 end T0#3",
+      "90 T1 switch T1#1 uncovered",
+      "100 T0 leave implicit task 0x1000",
+      "100 T0 end T0#2",
+      "100 T0 switch T0#1 uncovered",
+      "105 T1 leave implicit task 0x1000",
+      "105 T1 end T1#1",
+      "105 T1 switch none uncovered",
+      "110 T0 leave parallel 0x1000",
+      "120 T0 leave initial task (golden)",
+      "120 T0 end T0#1",
+      "120 T0 switch none uncovered",
+      "150 end",
+  });
+  EXPECT_EQ(only(r.log, {"enter", "leave", "switch", "create", "end"}), expected);
+  EXPECT_EQ(r.stats.stray_frames, 0u);
+}
+
+TEST(Timeline, WindowEntersOpenRegionsAtItsStartAndLeavesThemAtItsEnd) {
+  TraceBuilder t;
+  Filter window;
+  window.from_ns = 75;
+  window.to_ns = 102;
+  Replayed r = replay_timeline(taskwait_with_child_trace(t), window);
+  std::vector<std::string> expected = {
+      "75 T0 enter initial task (golden)",
+      "75 T0 enter parallel 0x1000",
+      "75 T0 enter implicit task 0x1000",
+      "75 T0 switch T0#3 uncovered",
+      "75 T0 enter task 0x2000",
+      "75 T0 enter work",
+      "75 T0 enter taskwait 0x3000",
+      "80 T0 switch T0#4 first",
+      "80 T0 enter task 0x2100",
+      "90 T0 leave task 0x2100",
+      "90 T0 end T0#4",
+      "90 T0 switch T0#3 uncovered",
+      "100 T0 leave taskwait 0x3000",
+      "102 T0 leave work",
+      "102 T0 leave task 0x2000",
+      "102 T0 leave implicit task 0x1000",
+      "102 T0 leave parallel 0x1000",
+      "102 T0 leave initial task (golden)",
+      "102 end",
+  };
+  EXPECT_EQ(only(r.log, {"enter", "leave", "switch", "create", "end"}), expected);
+}
+
+TEST(Timeline, ThreadFilterShowsOnlyTheSelectedThreads) {
+  TraceBuilder t;
+  Filter f;
+  f.threads = {false, true};
+  Replayed r = replay_timeline(untied_migration_trace(t), f);
+  for (const auto& line : r.log) EXPECT_NE(thread_of(line), "T0") << line;
+  std::vector<std::string> expected = {
+      "35 T1 switch T1#1 first",
+      "35 T1 enter implicit task 0x1000",
+      "70 T1 switch T0#3 from T0 at 60",
+      "70 T1 enter untied task 0x2000",
+      "70 T1 enter phase",
+      "80 T1 leave phase",
+      "90 T1 leave untied task 0x2000",
+      "90 T1 end T0#3",
+      "90 T1 switch T1#1 uncovered",
+      "105 T1 leave implicit task 0x1000",
+      "105 T1 end T1#1",
+      "105 T1 switch none uncovered",
+      "150 end",
+  };
+  EXPECT_EQ(only(r.log, {"enter", "leave", "switch", "create", "end"}), expected);
+  // Tasks created on thread 0 are not in the task view of thread 1 alone.
+  for (const auto& line : only(r.log, {"task"})) {
+    EXPECT_EQ(line.find("task T0#"), std::string::npos) << line;
+  }
+}
+
+TEST(Timeline, DependenceReachesTheSuccessorWhenItStarts) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(dependence_trace(t));
+  auto about = [&](const std::string& what) {
+    std::vector<std::string> out;
+    for (const auto& line : r.log) {
+      if (line.find(what) != std::string::npos) out.push_back(line);
+    }
+    return out;
+  };
+  EXPECT_EQ(about("switch T0#3"),
+            (std::vector<std::string>{"60 T1 switch T0#3 first after T0#2 (T0 at 50)"}));
+  EXPECT_EQ(about("task T0#3"),
+            (std::vector<std::string>{"30 task T0#3 initialized", "50 task T0#3 ready",
+                                      "60 task T0#3 running", "70 task T0#3 executed",
+                                      "70 task T0#3 completed"}));
+}
+
+TEST(Timeline, EndWithoutBeginIsIgnoredAndUnclosedRegionsCloseWithTheirTask) {
+  TraceBuilder t;
+  t.initial_task(0, 10, id(0, 1));
+  t.sync(0, 20, SyncKind::kTaskwait, format::Endpoint::kEnd, 0, id(0, 1));  // never began
+  t.create(0, 30, id(0, 2), id(0, 1));
+  t.schedule(0, 40, id(0, 1), Status::kSwitch, id(0, 2));
+  t.user_region(0, 50, format::Endpoint::kBegin, "left open");
+  t.schedule(0, 60, id(0, 2), Status::kComplete, id(0, 1));
+  t.implicit_end(0, 70, id(0, 1));
+  Replayed r = replay_timeline(t.write());
+  EXPECT_EQ(r.stats.unmatched_leaves, 1u);
+  EXPECT_EQ(r.stats.implicit_leaves, 1u);
+  EXPECT_EQ(only(r.log, {"enter", "leave"}),
+            (std::vector<std::string>{"10 T0 enter initial task (golden)", "40 T0 enter task 0x2000",
+                                      "50 T0 enter left open", "60 T0 leave left open",
+                                      "60 T0 leave task 0x2000",
+                                      "70 T0 leave initial task (golden)"}));
+}
+
+}  // namespace
+}  // namespace tasklens::testing
