@@ -141,6 +141,7 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
     *p++ = uint8_t(e.kind);
     p = put_varint(p, t - s.time);
     s.time = t;
+    ++r.kind_counts[uint8_t(e.kind)];
     switch (e.kind) {
       // The kinds that make most of a task program's events, coded without a look at their
       // layout: the same bytes as the general case below (the codec tests round-trip every
@@ -151,6 +152,7 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
         p = put_near(p, s.task, e.b);
         continue;
       case Kind::kTaskCreate:
+        r.explicit_creates += (e.flags & task_flag::kExplicit) != 0;
         *p++ = e.op;
         p = put_varint(p, e.flags);
         p = put_near(p, s.task, e.a);
