@@ -30,6 +30,9 @@ struct EncodeResult {
   size_t bytes = 0;
   uint32_t clamped = 0;  // events whose time went backwards and were set to the previous time
   uint64_t last_time = 0;
+  // Counted on the way, so that the recorder's writer need not read the events twice.
+  uint32_t kind_counts[256] = {};  // events per Kind number
+  uint32_t explicit_creates = 0;   // task_create events with the explicit flag
 };
 
 // Encodes events[0, n) into `out`, which has room for max_encoded_bytes(n). Times are deltas

@@ -177,13 +177,8 @@ void Writer::write_chunk(Chunk* c, uint32_t n) {
   total_events_ += n;
   total_bytes_ += bytes;
   clamped_ += r.clamped;
-  for (uint32_t i = 0; i < n; ++i) {
-    const format::Event& e = c->events[i];
-    ++kinds_[size_t(e.kind)];
-    if (e.kind == format::Kind::kTaskCreate && (e.flags & format::task_flag::kExplicit)) {
-      ++explicit_tasks_;
-    }
-  }
+  for (size_t k = 0; k < size_t(format::Kind::kCount); ++k) kinds_[k] += r.kind_counts[k];
+  explicit_tasks_ += r.explicit_creates;
 }
 
 }  // namespace tasklens::recorder
