@@ -144,6 +144,7 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
     case format::Kind::kThreadEnd:
     case format::Kind::kImplicitTask:
     case format::Kind::kTaskSchedule:
+    case format::Kind::kSyncRegion:
     case format::Kind::kSyncRegionWait:
       break;
     default:

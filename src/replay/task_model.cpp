@@ -124,15 +124,20 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       on_schedule(e, thread);
       break;
     case Kind::kSyncRegionWait:
-      on_wait(e, thread);
+      on_wait(e, thread, /*construct=*/false);
       break;
     case Kind::kSyncRegion:
-      if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) on_taskgroup(e, thread);
-      return;
+      if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {
+        on_taskgroup(e, thread);
+        return;
+      }
+      on_wait(e, thread, /*construct=*/true);
+      break;
     default:
       return;
   }
-  // A running task changes state only through events of its own thread: the kinds above.
+  // A running task changes state only through events of its own thread: the kinds above (passes
+  // that watch for changes of working() rely on this list).
   refresh_working(thread);
 }
 
@@ -397,7 +402,7 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
   if (t->live_children == 0) garbage_.push_back(id);
 }
 
-void TaskModel::on_wait(const format::Event& e, uint32_t thread) {
+void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct) {
   ThreadInfo& th = threads_[thread];
   uint64_t id = e.b ? e.b : th.current;
   TaskInfo* t = tasks_.find(id);
@@ -408,9 +413,13 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread) {
   else if (e.sub == uint16_t(SyncKind::kTaskgroup)) w = Wait::kTaskgroup;
   else if (is_barrier(e.sub)) w = Wait::kBarrier;
   if (w == Wait::kNone) return;  // e.g. a reduction's wait: the task is still busy
+  // A taskgroup's sync_region spans its whole body: only its wait suspends the task.
+  if (construct && w == Wait::kTaskgroup) return;
   uint64_t region_id = w == Wait::kBarrier ? (t->region ? t->region : (e.a ? e.a : th.region)) : 0;
   if (e.op == uint8_t(format::Endpoint::kBegin)) {
+    if (t->wait == w) return;  // already waiting: the wait inside its construct
     t->wait = w;
+    t->wait_in_construct = construct;
     t->thread = thread;
     set_state(*t, TaskState::kSuspended);
     if (w == Wait::kBarrier) {
@@ -423,8 +432,11 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread) {
     }
     return;
   }
-  if (e.op != uint8_t(format::Endpoint::kEnd)) return;
+  if (e.op != uint8_t(format::Endpoint::kEnd) || t->wait != w) return;
+  // Entered at the construct: it ends with the construct, not with the wait inside it.
+  if (t->wait_in_construct && !construct) return;
   t->wait = Wait::kNone;
+  t->wait_in_construct = false;
   t->thread = thread;
   if (t->state != TaskState::kCompleted) set_state(*t, TaskState::kRunning);
   th.current = id;

@@ -14,9 +14,12 @@
 //                                 late_fulfill: detached -> completed (on the fulfilling thread).
 //                                 N: running on this thread (suspended or ready if it still sits
 //                                 in a wait, until the wait ends)
-//   sync_region_wait begin/end    the waiting task is suspended, ready once what it waits for is
-//                                 done (children, taskgroup descendants, the whole team at a
-//                                 barrier), running again at the end of the wait
+//   sync_region begin/end         (barrier, taskwait) the task is suspended from the start of the
+//                                 construct to its end (POT Fig. 2: the sync_region callback),
+//                                 ready once what it waits for is done (children, the whole
+//                                 team at a barrier)
+//   sync_region_wait begin/end    the same for taskgroup (whose sync_region spans its body), and
+//                                 for traces that have only the wait
 #pragma once
 
 #include <cstdint>
@@ -60,6 +63,7 @@ struct TaskInfo {
   uint32_t flags = 0;    // OMPT task flags
   TaskState state = TaskState::kInitialized;
   Wait wait = Wait::kNone;
+  bool wait_in_construct = false;  // the wait began at its sync_region (not its inner wait)
   bool deps_pending = false;   // has_dependences, dependence records not all seen yet
   bool detach_fulfilled = false;
   uint32_t thread = kNoThread;          // where it runs or last ran
@@ -172,7 +176,8 @@ class TaskModel {
   }
   void refresh_working(uint32_t thread);
   void make_ready_if_possible(TaskInfo& t);
-  void on_wait(const format::Event& e, uint32_t thread);
+  // sync_region (construct = true) and sync_region_wait events of barriers, taskwait, taskgroup.
+  void on_wait(const format::Event& e, uint32_t thread, bool construct);
   void on_taskgroup(const format::Event& e, uint32_t thread);
   void check_wait_done(TaskInfo& t);
   void check_barrier(uint64_t region_id);

@@ -190,6 +190,8 @@ TEST_F(ModelTest, TaskwaitReadiesTheWaiterWhenTheLastChildCompletes) {
   EXPECT_EQ(state(1), TaskState::kReady);  // the taskwait can end now
   EXPECT_EQ(state(2), TaskState::kSuspended);  // back in its barrier, which is not complete
   wait(0, SyncKind::kTaskwait, Endpoint::kEnd, 1);
+  EXPECT_EQ(state(1), TaskState::kReady);  // still in the taskwait construct (POT: sync_region)
+  sync(0, SyncKind::kTaskwait, Endpoint::kEnd, 1);
   EXPECT_EQ(state(1), TaskState::kRunning);
   EXPECT_TRUE(m.working(0));
 }
@@ -207,6 +209,28 @@ TEST_F(ModelTest, ChildRunInsideTaskwaitLeavesTheWaiterSuspended) {
   schedule(0, 1, TaskStatus::kSwitch, 11);
   finish(0, 11, 1);
   EXPECT_EQ(state(1), TaskState::kReady);
+}
+
+TEST_F(ModelTest, TaskIsSuspendedFromTheStartOfItsSyncConstructToItsEnd) {
+  implicit_begin(0, 1, 100);
+  sync(0, SyncKind::kTaskwait, Endpoint::kBegin, 1);  // before the wait inside it
+  EXPECT_EQ(state(1), TaskState::kReady);  // no child: it could return at once
+  EXPECT_FALSE(m.working(0));
+  wait(0, SyncKind::kTaskwait, Endpoint::kBegin, 1);
+  wait(0, SyncKind::kTaskwait, Endpoint::kEnd, 1);
+  EXPECT_FALSE(m.working(0));
+  sync(0, SyncKind::kTaskwait, Endpoint::kEnd, 1);
+  EXPECT_TRUE(m.working(0));
+}
+
+TEST_F(ModelTest, TaskgroupBodyRunsUntilItsWait) {
+  implicit_begin(0, 1, 100);
+  sync(0, SyncKind::kTaskgroup, Endpoint::kBegin, 1);
+  EXPECT_TRUE(m.working(0));  // the taskgroup's sync_region spans its body
+  wait(0, SyncKind::kTaskgroup, Endpoint::kBegin, 1);
+  EXPECT_FALSE(m.working(0));
+  wait(0, SyncKind::kTaskgroup, Endpoint::kEnd, 1);
+  EXPECT_TRUE(m.working(0));
 }
 
 TEST_F(ModelTest, BarrierCompletesWhenTeamArrivedAndTasksDone) {
