@@ -14,6 +14,8 @@
 namespace tasklens::recorder {
 
 constexpr size_t kChunkBytes = 128 * 1024;
+// Never-used chunks kept with their pages ahead of use (see ChunkPool::warm_ahead): 1 MiB.
+constexpr size_t kWarmChunks = 8;
 
 struct Chunk {
   Chunk* next;           // link in the writer queue or the free list
@@ -51,6 +53,10 @@ class ChunkPool {
   Chunk* pop_all_full();
   bool full_queue_empty() const { return full_.load(std::memory_order_acquire) == nullptr; }
 
+  // Gives the next `chunks` never-used chunks their pages now (start-up and the writer thread),
+  // so that the threads do not take page faults on the hot path.
+  void warm_ahead(size_t chunks);
+
   // Chunks in use right now (taken and not given back), and the most ever in use.
   size_t in_use() const { return in_use_; }
   size_t peak_in_use() const { return peak_in_use_; }
@@ -62,6 +68,7 @@ class ChunkPool {
   std::condition_variable freed_;
   Chunk* free_ = nullptr;       // chunks given back
   uint8_t* base_ = nullptr;     // the mapping: chunks [never_used_, count_) were never taken
+  std::atomic<size_t> warmed_{0};  // chunks [0, warmed_) have their pages
   size_t never_used_ = 0;
   size_t count_ = 0;
   size_t in_use_ = 0;

@@ -67,6 +67,7 @@ void Writer::loop() {
     sem_timedwait(&wake_, &deadline);
     drain();
     if (crash_.load(std::memory_order_acquire)) break;
+    pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
     if (last_sample_.ns - last_metadata_ns > 1000000000ull) {
       last_metadata_ns = last_sample_.ns;
