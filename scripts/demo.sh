@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" >/dev/null
+"$root/scripts/build.sh"
 build=${TASKLENS_BUILD_DIR:-$root/build}
 out=$(mktemp -d /tmp/tasklens-demo-XXXXXX)/nqueens
 "$build/bin/tasklens" run -n 2 -o "$out" -- "$build/examples/nqueens" 8
