@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "format/experiment.h"
+#include "format/stream_reader.h"
 #include "replay/replay.h"
 #include "replay/symbolizer.h"
 #include "report/compare_report.h"
@@ -39,6 +40,8 @@ int run_compare(const CompareOptions& o) {
   for (const auto& dir : o.dirs) {
     auto x = format::open_experiment(dir);
     if (!x) return fail(x.error().message);
+    // A thread whose whole stream is unreadable would skew every total: refuse the run.
+    if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
     programs.push_back(report::program_identity(*x));
     runs.push_back(std::move(*x));
   }

@@ -15,6 +15,7 @@
 #include "cli/progress.h"
 #include "export/export.h"
 #include "format/experiment.h"
+#include "format/stream_reader.h"
 
 namespace tasklens::cli {
 namespace {
@@ -132,6 +133,8 @@ int run_export(ExportCli& o) {
 
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);
+  // A timeline without one of its threads would mislead: refuse the run.
+  if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
   FILE* info = o.out == "-" ? stderr : stdout;
   if (*format == exports::Format::kPerfetto && o.options.threads.empty() &&
       o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX) {

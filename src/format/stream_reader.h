@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,5 +61,10 @@ class StreamReader {
   size_t decoded_cap_ = 0;
   std::vector<Problem> problems_;
 };
+
+// The error of the first stream of `streams` that cannot be opened at all, if any. The commands
+// that derive whole artifacts (compare, export) refuse such a run; dump, check and report read
+// the other threads and report the stream as lost.
+std::optional<Error> first_unreadable_stream(const std::vector<std::string>& streams);
 
 }  // namespace tasklens::format

@@ -23,7 +23,11 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
   m->clock_ = x.clock;
   for (const auto& path : x.streams) {
     auto r = format::StreamReader::open(path);
-    if (!r) return r.error();
+    if (!r) {
+      // One unreadable stream (not ours, a newer version) must not hide the other threads.
+      m->unreadable_.push_back({format::Problem::Severity::kDataLost, r.error().message});
+      continue;
+    }
     Cursor c;
     c.reader = std::move(r.value());
     c.thread = c.reader->thread();
@@ -57,7 +61,7 @@ void MergedStream::sift_down(size_t i) {
 }
 
 std::vector<format::Problem> MergedStream::problems() const {
-  std::vector<format::Problem> all;
+  std::vector<format::Problem> all = unreadable_;
   for (const Cursor& c : cursors_) {
     all.insert(all.end(), c.reader->problems().begin(), c.reader->problems().end());
   }

@@ -22,7 +22,8 @@ struct Record {
 
 class MergedStream {
  public:
-  // Opens every stream of `x`; a stream that cannot be opened at all is an error.
+  // Opens every stream of `x`. A stream that cannot be opened at all (not a tasklens stream, a
+  // newer version) is left out and reported by problems(); the others are read.
   static Result<std::unique_ptr<MergedStream>> open(const format::Experiment& x);
 
   // The next event in time order, or nullptr at the end. The pointer stays valid until the
@@ -72,6 +73,7 @@ class MergedStream {
   format::Clock clock_;
   Record last_;
   std::vector<Cursor> cursors_;
+  std::vector<format::Problem> unreadable_;  // streams left out
   std::vector<uint32_t> heap_;
   uint32_t thread_count_ = 0;
   uint64_t events_read_ = 0;

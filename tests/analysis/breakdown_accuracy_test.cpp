@@ -48,7 +48,8 @@ TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
     ASSERT_EQ(ideal_work, 1e6 * 3 * 40);  // n = 2: 3 ms of tasks per iteration
     const Breakdown& b = run.breakdown;
     expect_breakdown_invariant(b);
-    if (relative_error(self_timed, ideal_work) > 0.02) continue;  // disturbed: try again
+    // Disturbed (the tasks overran, or other programs compete for the cores): try again.
+    if (relative_error(self_timed, ideal_work) > 0.02 || machine_busy()) continue;
     EXPECT_LT(relative_error(double(b.total.work_ns), self_timed), 0.05)
         << "work " << b.total.work_ns << ", the tasks timed themselves at " << self_timed;
     EXPECT_LT(relative_error(double(b.total.work_ns), ideal_work), 0.05)
@@ -74,6 +75,7 @@ TEST(BreakdownEndToEnd, DependenceChainLeavesOneThreadIdle) {
     double total = double(b.total.total_ns());
     idle_share = double(b.total.idle_ns) / total;
     overhead_share = double(b.total.overhead_ns) / total;
+    if (machine_busy()) continue;
     if (idle_share > 0.40 && overhead_share < 0.10) {
       EXPECT_EQ(b.verdict, Verdict::kHL);
       return;
