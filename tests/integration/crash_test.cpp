@@ -12,8 +12,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -199,13 +197,8 @@ int run_with_file_size_limit(const std::vector<std::string>& argv, rlim_t bytes,
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  auto slurp = [](const std::string& p) {
-    std::stringstream ss;
-    ss << std::ifstream(p).rdbuf();
-    return ss.str();
-  };
-  *out = slurp(out_path);
-  *err = slurp(err_path);
+  *out = read_file(out_path);
+  *err = read_file(err_path);
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
