@@ -1,3 +1,4 @@
+// record_and_replay and the breakdown invariant, shared by the breakdown tests.
 #include "analysis/breakdown_checks.h"
 
 #include <gtest/gtest.h>

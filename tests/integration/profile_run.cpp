@@ -1,3 +1,4 @@
+// record_and_report and the profile invariants, shared by the profile integration tests.
 #include "integration/profile_run.h"
 
 #include <gtest/gtest.h>
