@@ -48,7 +48,9 @@ static inline unsigned long long spin_until_ns(unsigned long long end) {
 }
 
 /* Busy-waits `ns` nanoseconds. */
-static inline void spin_ns(unsigned long long ns) { spin_until_ns(now_ns() + ns); }
+static inline void spin_ns(unsigned long long ns) {
+  spin_until_ns(now_ns() + ns);
+}
 
 /* `steps` steps of a 64-bit linear congruential generator from x: deterministic work (about a
  * nanosecond a step) whose result the compiler cannot drop, the same in a task and serially. */

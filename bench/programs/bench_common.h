@@ -26,7 +26,9 @@ static inline uint64_t mix64(uint64_t z) {
 }
 
 // A well-mixed hash of x: what SplitMix64 returns from state x.
-static inline uint64_t hash64(uint64_t x) { return mix64(x + 0x9E3779B97F4A7C15ull); }
+static inline uint64_t hash64(uint64_t x) {
+  return mix64(x + 0x9E3779B97F4A7C15ull);
+}
 
 // SplitMix64: advances *state and returns its next pseudo-random number.
 static inline uint64_t splitmix64(uint64_t* state) {

@@ -169,8 +169,8 @@ static int sparselu_main(int argc, char** argv, const char* name, void (*factori
 
   long tasks = sparselu_serial(R) + (lu0_is_task ? NB : 0);
   int ok = same(M, R);
-  printf("%s nb=%d bs=%d threads=%d time=%.6f tasks=%ld %s\n", name, NB, BS,
-         omp_get_max_threads(), t1 - t0, tasks, ok ? "OK" : "FAILED");
+  printf("%s nb=%d bs=%d threads=%d time=%.6f tasks=%ld %s\n", name, NB, BS, omp_get_max_threads(),
+         t1 - t0, tasks, ok ? "OK" : "FAILED");
   free_matrix(M);
   free_matrix(R);
   return ok ? 0 : 1;

@@ -14,7 +14,9 @@ namespace tasklens::process {
 namespace {
 
 // "NAME" of "NAME=value" (all of it when there is no '=').
-std::string name_of(const std::string& entry) { return entry.substr(0, entry.find('=')); }
+std::string name_of(const std::string& entry) {
+  return entry.substr(0, entry.find('='));
+}
 
 void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
   int write_flags = O_WRONLY | O_CREAT | O_TRUNC;
