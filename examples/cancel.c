@@ -15,22 +15,13 @@
  * Prints: cancel ntasks=N cancellation=0|1 threads=T tasks=N found_at=P started=S discarded=N-S
  *         OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define CHUNK 20000L
-
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: [OMP_CANCELLATION=true] cancel [NTASKS=64 (1..10000)]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: [OMP_CANCELLATION=true] cancel [NTASKS=64 (1..10000)]\n"
 
 /* Distinct values: k -> k * odd constant is a bijection on 32-bit integers. */
 static unsigned value(long k) {
@@ -38,7 +29,7 @@ static unsigned value(long k) {
 }
 
 int main(int argc, char** argv) {
-  long ntasks = arg(argc, argv, 1, 64, 1, 10000);
+  long ntasks = arg_long(argc, argv, 1, 64, 1, 10000, USAGE);
   long size = ntasks * CHUNK;
   unsigned* data = malloc((size_t)size * sizeof *data);
   for (long k = 0; k < size; k++) data[k] = value(k);

@@ -11,29 +11,18 @@
  * Usage:  critical [N=10000]
  * Prints: critical n=N threads=T entries=N*T counter=N*T OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: critical [N=10000]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: critical [N=10000]\n"
 
 /* The shared computation: 50 LCG steps (the same whatever the order of the entries). */
-static unsigned long long step(unsigned long long x) {
-  for (int k = 0; k < 50; k++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x;
-}
+static unsigned long long step(unsigned long long x) { return lcg_steps(x, 50); }
 
 int main(int argc, char** argv) {
-  long n = arg(argc, argv, 1, 10000, 0, 1000000000L);
+  long n = arg_long(argc, argv, 1, 10000, 0, 1000000000L, USAGE);
   long counter = 0;
   unsigned long long state = 1;
   int threads = 0;

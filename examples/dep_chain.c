@@ -11,38 +11,16 @@
  * Usage:  dep_chain [NTASKS=100] [GRAIN_US=100]
  * Prints: dep_chain ntasks=N grain_us=G threads=T tasks=N deps=N-1 OK|FAILED
  */
-#define _POSIX_C_SOURCE 200809L
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: dep_chain [NTASKS=100 (>=1)] [GRAIN_US=100]\n");
-    exit(2);
-  }
-  return v;
-}
-
-static unsigned long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-static void spin_ns(unsigned long long ns) {
-  unsigned long long end = now_ns() + ns;
-  while (now_ns() < end) {
-  }
-}
+#define USAGE "usage: dep_chain [NTASKS=100 (>=1)] [GRAIN_US=100]\n"
 
 int main(int argc, char** argv) {
-  long ntasks = arg(argc, argv, 1, 100, 1, 100000000L);
-  long grain_us = arg(argc, argv, 2, 100, 0, 10000000L);
+  long ntasks = arg_long(argc, argv, 1, 100, 1, 100000000L, USAGE);
+  long grain_us = arg_long(argc, argv, 2, 100, 0, 10000000L, USAGE);
   long x = 0; /* the chained variable: task k finds x == k and leaves k+1 */
   long out_of_order = 0;
   int threads = 0;

@@ -16,30 +16,18 @@
  * Usage:  detach [NTASKS=64]
  * Prints: detach ntasks=N threads=T tasks=N+1 detached=N fulfilled=N OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: detach [NTASKS=64]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: detach [NTASKS=64]\n"
 
 /* Some deterministic computation (a few microseconds). */
-static unsigned long long work(long seed) {
-  unsigned long long x = (unsigned long long)seed;
-  for (int k = 0; k < 5000; k++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x;
-}
+static unsigned long long work(long seed) { return lcg_steps((unsigned long long)seed, 5000); }
 
 int main(int argc, char** argv) {
-  long ntasks = arg(argc, argv, 1, 64, 0, 100000000L);
+  long ntasks = arg_long(argc, argv, 1, 64, 0, 100000000L, USAGE);
   omp_event_handle_t* events = calloc((size_t)ntasks + 1, sizeof *events);
   unsigned long long* result = calloc((size_t)ntasks + 1, sizeof *result);
   long fulfilled = 0, wrong = 0;

@@ -15,21 +15,13 @@
  * Prints: fib n=N cutoff=C result=fib(N) threads=T tasks=K OK|FAILED
  * tasks= is recomputed serially afterwards (t(n) = 2 + t(n-1) + t(n-2) for task-creating calls).
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <tasklens/tasklens.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: fib [N=20 (0..90)] [cutoff=0]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: fib [N=20 (0..90)] [cutoff=0]\n"
 
 static long long fib_serial(int n) {
   return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2);
@@ -49,8 +41,8 @@ static long long fib(int n, int cutoff) {
 }
 
 int main(int argc, char** argv) {
-  int n = (int)arg(argc, argv, 1, 20, 0, 90);
-  int cutoff = (int)arg(argc, argv, 2, 0, 0, 90);
+  int n = (int)arg_long(argc, argv, 1, 20, 0, 90, USAGE);
+  int cutoff = (int)arg_long(argc, argv, 2, 0, 0, 90, USAGE);
   long long result = 0;
   int threads = 0;
 #pragma omp parallel

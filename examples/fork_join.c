@@ -10,23 +10,15 @@
  * Usage:  fork_join [N=10000]
  * Prints: fork_join regions=N threads=T implicit_tasks=N*T OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: fork_join [N=10000]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: fork_join [N=10000]\n"
 
 int main(int argc, char** argv) {
-  long n = arg(argc, argv, 1, 10000, 0, 1000000000L);
+  long n = arg_long(argc, argv, 1, 10000, 0, 1000000000L, USAGE);
   int team = 0, min_team = 1 << 30, max_team = 0;
   for (long r = 0; r < n; r++) {
 #pragma omp parallel

@@ -14,32 +14,17 @@
  *         ideal_idle_ns=g*n(n-1)/2*I measured_work_ns=W OK|FAILED
  * (measured_work_ns is what the tasks timed themselves; the other values are exact formulas.)
  */
-#define _POSIX_C_SOURCE 200809L
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: imbalance [GRAIN_NS=10000] [ITERATIONS=1000]\n");
-    exit(2);
-  }
-  return v;
-}
-
-static unsigned long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
+#define USAGE "usage: imbalance [GRAIN_NS=10000] [ITERATIONS=1000]\n"
 
 int main(int argc, char** argv) {
-  unsigned long long g = (unsigned long long)arg(argc, argv, 1, 10000, 0, 1000000000L);
-  long iters = arg(argc, argv, 2, 1000, 0, 1000000000L);
+  unsigned long long g =
+      (unsigned long long)arg_long(argc, argv, 1, 10000, 0, 1000000000L, USAGE);
+  long iters = arg_long(argc, argv, 2, 1000, 0, 1000000000L, USAGE);
   int maxt = omp_get_max_threads();
   /* Slot t-1 belongs to the tasks of thread t; they never overlap (the barrier separates them). */
   unsigned long long* measured = calloc((size_t)maxt, sizeof *measured);
@@ -53,10 +38,8 @@ int main(int argc, char** argv) {
     for (long it = 0; it < iters; it++) {
 #pragma omp task
       {
-        unsigned long long start = now_ns(), end = start + (unsigned long long)t * g, now;
-        do now = now_ns();
-        while (now < end);
-        measured[t - 1] += now - start;
+        unsigned long long start = now_ns();
+        measured[t - 1] += spin_until_ns(start + (unsigned long long)t * g) - start;
         ran[t - 1]++;
       }
 #pragma omp barrier

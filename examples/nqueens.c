@@ -15,6 +15,7 @@
  * Prints: nqueens n=N cutoff=C solutions=S threads=T tasks=K OK|FAILED   (N=8: solutions=92)
  * tasks= comes from a serial recount of the same search afterwards.
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +23,7 @@
 #include <tasklens/tasklens.h>
 
 #define MAXN 20
-
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: nqueens [N=8 (1..20)] [cutoff=0]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: nqueens [N=8 (1..20)] [cutoff=0]\n"
 
 /* Is the queen of row `row` (column a[row]) attacked by the queens of rows 0..row-1? */
 static int ok(int row, const char* a) {
@@ -87,8 +78,8 @@ static void recount(int n, int row, char* a, int cutoff, long long* sols, long l
 int main(int argc, char** argv) {
   static const long long known[] = {
       1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104};
-  int n = (int)arg(argc, argv, 1, 8, 1, MAXN);
-  int cutoff = (int)arg(argc, argv, 2, 0, 0, MAXN);
+  int n = (int)arg_long(argc, argv, 1, 8, 1, MAXN, USAGE);
+  int cutoff = (int)arg_long(argc, argv, 2, 0, 0, MAXN, USAGE);
   long long solutions = 0;
   int threads = 0;
   char empty[MAXN] = {0};

@@ -12,31 +12,15 @@
  * Prints: single work_ms=W threads=T executions=1 executor=E ideal_work_ms=W
  *         ideal_idle_ms=(T-1)*W OK|FAILED
  */
-#define _POSIX_C_SOURCE 200809L
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: single [WORK_MS=50]\n");
-    exit(2);
-  }
-  return v;
-}
-
-static unsigned long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
+#define USAGE "usage: single [WORK_MS=50]\n"
 
 int main(int argc, char** argv) {
-  long work_ms = arg(argc, argv, 1, 50, 0, 1000000L);
+  long work_ms = arg_long(argc, argv, 1, 50, 0, 1000000L, USAGE);
   int threads = 0, executions = 0, executor = -1;
   unsigned long long elapsed = 0;
 #pragma omp parallel
@@ -46,11 +30,8 @@ int main(int argc, char** argv) {
       executions++;
       executor = omp_get_thread_num();
       threads = omp_get_num_threads();
-      unsigned long long start = now_ns(), end = start + (unsigned long long)work_ms * 1000000ull;
-      unsigned long long now;
-      do now = now_ns();
-      while (now < end);
-      elapsed = now - start;
+      unsigned long long start = now_ns();
+      elapsed = spin_until_ns(start + (unsigned long long)work_ms * 1000000ull) - start;
     } /* implicit barrier: the other threads wait here */
   }
   int good = executions == 1 && elapsed >= (unsigned long long)work_ms * 1000000ull;

@@ -13,39 +13,17 @@
  * Prints: skewed_loop n=N unit_ns=U threads=2 units_t0=N/2 units_t1=3N/2 ideal_work_ns=W
  *         ideal_idle_ns=I max_over_mean=1.50 OK|FAILED
  */
-#define _POSIX_C_SOURCE 200809L
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define UNIT_NS 10000ull
-
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi || v % 2 != 0) {
-    fprintf(stderr, "usage: skewed_loop [N=1000 (even)]\n");
-    exit(2);
-  }
-  return v;
-}
-
-static unsigned long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-static void spin_ns(unsigned long long ns) {
-  unsigned long long end = now_ns() + ns;
-  while (now_ns() < end) {
-  }
-}
+#define USAGE "usage: skewed_loop [N=1000 (even)]\n"
 
 int main(int argc, char** argv) {
-  long n = arg(argc, argv, 1, 1000, 0, 100000000L);
+  long n = arg_long(argc, argv, 1, 1000, 0, 100000000L, USAGE);
+  if (n % 2 != 0) usage_exit(USAGE);
   unsigned long long units[2] = {0, 0};
   int threads = 0;
 #pragma omp parallel num_threads(2)

@@ -12,30 +12,18 @@
  * Usage:  taskgroup [NTASKS=100]
  * Prints: taskgroup ntasks=N threads=T tasks=3N children=2N OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: taskgroup [NTASKS=100]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: taskgroup [NTASKS=100]\n"
 
 /* Some deterministic computation (a few microseconds). */
-static unsigned long long work(long seed) {
-  unsigned long long x = (unsigned long long)seed;
-  for (int k = 0; k < 5000; k++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x;
-}
+static unsigned long long work(long seed) { return lcg_steps((unsigned long long)seed, 5000); }
 
 int main(int argc, char** argv) {
-  long ntasks = arg(argc, argv, 1, 100, 0, 100000000L);
+  long ntasks = arg_long(argc, argv, 1, 100, 0, 100000000L, USAGE);
   unsigned long long* out = calloc(2 * (size_t)ntasks + 1, sizeof *out);
   long missing = 0;
   int threads = 0;

@@ -15,31 +15,19 @@
  * Usage:  taskloop [N=10000] [GRAINSIZE=100]
  * Prints: taskloop iterations=N grainsize=G threads=T sum=S OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: taskloop [N=10000] [GRAINSIZE=100 (>=1)]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: taskloop [N=10000] [GRAINSIZE=100 (>=1)]\n"
 
 /* Some deterministic computation per iteration (about a microsecond). */
-static unsigned long long work(long i) {
-  unsigned long long x = (unsigned long long)i;
-  for (int k = 0; k < 500; k++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x >> 40;
-}
+static unsigned long long work(long i) { return lcg_steps((unsigned long long)i, 500) >> 40; }
 
 int main(int argc, char** argv) {
-  long n = arg(argc, argv, 1, 10000, 0, 1000000000L);
-  long grainsize = arg(argc, argv, 2, 100, 1, 1000000000L);
+  long n = arg_long(argc, argv, 1, 10000, 0, 1000000000L, USAGE);
+  long grainsize = arg_long(argc, argv, 2, 100, 1, 1000000000L, USAGE);
   unsigned long long* a = calloc((size_t)n + 1, sizeof *a);
   int threads = 0;
 #pragma omp parallel

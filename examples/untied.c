@@ -19,28 +19,17 @@
  * Usage:  untied [NTASKS=64]
  * Prints: untied ntasks=N steps=8 threads=T tasks=2N yields=8N body_migrations=M OK|FAILED
  */
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define STEPS 8
-
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: untied [NTASKS=64]\n");
-    exit(2);
-  }
-  return v;
-}
+#define USAGE "usage: untied [NTASKS=64]\n"
 
 /* Some deterministic computation (about 20 us): a chain of LCG steps. */
 static unsigned long long work(long i, int step) {
-  unsigned long long x = (unsigned long long)i * 1000003ull + (unsigned long long)step;
-  for (int k = 0; k < 20000; k++) x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x;
+  return lcg_steps((unsigned long long)i * 1000003ull + (unsigned long long)step, 20000);
 }
 
 /* After a scheduling point: has the task been resumed on another thread? */
@@ -54,7 +43,7 @@ static unsigned long long work(long i, int step) {
   } while (0)
 
 int main(int argc, char** argv) {
-  long ntasks = arg(argc, argv, 1, 64, 0, 100000000L);
+  long ntasks = arg_long(argc, argv, 1, 64, 0, 100000000L, USAGE);
   unsigned long long* result = calloc((size_t)ntasks + 1, sizeof *result);
   long* migrations = calloc((size_t)ntasks + 1, sizeof *migrations);
   int threads = 0;

@@ -12,38 +12,16 @@
  * Usage:  wavefront [N=8] [GRAIN_US=100]
  * Prints: wavefront n=N grain_us=G threads=T tasks=N*N deps=2N(N-1) OK|FAILED
  */
-#define _POSIX_C_SOURCE 200809L
+#include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static long arg(int argc, char** argv, int i, long def, long lo, long hi) {
-  if (argc <= i) return def;
-  char* end;
-  long v = strtol(argv[i], &end, 10);
-  if (*argv[i] == '\0' || *end != '\0' || v < lo || v > hi) {
-    fprintf(stderr, "usage: wavefront [N=8 (1..10000)] [GRAIN_US=100]\n");
-    exit(2);
-  }
-  return v;
-}
-
-static unsigned long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-static void spin_ns(unsigned long long ns) {
-  unsigned long long end = now_ns() + ns;
-  while (now_ns() < end) {
-  }
-}
+#define USAGE "usage: wavefront [N=8 (1..10000)] [GRAIN_US=100]\n"
 
 int main(int argc, char** argv) {
-  long n = arg(argc, argv, 1, 8, 1, 10000);
-  long grain_us = arg(argc, argv, 2, 100, 0, 10000000L);
+  long n = arg_long(argc, argv, 1, 8, 1, 10000, USAGE);
+  long grain_us = arg_long(argc, argv, 2, 100, 0, 10000000L, USAGE);
   long w = n + 1; /* row width, including the never-written column 0 */
 #define IDX(i, j) ((i)*w + (j))
   char* s = calloc((size_t)(w * w), 1);                       /* dependence addresses */

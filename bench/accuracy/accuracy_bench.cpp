@@ -5,10 +5,7 @@
 // tasks time themselves too: the last columns compare tasklens' work with that.
 //
 // Usage: accuracy_bench [threads=2] [csv=accuracy.csv]
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <fstream>
@@ -20,31 +17,22 @@
 
 #include "analysis/breakdown.h"
 #include "format/experiment.h"
+#include "process/spawn.h"
 #include "replay/replay.h"
-
-extern char** environ;
 
 namespace {
 
 using namespace tasklens;
 namespace fs = std::filesystem;
 
-// Runs argv with its stdout in `out_path`; returns the exit status.
+// Runs argv with its stdout in `out_path`; returns the exit status (-1: not started or killed).
 int run(const std::vector<std::string>& argv, const std::string& out_path) {
-  std::vector<char*> args;
-  std::vector<std::string> copy = argv;
-  for (auto& a : copy) args.push_back(a.data());
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  process::SpawnOptions options;
+  options.out = process::Stream::file(out_path);
   pid_t pid;
-  int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return -1;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (process::spawn(argv, options, &pid) != 0) return -1;
+  process::Exit exit = process::wait_for(pid);
+  return exit.signaled ? -1 : exit.code;
 }
 
 // The value of `key=` in the program's output line, or 0.

@@ -13,25 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static long N, BS, NB;
 
 static void usage(void) {
   fprintf(stderr, "usage: cholesky_dep N BS | tiny | small | medium   (BS divides N)\n");
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
-}
-
-static uint64_t mix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 // Entry (i, j) of the SPD input: symmetric, off-diagonal in [-1, 1), diagonal N + [0, 1),
@@ -42,7 +30,7 @@ static double a_entry(long i, long j) {
     i = j;
     j = t;
   }
-  double u = (double)(mix64((uint64_t)i * 0x100000001ull + (uint64_t)j) >> 11) * 0x1.0p-53;
+  double u = (double)(hash64((uint64_t)i * 0x100000001ull + (uint64_t)j) >> 11) * 0x1.0p-53;
   return i == j ? (double)N + u : 2.0 * u - 1.0;
 }
 
@@ -171,7 +159,8 @@ int main(int argc, char** argv) {
   int ok = 1;
   double *x = malloc((size_t)N * sizeof(double)), *y = malloc((size_t)N * sizeof(double));
   for (int trial = 0; trial < 2 && ok; ++trial) {
-    for (long i = 0; i < N; ++i) x[i] = (double)(mix64(1000 + trial * N + i) >> 11) * 0x1.0p-52 - 1;
+    for (long i = 0; i < N; ++i)
+      x[i] = (double)(hash64(1000 + trial * N + i) >> 11) * 0x1.0p-52 - 1;
     // y = L^T x: y[j] = sum_{i >= j} L[i][j] x[i]
     for (long j = 0; j < N; ++j) y[j] = 0.0;
     for (long i = 0; i < N; ++i) {

@@ -8,16 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static void usage(void) {
   fprintf(stderr, "usage: fib N [CUTOFF] | tiny | small | medium\n");
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
 }
 
 static long fib_serial(int n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 #define BRANCH 4
 #define POPULATION 100                  // inhabitants per village
 static const double kSick = 0.001;      // probability an inhabitant falls ill in a step
@@ -56,20 +58,8 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
-}
-
-static double next_u01(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-53;
-}
+// A pseudo-random number in [0, 1).
+static double next_u01(uint64_t* state) { return (double)(splitmix64(state) >> 11) * 0x1.0p-53; }
 
 static void push(List* l, Patient* p) {
   p->next = NULL;

@@ -13,16 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
+
 static void usage(void) {
   fprintf(stderr, "usage: imbalance GRAIN_NS ITERATIONS | tiny | small | medium\n");
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
 }
 
 static long now_ns(void) {

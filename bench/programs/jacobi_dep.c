@@ -13,18 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static long N, BS, NBLK, LD;  // LD = N + 2: rows include the boundary
 
 static void usage(void) {
   fprintf(stderr, "usage: jacobi_dep N BS ITERS | tiny | small | medium   (BS divides N)\n");
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
 }
 
 // First interior element of block (bi, bj) in grid g; the dependence object of that block.

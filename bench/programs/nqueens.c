@@ -10,18 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 #define MAXN 20
 
 static void usage(void) {
   fprintf(stderr, "usage: nqueens N [CUTOFF] | tiny | small | medium   (1 <= N <= %d)\n", MAXN);
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
 }
 
 // Queen in row `row` at column `col` is safe against the queens of rows 0..row-1 in a[].

@@ -13,25 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static long cutoff = 64;
 
 static void usage(void) {
   fprintf(stderr, "usage: strassen N [CUTOFF] | tiny | small | medium\n");
   exit(2);
-}
-
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
-}
-
-static uint64_t splitmix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 static double* alloc_mat(long n) {

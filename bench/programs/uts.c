@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 static long B0, M;
 static double Q;
 
@@ -21,24 +23,11 @@ static void usage(void) {
   exit(2);
 }
 
-static long parse_long(const char* s, long lo, long hi) {
-  char* end;
-  long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) usage();
-  return v;
-}
-
 static double parse_double(const char* s, double lo, double hi) {
   char* end;
   double v = strtod(s, &end);
   if (*s == '\0' || *end != '\0' || !(v >= lo && v <= hi)) usage();
   return v;
-}
-
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 static uint64_t child_state(uint64_t parent, long i) {

@@ -1,3 +1,4 @@
+// BreakdownPass: POT's work / overhead / idleness, accumulated per thread, region and slice.
 #include "analysis/breakdown.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// OverheadsPass: ompP's timings per region and construct, and every thread's time split into work
+// and the five overhead classes.
 #include "analysis/overheads.h"
 
 #include <algorithm>

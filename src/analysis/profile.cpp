@@ -1,3 +1,5 @@
+// ProfilePass: builds the task-aware call trees (implicit-task trees with stub nodes, one merged
+// tree per task construct) event by event.
 #include "analysis/profile.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// compute_scaling: the overheads results of several runs lined up by thread count.
 #include "analysis/scaling.h"
 
 #include <algorithm>

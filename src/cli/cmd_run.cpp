@@ -51,7 +51,7 @@ std::string default_output_dir(const std::string& program) {
 // GCC's OpenMP programs need libgomp, which has no OMPT; libomp implements GOMP's entry points,
 // so a folder with libgomp.so.1 -> libomp.so.5 first on LD_LIBRARY_PATH makes them record.
 bool prepare_gcc_program(const ElfInfo& elf, const std::string& dir, const std::string& program,
-                         std::vector<std::pair<std::string, std::string>>* env) {
+                         std::vector<std::string>* env) {
   if (elf.imports_symbol("omp_fulfill_event")) {
     std::fprintf(stderr,
                  "tasklens: %s was built by GCC (libgomp) and uses omp_fulfill_event (detach), "
@@ -79,8 +79,8 @@ bool prepare_gcc_program(const ElfInfo& elf, const std::string& dir, const std::
     return false;
   }
   const char* old = std::getenv("LD_LIBRARY_PATH");
-  env->emplace_back("LD_LIBRARY_PATH",
-                    fs::absolute(shim).string() + (old && *old ? std::string(":") + old : ""));
+  env->push_back("LD_LIBRARY_PATH=" + fs::absolute(shim).string() +
+                 (old && *old ? std::string(":") + old : ""));
   return true;
 }
 
@@ -119,14 +119,14 @@ int run(const RunOptions& o) {
     return kToolFailed;
   }
 
-  std::vector<std::pair<std::string, std::string>> env = {
-      {"OMP_TOOL", "enabled"},
-      {"OMP_TOOL_LIBRARIES", recorder},
-      {"TASKLENS_OUTPUT", fs::absolute(dir).string()},
+  std::vector<std::string> env = {
+      "OMP_TOOL=enabled",
+      "OMP_TOOL_LIBRARIES=" + recorder,
+      "TASKLENS_OUTPUT=" + fs::absolute(dir).string(),
   };
-  if (o.threads > 0) env.emplace_back("OMP_NUM_THREADS", std::to_string(o.threads));
-  if (o.buffer_mb > 0) env.emplace_back("TASKLENS_BUFFER_MB", std::to_string(o.buffer_mb));
-  if (!o.overflow.empty()) env.emplace_back("TASKLENS_OVERFLOW", o.overflow);
+  if (o.threads > 0) env.push_back("OMP_NUM_THREADS=" + std::to_string(o.threads));
+  if (o.buffer_mb > 0) env.push_back("TASKLENS_BUFFER_MB=" + std::to_string(o.buffer_mb));
+  if (!o.overflow.empty()) env.push_back("TASKLENS_OVERFLOW=" + o.overflow);
 
   ElfInfo elf = read_elf_info(program);
   bool gcc_program = elf.needs("libgomp.so.1");

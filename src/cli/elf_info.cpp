@@ -1,3 +1,4 @@
+// read_elf_info: DT_NEEDED entries and imported dynamic symbols, read from the ELF file.
 #include "cli/elf_info.h"
 
 #include <elf.h>

@@ -1,3 +1,4 @@
+// The text and JSON forms of one event for `tasklens dump`.
 #include "cli/event_format.h"
 
 #include <fmt/format.h>

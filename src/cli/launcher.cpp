@@ -1,17 +1,17 @@
+// run_child and resolve_program: `tasklens run`'s signal handling around the child process
+// (spawned by src/process), and the lookup of the program on PATH.
 #include "cli/launcher.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 
-extern char** environ;
+#include "process/spawn.h"
 
 namespace tasklens::cli {
 namespace {
@@ -70,25 +70,8 @@ bool resolve_program(const std::string& name, std::string* path, std::string* er
   return false;
 }
 
-ChildExit run_child(const std::vector<std::string>& argv,
-                    const std::vector<std::pair<std::string, std::string>>& env) {
+ChildExit run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   ChildExit out;
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
-    bool replaced = false;
-    for (const auto& [k, v] : env) {
-      if (std::strncmp(*e, k.c_str(), k.size()) == 0 && (*e)[k.size()] == '=') replaced = true;
-    }
-    if (!replaced) env_strings.emplace_back(*e);
-  }
-  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp, args;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto& a : argv_copy) args.push_back(a.data());
-  args.push_back(nullptr);
-
   // The terminal's SIGINT/SIGQUIT go to the whole foreground group: let the child decide.
   struct sigaction ignore{}, old_int{}, old_quit{}, term{}, old_term{};
   ignore.sa_handler = SIG_IGN;
@@ -97,36 +80,22 @@ ChildExit run_child(const std::vector<std::string>& argv,
   term.sa_handler = forward_term;
   sigaction(SIGTERM, &term, &old_term);
 
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGQUIT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-
+  process::SpawnOptions options;
+  options.env = env;
+  options.default_signals = true;
   uint64_t t0 = now_ns();
   pid_t pid;
-  int rc = posix_spawn(&pid, args[0], nullptr, &attr, args.data(), envp.data());
-  posix_spawnattr_destroy(&attr);
+  int rc = process::spawn(argv, options, &pid);
   if (rc != 0) {
     out.error = argv[0] + ": cannot start: " + std::strerror(rc);
   } else {
     out.started = true;
     g_child = pid;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    process::Exit exit = process::wait_for(pid);
     out.wall_ns = now_ns() - t0;
     g_child = -1;
-    if (WIFSIGNALED(status)) {
-      out.signaled = true;
-      out.code = WTERMSIG(status);
-    } else {
-      out.code = WEXITSTATUS(status);
-    }
+    out.signaled = exit.signaled;
+    out.code = exit.code;
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace tasklens::cli {
@@ -16,11 +15,10 @@ struct ChildExit {
   uint64_t wall_ns = 0;
 };
 
-// Runs argv[0] (already resolved to a path) with `env` added to this process's environment.
-// While it runs, SIGINT and SIGQUIT reach the child through the terminal only and SIGTERM is
-// forwarded to it.
-ChildExit run_child(const std::vector<std::string>& argv,
-                    const std::vector<std::pair<std::string, std::string>>& env);
+// Runs argv[0] (already resolved to a path) with `env` ("NAME=value") added to this process's
+// environment, each entry replacing one of the same name. While it runs, SIGINT and SIGQUIT
+// reach the child through the terminal only and SIGTERM is forwarded to it.
+ChildExit run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 
 // The program `name` resolves to: itself when it has a slash, else the first match on PATH.
 // Errors name the problem ("no such file", "not executable").

@@ -1,3 +1,4 @@
+// Progress: the in-place progress line on a terminal's stderr.
 #include "cli/progress.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The summary `tasklens run` prints at the end: counts read back from the experiment.
 #include "cli/run_summary.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Finding libtasklens.so next to the tasklens executable, and LLVM's libomp.
 #include "cli/tool_paths.h"
 
 #include <unistd.h>

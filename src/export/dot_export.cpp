@@ -1,3 +1,4 @@
+// DOT export: the task graph (creation, dependence, join and taskwait edges) for Graphviz.
 #include "export/formats.h"
 
 #include <fmt/format.h>

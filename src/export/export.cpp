@@ -1,3 +1,4 @@
+// export_experiment: picks the format's exporter and runs it in one replay.
 #include "export/export.h"
 
 #include <fmt/format.h>

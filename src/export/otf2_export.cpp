@@ -1,3 +1,4 @@
+// OTF2 export: the timeline written through the OTF2 library (mapping: docs/EXPORTS.md).
 #include "export/formats.h"
 
 #include <otf2/otf2.h>

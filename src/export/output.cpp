@@ -1,3 +1,4 @@
+// Output paths of the exports and the buffered text writer that keeps the first write error.
 #include "export/output.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// Paraver export: the timeline as .prv records (sorted on disk when needed), .pcf and .row.
 #include "export/formats.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Perfetto export: the timeline as Chrome/Perfetto JSON (thread and task tracks, flows).
 #include "export/formats.h"
 
 #include <fmt/format.h>

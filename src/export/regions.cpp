@@ -1,3 +1,4 @@
+// RegionTable: region ids and names of tasks, constructs and user regions for the exports.
 #include "export/regions.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// TimelinePass: replayed events turned into nested enter/leave, switches, states, relations.
 #include "export/timeline.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// What every timeline exporter sets up: filter, region table and timeline pass.
 #include "export/timeline_exporter.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// ChunkBuilder: stream file header and chunks, bytes only, no allocation.
 #include "format/chunk_builder.h"
 
 #include <cstring>

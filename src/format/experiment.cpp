@@ -1,3 +1,4 @@
+// open_experiment: reads experiment.json, calibrates the clock, lists the thread streams.
 #include "format/experiment.h"
 
 #include <algorithm>

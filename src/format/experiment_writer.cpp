@@ -1,3 +1,4 @@
+// ExperimentWriter: a whole experiment directory written from events held in memory.
 #include "format/experiment_writer.h"
 
 #include <filesystem>

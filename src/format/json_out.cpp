@@ -1,3 +1,4 @@
+// JsonOut: the allocation-free JSON emitter.
 #include "format/json_out.h"
 
 #include <cstdarg>

@@ -1,3 +1,4 @@
+// The layout table of every event kind: what op, sub, flags and the three slots mean.
 #include "format/kinds.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// StreamReader: one thread's stream file chunk by chunk, damage reported as Problems.
 #include "format/stream_reader.h"
 
 #include <algorithm>

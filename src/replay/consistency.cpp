@@ -1,3 +1,4 @@
+// ConsistencyPass: the per-event sanity checks behind `tasklens check`.
 #include "replay/consistency.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// MergedStream: the k-way merge of the thread streams in time order.
 #include "replay/merged_stream.h"
 
 namespace tasklens::replay {

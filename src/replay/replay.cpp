@@ -1,3 +1,4 @@
+// run_replay: the merged stream through the task model and the passes.
 #include "replay/replay.h"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
+// llvm-symbolizer as a helper process fed through pipes, its answers cached per address.
 #include "replay/symbolizer.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,6 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+
+#include "process/spawn.h"
 
 namespace tasklens::replay {
 namespace {
@@ -55,25 +59,24 @@ bool Symbolizer::start_helper() {
   const char* tool = find_llvm_symbolizer();
   if (!tool) return false;
   int in[2], out[2];
-  if (pipe(in) != 0) return false;
-  if (pipe(out) != 0) {
+  if (pipe2(in, O_CLOEXEC) != 0) return false;
+  if (pipe2(out, O_CLOEXEC) != 0) {
     close(in[0]), close(in[1]);
     return false;
   }
-  pid_ = fork();
-  if (pid_ == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-    execl(tool, tool, "--demangle", "--inlining=false", "--functions=linkage", nullptr);
-    _exit(127);
-  }
+  process::SpawnOptions options;
+  options.in = process::Stream::descriptor(in[0]);
+  options.out = process::Stream::descriptor(out[1]);
+  pid_t pid;
+  int rc = process::spawn({tool, "--demangle", "--inlining=false", "--functions=linkage"}, options,
+                          &pid);
   close(in[0]);
   close(out[1]);
-  if (pid_ < 0) {
+  if (rc != 0) {
     close(in[1]), close(out[0]);
     return false;
   }
+  pid_ = pid;
   signal(SIGPIPE, SIG_IGN);
   to_helper_ = in[1];
   from_helper_ = fdopen(out[0], "r");

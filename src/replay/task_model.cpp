@@ -1,3 +1,4 @@
+// TaskModel: task states (POT Fig. 2), what each thread runs, ready tasks, dependences.
 #include "replay/task_model.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The breakdown section of `tasklens report`, as text and JSON.
 #include "report/breakdown_section.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The text and JSON of `tasklens compare`.
 #include "report/compare_report.h"
 
 #include <fmt/format.h>

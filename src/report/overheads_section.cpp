@@ -1,3 +1,4 @@
+// The overheads section of `tasklens report`, as text (ompP's layout) and JSON.
 #include "report/overheads_section.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The profile section of `tasklens report`, as text tables and JSON.
 #include "report/profile_section.h"
 
 #include <fmt/format.h>

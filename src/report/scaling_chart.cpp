@@ -1,3 +1,4 @@
+// The SVG chart of `tasklens compare -o`, written by hand.
 #include "report/scaling_chart.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The list of report sections: name, flag, description, default, factory.
 #include "report/breakdown_section.h"
 #include "report/profile_section.h"
 #include "report/overheads_section.h"

@@ -1,3 +1,4 @@
+// Durations, percentages, counts and bars for the text reports.
 #include "report/text_format.h"
 
 #include <fmt/format.h>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/breakdown.h"
-#include "breakdown_checks.h"
+#include "analysis/breakdown_checks.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
 #include "support/test_paths.h"

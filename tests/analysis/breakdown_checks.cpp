@@ -1,28 +1,18 @@
-#include "breakdown_checks.h"
+// record_and_replay and the breakdown invariant, shared by the breakdown tests.
+#include "analysis/breakdown_checks.h"
 
 #include <gtest/gtest.h>
 
-#include "format/experiment.h"
-#include "replay/replay.h"
-#include "support/test_paths.h"
-#include "support/trace_builder.h"
+#include "support/recording.h"
 
 namespace tasklens::analysis {
 
 RecordedBreakdown record_and_replay(const std::vector<std::string>& program, int threads) {
-  std::string dir = testing::scratch_dir("run") + "/exp";
-  std::vector<std::string> argv = {testing::tasklens_bin(), "run", "-q", "-n",
-                                   std::to_string(threads), "-o", dir, "--"};
-  argv.insert(argv.end(), program.begin(), program.end());
-  auto r = testing::run_command(argv);
+  testing::Recording rec = testing::record_run(program, threads);
+  const testing::CommandResult& r = rec.run;
   EXPECT_EQ(r.status, 0) << r.err;
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
   BreakdownPass pass(20);
-  if (x.ok()) {
-    auto stats = replay::run_replay(*x, {&pass});
-    EXPECT_TRUE(stats.ok());
-  }
+  testing::replay_experiment(rec.dir, {&pass});
   return {r.out, pass.result()};
 }
 

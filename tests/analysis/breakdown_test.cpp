@@ -1,12 +1,10 @@
 // The POT breakdown on hand-made traces whose answer is known by construction. Times in ns.
 #include "analysis/breakdown.h"
 
-#include "breakdown_checks.h"
-
 #include <gtest/gtest.h>
 
-#include "format/experiment.h"
-#include "replay/replay.h"
+#include "analysis/breakdown_checks.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -22,11 +20,8 @@ constexpr uint64_t kRegion = 100;
 constexpr uint64_t kI0 = 1, kI1 = 2;  // implicit tasks of threads 0 and 1
 
 Breakdown run(TraceBuilder& t, uint32_t slices = 4) {
-  auto x = format::open_experiment(t.write());
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
   BreakdownPass pass(slices);
-  auto stats = replay::run_replay(*x, {&pass});
-  EXPECT_TRUE(stats.ok());
+  testing::replay_experiment(t.write(), {&pass});
   return pass.result();
 }
 

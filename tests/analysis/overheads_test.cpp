@@ -4,8 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "format/experiment.h"
-#include "replay/replay.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -90,12 +89,8 @@ void barrier_tasks(TraceBuilder& t, uint64_t arrive, uint64_t leave,
 
 // Replays a hand-made trace through the pass; every golden trace must keep the invariant.
 Overheads analyze(TraceBuilder& t) {
-  std::string dir = t.write();
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
   OverheadsPass pass;
-  auto stats = replay::run_replay(*x, {&pass});
-  EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().message);
+  testing::replay_experiment(t.write(), {&pass});
   expect_invariant(pass.result());
   return pass.result();
 }

@@ -6,8 +6,7 @@
 #include <string>
 
 #include "analysis/profile.h"
-#include "format/experiment.h"
-#include "replay/replay.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -29,12 +28,8 @@ constexpr uint64_t kBarrierCode = 0x3000;
 constexpr uint64_t kTaskwaitCode = 0x3100;
 
 Profile profile_of(TraceBuilder& t) {
-  std::string dir = t.write();
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok()) << (x.ok() ? "" : x.error().message);
   ProfilePass pass;
-  auto stats = replay::run_replay(*x, {&pass});
-  EXPECT_TRUE(stats.ok());
+  testing::replay_experiment(t.write(), {&pass});
   return pass.result();
 }
 

@@ -1,3 +1,4 @@
+// The independent readers of the exports (Paraver syntax, Perfetto JSON, otf2-print).
 #include "export/export_checks.h"
 
 #include <fmt/format.h>

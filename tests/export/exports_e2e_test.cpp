@@ -5,11 +5,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "export/export_checks.h"
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -32,14 +33,14 @@ struct Recorded {
 };
 
 Recorded record(const Case& c) {
-  Recorded r;
-  r.dir = scratch_dir(c.name) + "/exp";
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(c.threads),
-                                   "-o", r.dir, "--", example(c.name)};
-  argv.insert(argv.end(), c.args.begin(), c.args.end());
-  CommandResult run = run_command(argv);
+  std::vector<std::string> program = {example(c.name)};
+  program.insert(program.end(), c.args.begin(), c.args.end());
+  Recording rec = record_run(program, c.threads);
+  const CommandResult& run = rec.run;
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find(" OK"), std::string::npos) << run.out;
+  Recorded r;
+  r.dir = rec.dir;
   r.output = run.out;
   r.counts = dumped_counts(r.dir);
   return r;
@@ -154,13 +155,13 @@ class EveryExample : public ::testing::TestWithParam<AnyCase> {};
 
 TEST_P(EveryExample, ExportsAreValidInEveryFormat) {
   const AnyCase& c = GetParam();
-  std::string base = scratch_dir(c.name);
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", "2", "-o", base + "/exp",
-                                   "--", example(c.program)};
-  argv.insert(argv.end(), c.args.begin(), c.args.end());
-  CommandResult run = run_command(argv, c.env);
+  std::vector<std::string> program = {example(c.program)};
+  program.insert(program.end(), c.args.begin(), c.args.end());
+  Recording rec = record_run(program, 2, c.env);
+  const CommandResult& run = rec.run;
   ASSERT_EQ(run.status, 0) << run.err;
-  std::string dir = base + "/exp";
+  std::string dir = rec.dir;
+  std::string base = std::filesystem::path(dir).parent_path().string();  // the test's scratch
   export_cli(dir, "otf2", base + "/t.otf2");
   Otf2Print p = expect_valid_otf2(base + "/t.otf2");
   EXPECT_EQ(p.counts["ENTER"], p.counts["LEAVE"]);

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "export/export.h"
 #include "export/export_checks.h"
@@ -23,13 +22,6 @@ exports::ExportSummary export_to(const std::string& dir, exports::Format f, cons
   auto s = exports::export_experiment(*x, f, out, o);
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
   return s.ok() ? *s : exports::ExportSummary{};
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 bool has_line(const std::vector<std::string>& lines, const std::string& line) {
@@ -241,7 +233,7 @@ TEST(DotGolden, TaskGraphWithCreationDependenceAndTaskwaitJoin) {
   TraceBuilder t;
   std::string dir = taskwait_with_child_trace(t);
   export_to(dir, exports::Format::kDot, dir + "/g.dot");
-  std::string dot = slurp(dir + "/g.dot");
+  std::string dot = read_file(dir + "/g.dot");
   EXPECT_NE(dot.find("digraph tasks"), std::string::npos);
   // implicit task -> A (creation), A -> C (creation), C -> taskwait (join), A -> taskwait.
   EXPECT_NE(dot.find("T0#2\""), std::string::npos) << dot;
@@ -260,14 +252,14 @@ TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
   exports::ExportOptions o;
   o.max_graph_tasks = 1;
   auto s = export_to(dir, exports::Format::kDot, dir + "/c.dot", o);
-  std::string dot = slurp(dir + "/c.dot");
+  std::string dot = read_file(dir + "/c.dot");
   EXPECT_NE(dot.find("digraph task_constructs"), std::string::npos) << dot;
   EXPECT_NE(dot.find("task 0x2000\\n1 tasks"), std::string::npos) << dot;
   EXPECT_NE(dot.find("1 joined"), std::string::npos) << dot;
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/c.svg", dir + "/c.dot"}).status, 0);
   o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
   export_to(dir, exports::Format::kDot, dir + "/d.dot", o);
-  EXPECT_NE(slurp(dir + "/d.dot").find("digraph tasks"), std::string::npos);
+  EXPECT_NE(read_file(dir + "/d.dot").find("digraph tasks"), std::string::npos);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// The hand-made traces of the timeline exports' tricky cases.
 #include "export/golden_traces.h"
 
 namespace tasklens::testing {

@@ -2,8 +2,6 @@
 // kinds.cpp (print it with format_kind_table), and its version is kFormatVersion.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "format/chunk.h"
@@ -13,12 +11,7 @@
 namespace tasklens::format {
 namespace {
 
-std::string format_md() {
-  std::ifstream in(testing::source_dir() + "/docs/FORMAT.md");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string format_md() { return testing::read_file(testing::source_dir() + "/docs/FORMAT.md"); }
 
 TEST(FormatDoc, KindTableMatchesKindsCpp) {
   std::string doc = format_md();

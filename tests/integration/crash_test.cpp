@@ -12,8 +12,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,7 +20,7 @@
 #include "integration/child_process.h"
 #include "integration/recorder_runs.h"
 #include "integration/trace_facts.h"
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -199,24 +197,16 @@ int run_with_file_size_limit(const std::vector<std::string>& argv, rlim_t bytes,
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  auto slurp = [](const std::string& p) {
-    std::stringstream ss;
-    ss << std::ifstream(p).rdbuf();
-    return ss.str();
-  };
-  *out = slurp(out_path);
-  *err = slurp(err_path);
+  *out = read_file(out_path);
+  *err = read_file(err_path);
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 TEST(FullDisk, WriteErrorIsReportedAndWhatWasWrittenKept) {
   // The same deterministic one-thread run, first without a limit.
-  std::string ref_dir = scratch_dir() + "/ref";
-  ASSERT_EQ(run_command({tasklens_bin(), "run", "-q", "-n", "1", "-o", ref_dir, "--",
-                         example("fib"), "18"})
-                .status,
-            0);
-  TraceFacts ref = read_trace(ref_dir);
+  Recording ref_run = record_run({example("fib"), "18"}, 1);
+  ASSERT_EQ(ref_run.run.status, 0);
+  TraceFacts ref = read_trace(ref_run.dir);
   ASSERT_GT(ref.events, 40000u);
 
   std::string dir = scratch_dir() + "/exp";

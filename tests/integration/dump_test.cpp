@@ -8,7 +8,7 @@
 #include <string>
 
 #include "integration/trace_facts.h"
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -19,10 +19,9 @@ bool is_hex(const nlohmann::json& v) {
 }
 
 TEST(DumpJson, LinesCarryTheDocumentedFields) {
-  std::string dir = scratch_dir() + "/exp";
-  CommandResult run = run_command(
-      {tasklens_bin(), "run", "-q", "-n", "2", "-o", dir, "--", example("dep_chain"), "20", "10"});
-  ASSERT_EQ(run.status, 0) << run.err;
+  Recording rec = record_run({example("dep_chain"), "20", "10"}, 2);
+  const std::string& dir = rec.dir;
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   TraceFacts facts = read_trace(dir);
   ASSERT_TRUE(facts.error.empty()) << facts.error;
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "integration/trace_facts.h"
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -26,12 +26,12 @@ struct Recorded {
 };
 
 Recorded record(const std::string& program, const std::vector<std::string>& args, int threads) {
-  Recorded r;
-  r.dir = scratch_dir() + "/exp";
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                   "-o", r.dir, "--", program};
+  std::vector<std::string> argv = {program};
   argv.insert(argv.end(), args.begin(), args.end());
-  r.run = run_command(argv);
+  Recording rec = record_run(argv, threads);
+  Recorded r;
+  r.run = rec.run;
+  r.dir = rec.dir;
   r.facts = read_trace(r.dir);
   return r;
 }

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -31,18 +31,17 @@ struct Recorded {
 // Runs examples/<name> with `threads` threads under the recorder, then the report.
 inline Recorded record(const std::string& name, const std::vector<std::string>& args,
                        int threads = 2) {
+  std::vector<std::string> program = {example(name)};
+  program.insert(program.end(), args.begin(), args.end());
+  Recording rec = record_run(program, threads);
+  EXPECT_EQ(rec.run.status, 0) << rec.run.err;
   Recorded r;
-  r.dir = scratch_dir(name) + "/exp";
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                   "-o", r.dir, "--", example(name)};
-  argv.insert(argv.end(), args.begin(), args.end());
-  CommandResult run = run_command(argv);
-  EXPECT_EQ(run.status, 0) << run.err;
-  r.output = run.out;
-  CommandResult rep = run_command({tasklens_bin(), "report", r.dir, "--overheads", "--json"});
-  EXPECT_EQ(rep.status, 0) << rep.err;
-  nlohmann::json doc = nlohmann::json::parse(rep.out, nullptr, false);
-  EXPECT_FALSE(doc.is_discarded()) << rep.out.substr(0, 200);
+  r.dir = rec.dir;
+  r.output = rec.run.out;
+  JsonReport rep = report_json(r.dir, {"--overheads"});
+  EXPECT_EQ(rep.command.status, 0) << rep.command.err;
+  const nlohmann::json& doc = rep.doc;
+  EXPECT_FALSE(doc.is_discarded()) << rep.command.out.substr(0, 200);
   if (!doc.is_discarded() && doc.contains("overheads")) r.report = doc["overheads"];
   return r;
 }

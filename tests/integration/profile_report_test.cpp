@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_paths.h"
+#include "support/recording.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::testing {
@@ -86,9 +86,10 @@ TEST(ProfileReport, TextWithDepthLimit) {
 
 TEST(ProfileReport, JsonKeys) {
   std::string dir = write_trace();
-  CommandResult r = run_command({tasklens_bin(), "report", dir, "--profile", "--json"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  nlohmann::json j = nlohmann::json::parse(r.out);
+  JsonReport r = report_json(dir, {"--profile"});
+  ASSERT_EQ(r.command.status, 0) << r.command.err;
+  ASSERT_FALSE(r.doc.is_discarded()) << r.command.out;
+  const nlohmann::json& j = r.doc;
   for (const char* key : {"tasklens_report_version", "run", "breakdown", "profile", "tasks"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }

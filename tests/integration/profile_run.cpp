@@ -1,9 +1,9 @@
+// record_and_report and the profile invariants, shared by the profile integration tests.
 #include "integration/profile_run.h"
 
 #include <gtest/gtest.h>
 
-#include "support/test_paths.h"
-#include "support/trace_builder.h"
+#include "support/recording.h"
 
 namespace tasklens::testing {
 
@@ -11,24 +11,21 @@ using nlohmann::json;
 
 ProfileRun record_and_report(const std::vector<std::string>& argv, int threads) {
   ProfileRun r;
-  std::string dir = scratch_dir("profile") + "/experiment";
-  std::vector<std::string> cmd = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                  "-o", dir, "--"};
-  cmd.insert(cmd.end(), argv.begin(), argv.end());
-  CommandResult run = run_command(cmd);
-  r.program_out = run.out;
-  if (run.status != 0) {
-    r.error = "tasklens run exited " + std::to_string(run.status) + ": " + run.err;
+  Recording rec = record_run(argv, threads);
+  r.program_out = rec.run.out;
+  if (rec.run.status != 0) {
+    r.error = "tasklens run exited " + std::to_string(rec.run.status) + ": " + rec.run.err;
     return r;
   }
-  CommandResult rep = run_command({tasklens_bin(), "report", dir, "--profile", "--json"});
-  if (rep.status != 0) {
-    r.error = "tasklens report exited " + std::to_string(rep.status) + ": " + rep.err;
+  JsonReport rep = report_json(rec.dir, {"--profile"});
+  if (rep.command.status != 0) {
+    r.error =
+        "tasklens report exited " + std::to_string(rep.command.status) + ": " + rep.command.err;
     return r;
   }
-  r.report = json::parse(rep.out, nullptr, false);
+  r.report = rep.doc;
   if (r.report.is_discarded() || !r.report.contains("profile") || !r.report.contains("tasks")) {
-    r.error = "the report is not JSON with profile and tasks: " + rep.out.substr(0, 200);
+    r.error = "the report is not JSON with profile and tasks: " + rep.command.out.substr(0, 200);
     return r;
   }
   r.ok = true;

@@ -1,3 +1,4 @@
+// Test program paths, the recorder's environment, `tasklens check` expectations.
 #include "integration/recorder_runs.h"
 
 #include <gtest/gtest.h>

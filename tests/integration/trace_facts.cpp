@@ -1,3 +1,4 @@
+// read_trace: a recorded experiment's facts, by the test's own bookkeeping.
 #include "integration/trace_facts.h"
 
 #include <set>

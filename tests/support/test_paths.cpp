@@ -1,18 +1,12 @@
+// Where the tests find the build's binaries, and running them as commands.
 #include "support/test_paths.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "process/spawn.h"
 #include "support/trace_builder.h"
-
-extern char** environ;
 
 namespace tasklens::testing {
 
@@ -23,48 +17,30 @@ std::string bench_program(const std::string& name) {
 }
 std::string source_dir() { return TASKLENS_SOURCE_DIR; }
 
-namespace {
-
-std::string slurp(const std::string& path) {
+std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-}  // namespace
-
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env) {
   std::string dir = scratch_dir("cmd");
-  std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> envs;
-  for (char** e = environ; *e; ++e) envs.emplace_back(*e);
-  for (const auto& e : env) envs.push_back(e);
-  std::vector<char*> envp, args;
-  for (auto& e : envs) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto& a : argv_copy) args.push_back(a.data());
-  args.push_back(nullptr);
+  process::SpawnOptions options;
+  options.env = env;
+  options.in = process::Stream::null();
+  options.out = process::Stream::file(dir + "/stdout");
+  options.err = process::Stream::file(dir + "/stderr");
   pid_t pid;
   CommandResult r;
-  if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), envp.data()) != 0) {
+  if (process::spawn(argv, options, &pid) != 0) {
     r.err = "cannot start " + argv[0];
-    posix_spawn_file_actions_destroy(&fa);
     return r;
   }
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  r.status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.status = process::wait_for(pid).status();
+  r.out = read_file(options.out.path);
+  r.err = read_file(options.err.path);
   return r;
 }
 

@@ -17,9 +17,13 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
-// Runs `argv` (no shell) with extra `env` entries ("NAME=value"), capturing both outputs.
+// Runs `argv` (no shell) with extra `env` entries ("NAME=value", each replacing an entry of the
+// same name), stdin from /dev/null, capturing both outputs.
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::vector<std::string>& env = {});
+
+// The whole content of the file at `path` ("" when it cannot be read).
+std::string read_file(const std::string& path);
 
 // The value of `key=` in a program's one-line output ("tasks=21890" -> 21890), or -1.
 long long printed_value(const std::string& output, const std::string& key);

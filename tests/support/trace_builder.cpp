@@ -1,3 +1,4 @@
+// TraceBuilder: hand-made events written as a real experiment directory; scratch dirs.
 #include "support/trace_builder.h"
 
 #include <gtest/gtest.h>
