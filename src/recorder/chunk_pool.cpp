@@ -16,6 +16,7 @@ bool ChunkPool::init(size_t bytes) {
   // when given back: a run touches only the pages it uses, and start-up writes nothing.
   base_ = static_cast<uint8_t*>(mem);
   count_ = n;
+  wake_batch_ = n / 16 < 1 ? 1 : n / 16 > 8 ? 8 : n / 16;
   return true;
 }
 
@@ -57,12 +58,15 @@ void ChunkPool::give_back(Chunk* c) {
 Chunk* ChunkPool::pop_all_full() {
   Chunk* c = full_.exchange(nullptr, std::memory_order_acquire);
   Chunk* reversed = nullptr;
+  size_t n = 0;
   while (c) {
     Chunk* next = c->next;
     c->next = reversed;
     reversed = c;
     c = next;
+    ++n;
   }
+  queued_.fetch_sub(n, std::memory_order_relaxed);
   return reversed;
 }
 
