@@ -20,7 +20,7 @@ struct Chunk {
   uint32_t thread;       // index of the thread that filled it
   uint32_t count;        // events filled
   uint32_t lost_before;  // events dropped on this thread before the first one
-  uint32_t pad;
+  int32_t cpu;           // the CPU the thread ran on when it handed the chunk over, or -1
   format::Event events[(kChunkBytes - 24) / sizeof(format::Event)];
 };
 constexpr size_t kChunkEvents = sizeof(Chunk::events) / sizeof(format::Event);

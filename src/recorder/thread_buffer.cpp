@@ -1,5 +1,6 @@
 #include "recorder/thread_buffer.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -72,6 +73,7 @@ ThreadBuffer* attach_thread() {
 void hand_over(ThreadBuffer* tb) {
   if (tb->chunk) {
     tb->chunk->count = uint32_t(tb->cur - tb->chunk->events);
+    tb->chunk->cpu = sched_getcpu();
     // The writer wakes by itself every 50 ms; a few queued chunks (wake_batch) wake it sooner.
     if (g_session.pool.push_full(tb->chunk) >= g_session.pool.wake_batch()) g_session.writer.wake();
     tb->chunk = nullptr;
