@@ -190,6 +190,10 @@ void Writer::stage_chunk(Chunk* c, uint32_t n) {
                             staged_count_ == kMaxStaged)) {
     flush_staged();
   }
+  // The stream is opened (created) before the chunk is encoded and given back: a stream that
+  // cannot be opened yet (a named pipe without a reader) holds the writer with the chunk.
+  const ThreadBuffer* tb = g_session.threads[t].load(std::memory_order_acquire);
+  fd_for(t, tb ? tb->os_tid : 0);
   format::ChunkInfo info;
   info.thread = t;
   info.seq = seq_[t]++;
@@ -226,8 +230,7 @@ void Writer::commit(uint32_t t, const Staged& st) {
 void Writer::flush_staged() {
   if (staged_count_ == 0) return;
   uint32_t t = out_thread_;
-  const ThreadBuffer* tb = g_session.threads[t].load(std::memory_order_acquire);
-  int fd = fd_for(t, tb ? tb->os_tid : 0);
+  int fd = fds_[t];  // opened by stage_chunk, or -1 when that failed
   int err = 0;
   if (fd >= 0 && write_all(fd, out_, out_len_, &err)) {
     for (uint32_t i = 0; i < staged_count_; ++i) commit(t, staged_[i]);
