@@ -169,6 +169,21 @@ def print_table(threads, rows, load):
     return g_empty, g_tl, g_over
 
 
+def markdown_table(threads, rows, load):
+    out = [f"OMP_NUM_THREADS={threads}, {rows[0]['rounds']} rounds, load average {load}:", "",
+           "| program | parameters | uninstrumented s | empty tool | tasklens | tasklens / empty "
+           "| events | ns/event |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['program']} | {r['parameters']} | {r['median_plain_s']:.3f} "
+                   f"| {r['empty_slowdown']:.2f} [{r['empty_min']:.2f}-{r['empty_max']:.2f}] "
+                   f"| {r['tasklens_slowdown']:.2f} [{r['tasklens_min']:.2f}-{r['tasklens_max']:.2f}] "
+                   f"| {r['tasklens_over_empty']:.2f} | {r['events']} | {r['plain_ns_per_event']:.0f} |")
+    out.append(f"| **geometric mean** | | | {geomean([r['empty_slowdown'] for r in rows]):.2f} "
+               f"| **{geomean([r['tasklens_slowdown'] for r in rows]):.2f}** "
+               f"| {geomean([r['tasklens_over_empty'] for r in rows]):.2f} | | |")
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build", help="build directory (default: build)")
@@ -179,6 +194,7 @@ def main():
                     help="OMP_NUM_THREADS, or a comma-separated list run in the same rounds")
     ap.add_argument("--csv", help="write the table here; every run goes to the same name with "
                                   "-runs before the extension")
+    ap.add_argument("--markdown", help="also write the tables as Markdown (for docs/PERFORMANCE.md)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     programs = read_list(args.list, build, args.size)
@@ -211,10 +227,12 @@ def main():
         loads.append(os.getloadavg()[0])
         load = f"{min(loads):.2f}-{max(loads):.2f}"
         table = []
+        markdown = []
         for threads in thread_counts:
             rows = [summarize(label, argv, results[(threads, label)], threads)
                     for label, argv in programs]
             g = print_table(threads, rows, load)
+            markdown.append(markdown_table(threads, rows, load))
             for r in rows:
                 table.append({"threads": threads, **r})
             table.append({"threads": threads, "program": "geometric mean", "empty_slowdown": g[0],
@@ -230,6 +248,10 @@ def main():
                 w.writeheader()
                 w.writerows(all_runs)
             print(f"wrote {args.csv} and {base}-runs{ext or '.csv'}")
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write("\n".join(markdown))
+            print(f"wrote {args.markdown}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
