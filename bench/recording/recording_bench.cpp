@@ -5,9 +5,9 @@
 // 1. Micro (Google Benchmark): rdtsc, CLOCK_MONOTONIC, the record() hot path alone (chunk reused,
 //    never written), and the real OMPT callbacks of libtasklens (task_schedule, task_create) with
 //    the writer thread encoding and writing everything: the sustained cost. Ratio to rdtsc printed.
-// 2. End to end: examples/fib N (default 30, no cut-off) with one thread, interleaved runs with the
-//    empty OMPT tool and with the recorder (OMP_TOOL_LIBRARIES, as `tasklens run` sets it);
-//    (median recorder - median empty tool) / events recorded = cost per event in the program.
+// 2. End to end: bench/programs/fib N (default 30, no cut-off) with one thread, interleaved runs
+//    with the empty OMPT tool and with the recorder (OMP_TOOL_LIBRARIES, as `tasklens run` sets
+//    it); (median recorder - median empty tool) / events recorded = cost per event in the program.
 // 3. Trace size: bytes per event on disk for fib, nqueens, dep_chain and wavefront (2 threads).
 // 4. With --memory N: peak RSS of fib N (one thread, >= 10^8 events for N >= 35) under the
 //    recorder, next to the uninstrumented peak RSS and the pool size.
@@ -166,6 +166,8 @@ class Collecting : public benchmark::ConsoleReporter {
 // ---- 2. end to end --------------------------------------------------------------------------
 
 std::string example(const std::string& name) { return std::string(TASKLENS_EXAMPLES_DIR) + "/" + name; }
+// bench/programs/fib: examples/fib also records a user parameter per call (the user API).
+std::string plain_fib() { return std::string(TASKLENS_BENCH_PROGRAMS_DIR) + "/fib"; }
 
 nlohmann::json read_meta(const std::string& dir) {
   std::ifstream in(dir + "/experiment.json");
@@ -173,7 +175,7 @@ nlohmann::json read_meta(const std::string& dir) {
 }
 
 double end_to_end(int fib_n, int runs, double rdtsc_ns) {
-  std::vector<std::string> argv = {example("fib"), std::to_string(fib_n)};
+  std::vector<std::string> argv = {plain_fib(), std::to_string(fib_n)};
   std::vector<double> plain, empty, recorded, empty_cpu, recorded_cpu, writer_cpu;
   uint64_t events = 0;
   std::printf("\nEnd to end: %s %d, 1 thread, %d interleaved runs of each\n", argv[0].c_str(),
@@ -252,7 +254,7 @@ void trace_sizes() {
 // ---- 4. memory ------------------------------------------------------------------------------
 
 void memory(int fib_n) {
-  std::vector<std::string> argv = {example("fib"), std::to_string(fib_n)};
+  std::vector<std::string> argv = {plain_fib(), std::to_string(fib_n)};
   std::printf("\nMemory: %s %d, 1 thread, default pool\n", argv[0].c_str(), fib_n);
   ProcessRun plain = run_process(argv, {"OMP_NUM_THREADS=1"});
   std::string dir = scratch("memory");
@@ -306,6 +308,9 @@ int main(int argc, char** argv) {
     }
     // The sustained callbacks wrote a trace: how often did they have to wait for the writer?
     tasklens::recorder::g_session.finish();
+    // The children below must not believe they record into the micro benchmarks' folder.
+    unsetenv("TASKLENS_OUTPUT");
+    unsetenv("TASKLENS_QUIET");
   }
   if (rdtsc_ns == 0) {
     uint64_t t0 = __rdtsc();

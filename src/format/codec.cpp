@@ -15,6 +15,14 @@ namespace {
 constexpr uint64_t kNear = uint64_t(1) << 40;
 
 __attribute__((always_inline)) inline uint8_t* put_near(uint8_t* p, NearCache& c, uint64_t v) {
+  // Most values repeat one of the entries (a parent, the task that ran before, the same
+  // construct): the first equal entry is the one the search below would choose.
+  unsigned eq = unsigned(v == c.v[0]) | unsigned(v == c.v[1]) << 1 | unsigned(v == c.v[2]) << 2 |
+                unsigned(v == c.v[3]) << 3;
+  if (__builtin_expect(eq != 0, 1)) {
+    *p++ = uint8_t((1u << 2) | unsigned(__builtin_ctz(eq)));
+    return p;
+  }
   unsigned best = 0;
   uint64_t best_z = zigzag(int64_t(v - c.v[0]));
   for (unsigned i = 1; i < 4; ++i) {

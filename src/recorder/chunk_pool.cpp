@@ -10,13 +10,21 @@ namespace tasklens::recorder {
 bool ChunkPool::init(size_t bytes) {
   size_t n = bytes / kChunkBytes;
   if (n < 4) n = 4;
-  void* mem = mmap(nullptr, n * kChunkBytes, PROT_READ | PROT_WRITE,
+  // 2 MiB more, to start the chunks on a 2 MiB boundary.
+  constexpr size_t kHuge = size_t(2) << 20;
+  void* mem = mmap(nullptr, n * kChunkBytes + kHuge, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) return false;
   // Chunks are handed out from the start of the mapping and linked into the free list only
-  // when given back: a run touches only the pages it uses, and start-up writes nothing.
-  base_ = static_cast<uint8_t*>(mem);
+  // when given back: a run touches only the pages it uses (start-up faults in the first
+  // kWarmChunks, see warm_ahead).
+  base_ = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(mem) + kHuge - 1) & ~(kHuge - 1));
+  // Transparent huge pages where the system allows them (`madvise` mode): the first use of a
+  // chunk is then one page fault per 16 chunks instead of 32 per chunk, taken in the program's
+  // thread (a fault costs about 10 us on this machine kind: 100 ns per event of a fresh chunk).
+  madvise(base_, n * kChunkBytes, MADV_HUGEPAGE);
   count_ = n;
+  wake_batch_ = n / 16 < 1 ? 1 : n / 16 > 8 ? 8 : n / 16;
   warm_ahead(kWarmChunks);
   return true;
 }
@@ -76,12 +84,15 @@ void ChunkPool::warm_ahead(size_t chunks) {
 Chunk* ChunkPool::pop_all_full() {
   Chunk* c = full_.exchange(nullptr, std::memory_order_acquire);
   Chunk* reversed = nullptr;
+  size_t n = 0;
   while (c) {
     Chunk* next = c->next;
     c->next = reversed;
     reversed = c;
     c = next;
+    ++n;
   }
+  queued_.fetch_sub(n, std::memory_order_relaxed);
   return reversed;
 }
 

@@ -22,7 +22,7 @@ struct Chunk {
   uint32_t thread;       // index of the thread that filled it
   uint32_t count;        // events filled
   uint32_t lost_before;  // events dropped on this thread before the first one
-  uint32_t pad;
+  int32_t cpu;           // the CPU the thread ran on when it handed the chunk over, or -1
   format::Event events[(kChunkBytes - 24) / sizeof(format::Event)];
 };
 constexpr size_t kChunkEvents = sizeof(Chunk::events) / sizeof(format::Event);
@@ -41,14 +41,20 @@ class ChunkPool {
   // Gives an empty chunk back and wakes a waiting thread.
   void give_back(Chunk* c);
 
-  // The full-chunk queue to the writer: many producers, one consumer.
-  void push_full(Chunk* c) {
+  // The full-chunk queue to the writer: many producers, one consumer. Returns how many chunks
+  // are queued now, this one included.
+  size_t push_full(Chunk* c) {
     Chunk* head = full_.load(std::memory_order_relaxed);
     do {
       c->next = head;
     } while (!full_.compare_exchange_weak(head, c, std::memory_order_release,
                                           std::memory_order_relaxed));
+    return queued_.fetch_add(1, std::memory_order_relaxed) + 1;
   }
+  // How many queued chunks are worth waking the writer for: a few, so that it drains them in one
+  // go instead of waking (two context switches) for every chunk, and few enough that the pool
+  // never runs dry while they wait.
+  size_t wake_batch() const { return wake_batch_; }
   // Takes every queued chunk, oldest first.
   Chunk* pop_all_full();
   bool full_queue_empty() const { return full_.load(std::memory_order_acquire) == nullptr; }
@@ -73,7 +79,9 @@ class ChunkPool {
   size_t count_ = 0;
   size_t in_use_ = 0;
   size_t peak_in_use_ = 0;
+  size_t wake_batch_ = 1;
   std::atomic<Chunk*> full_{nullptr};
+  std::atomic<size_t> queued_{0};  // chunks in full_ (approximately, while a push is under way)
 };
 
 }  // namespace tasklens::recorder

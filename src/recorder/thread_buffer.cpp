@@ -1,5 +1,6 @@
 #include "recorder/thread_buffer.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -72,8 +73,9 @@ ThreadBuffer* attach_thread() {
 void hand_over(ThreadBuffer* tb) {
   if (tb->chunk) {
     tb->chunk->count = uint32_t(tb->cur - tb->chunk->events);
-    g_session.pool.push_full(tb->chunk);
-    g_session.writer.wake();
+    tb->chunk->cpu = sched_getcpu();
+    // The writer wakes by itself every 50 ms; a few queued chunks (wake_batch) wake it sooner.
+    if (g_session.pool.push_full(tb->chunk) >= g_session.pool.wake_batch()) g_session.writer.wake();
     tb->chunk = nullptr;
   }
   tb->cur = tb->end = nullptr;
@@ -88,6 +90,7 @@ format::Event* refill(ThreadBuffer* tb) {
   uint64_t stall_begin = 0, stall_end = 0;
   if (!c && s.config.overflow == OverflowPolicy::kBlock && !tb->dropping) {
     stall_begin = now_ticks();
+    s.writer.wake();  // whatever it has queued, the writer must free chunks now
     c = s.pool.take_waiting(s.config.block_timeout_ms);
     stall_end = now_ticks();
   }

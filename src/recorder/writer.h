@@ -53,9 +53,22 @@ class Writer {
   uint64_t cpu_ns() const { return cpu_ns_.load(std::memory_order_acquire); }
 
  private:
+  // An encoded chunk waiting in out_ to be written with the others of its thread.
+  struct Staged {
+    uint32_t offset, bytes, events, clamped, explicit_tasks;
+    uint32_t kinds[size_t(format::Kind::kCount)];
+  };
+  static constexpr uint32_t kMaxStaged = 64;
+
   void loop();
   void drain();
-  void write_chunk(Chunk* c, uint32_t n);
+  // Encodes `n` events of `c` into out_ (flushing first when out_ holds another thread's chunks
+  // or is full); the chunk can be reused as soon as this returns.
+  void stage_chunk(Chunk* c, uint32_t n);
+  // Appends the staged chunks to their thread's stream with one write(); when that fails, cuts
+  // the stream back and writes them one by one, so that every chunk that fits is kept.
+  void flush_staged();
+  void commit(uint32_t thread, const Staged& st);
   int fd_for(uint32_t thread, int os_tid);
 
   const char* dir_ = nullptr;
@@ -67,7 +80,11 @@ class Writer {
   std::atomic<bool> crash_{false};
   std::atomic<bool> stopped_{false};
 
-  uint8_t* buf_ = nullptr;  // encode buffer, max_chunk_bytes(kChunkEvents)
+  uint8_t* out_ = nullptr;  // encoded chunks of one thread, kStageBytes
+  size_t out_len_ = 0;
+  uint32_t out_thread_ = 0;
+  Staged staged_[kMaxStaged];
+  uint32_t staged_count_ = 0;
   int fds_[kMaxThreads];
   uint64_t offsets_[kMaxThreads];
   uint32_t seq_[kMaxThreads];

@@ -53,6 +53,17 @@ TEST(Codec, RoundTripsEveryKindWithRandomFields) {
   EXPECT_EQ(n, in.size());
 }
 
+// A value equal to several cache entries is coded against the first of them, as the search for
+// the nearest entry does (the predictors start at zero: task id 0, "none", matches all four).
+TEST(Codec, EqualValueTakesTheFirstEqualEntry) {
+  std::vector<Event> in = {{100, Kind::kTaskSchedule, 1, 0, 0, 0, 0, 0}};
+  std::vector<uint8_t> buf(max_encoded_bytes(1));
+  EncodeResult r = encode_events(in.data(), 1, 100, buf.data());
+  // kind, time delta 0, status, then tag (0 + 1) << 2 | entry 0 for both task ids.
+  EXPECT_EQ(std::vector<uint8_t>(buf.begin(), buf.begin() + long(r.bytes)),
+            (std::vector<uint8_t>{7, 0, 1, 4, 4}));
+}
+
 TEST(Codec, ClampsTimeThatGoesBackwards) {
   std::vector<Event> in = {{100, Kind::kThreadEnd, 0, 0, 0, 0, 0, 0},
                            {90, Kind::kThreadEnd, 0, 0, 0, 0, 0, 0}};

@@ -4,11 +4,15 @@
 // error, never into garbage.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "format/chunk.h"
+#include "format/codec.h"
 #include "format/experiment.h"
 #include "format/kinds.h"
 #include "format/stream_reader.h"
@@ -72,6 +76,38 @@ TEST(Fixture, Version1ExperimentReadsBackExactly) {
       EXPECT_EQ(a.b, l.b == Slot::kNone ? 0 : b.b);
       EXPECT_EQ(a.c, l.c == Slot::kNone ? 0 : b.c);
     }
+  }
+}
+
+// The encoder writes the fixture's payloads byte for byte (decoders accept other choices of cache
+// entry, but an encoder made faster must not change what it writes without a version bump).
+TEST(Fixture, EncoderWritesTheSameBytes) {
+  if (kFormatVersion != 1) GTEST_SKIP() << "the fixture is of version 1";
+  for (const char* name : {"thread-0000.tlt", "thread-0001.tlt"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(fixture_dir() + "/" + name, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t off = sizeof(FileHeader), chunks = 0;
+    while (off + sizeof(ChunkHeader) <= bytes.size()) {
+      ChunkHeader h;
+      std::memcpy(&h, &bytes[off], sizeof h);
+      const uint8_t* payload = &bytes[off + sizeof h];
+      ASSERT_LE(off + sizeof h + h.payload_bytes, bytes.size());
+      std::vector<Event> events(h.event_count);
+      DecodeResult d = decode_events(payload, h.payload_bytes, h.first_time, events.data(),
+                                     events.size());
+      ASSERT_FALSE(d.malformed);
+      ASSERT_EQ(d.events, events.size());
+      std::vector<uint8_t> out(max_encoded_bytes(events.size()));
+      EncodeResult r = encode_events(events.data(), events.size(), h.first_time, out.data());
+      ASSERT_EQ(r.bytes, h.payload_bytes);
+      EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + long(r.bytes)),
+                std::vector<uint8_t>(payload, payload + h.payload_bytes));
+      off += sizeof h + h.payload_bytes;
+      ++chunks;
+    }
+    EXPECT_EQ(off, bytes.size());
+    EXPECT_GT(chunks, 0u);
   }
 }
 

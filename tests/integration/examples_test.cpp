@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "integration/recorder_runs.h"
 #include "integration/trace_facts.h"
 #include "support/recording.h"
 #include "support/trace_builder.h"
@@ -17,48 +18,6 @@ namespace tasklens::testing {
 namespace {
 
 using format::Kind;
-
-struct Recorded {
-  CommandResult run;
-  std::string dir;
-  TraceFacts facts;
-  long long printed(const std::string& key) const { return printed_value(run.out, key); }
-};
-
-Recorded record(const std::string& program, const std::vector<std::string>& args, int threads) {
-  std::vector<std::string> argv = {program};
-  argv.insert(argv.end(), args.begin(), args.end());
-  Recording rec = record_run(argv, threads);
-  Recorded r;
-  r.run = rec.run;
-  r.dir = rec.dir;
-  r.facts = read_trace(r.dir);
-  return r;
-}
-
-// What every recorded example must satisfy. `threads`: the team size the program reports.
-void expect_sound(const Recorded& r, int threads) {
-  const TraceFacts& f = r.facts;
-  ASSERT_EQ(r.run.status, 0) << r.run.err;
-  ASSERT_NE(r.run.out.find(" OK"), std::string::npos) << r.run.out;
-  ASSERT_TRUE(f.error.empty()) << f.error;
-  EXPECT_EQ(f.x.status, "complete");
-  EXPECT_TRUE(f.problems.empty()) << f.summary();
-  EXPECT_EQ(f.x.meta["recorder"]["events_lost"], 0);
-  EXPECT_EQ(f.x.meta["recorder"]["events_written"], f.events);
-  if (r.printed("threads") > 0) EXPECT_EQ(r.printed("threads"), threads);
-  EXPECT_EQ(f.explicit_not_once(), 0u) << f.summary();
-  EXPECT_EQ(f.orphans, 0u) << f.summary();
-  EXPECT_EQ(f.times_backwards, 0u);
-  EXPECT_EQ(f.suspensions, f.resumptions) << f.summary();
-  EXPECT_EQ(f.x.meta["explicit_tasks"], f.explicit_created);
-  // Every implicit task (the initial one included) begins and ends.
-  EXPECT_EQ(f.count(Kind::kImplicitTask, 1), f.count(Kind::kImplicitTask, 2));
-  CommandResult check = run_command({tasklens_bin(), "check", r.dir});
-  EXPECT_EQ(check.status, 0) << check.out << check.err;
-  EXPECT_NE(check.out.find("sound: nothing lost, every task consistent"), std::string::npos)
-      << check.out;
-}
 
 struct ExampleCase {
   std::string name;
@@ -72,12 +31,6 @@ void PrintTo(const ExampleCase& c, std::ostream* os) { *os << c.name; }
 
 const uint16_t kTaskwait = uint16_t(format::SyncKind::kTaskwait);
 const uint16_t kTaskgroup = uint16_t(format::SyncKind::kTaskgroup);
-
-void tasks_as_printed(const Recorded& r, int) {
-  ASSERT_GT(r.printed("tasks"), 0);
-  EXPECT_EQ(r.facts.explicit_created, uint64_t(r.printed("tasks")));
-  EXPECT_EQ(r.facts.explicit_completed(), uint64_t(r.printed("tasks")));
-}
 
 std::vector<ExampleCase> cases() {
   return {
@@ -180,7 +133,7 @@ class Example : public ::testing::TestWithParam<std::tuple<ExampleCase, int>> {}
 
 TEST_P(Example, RecordsExactlyWhatTheProgramDid) {
   const auto& [c, threads] = GetParam();
-  Recorded r = record(example(c.name), c.args, threads);
+  Recorded r = record_run(example(c.name), c.args, threads);
   expect_sound(r, c.fixed_threads ? c.fixed_threads : threads);
   if (::testing::Test::HasFatalFailure()) return;
   c.facts(r, threads);
@@ -195,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // GCC-built programs run on libomp through `tasklens run` and give the same facts.
 TEST(GccExamples, FibIsRecordedThroughLibomp) {
-  Recorded r = record(example("gcc/fib"), {"15"}, 2);
+  Recorded r = record_run(example("gcc/fib"), {"15"}, 2);
   expect_sound(r, 2);
   tasks_as_printed(r, 2);
   EXPECT_EQ(r.printed("tasks"), 1972);
@@ -203,7 +156,7 @@ TEST(GccExamples, FibIsRecordedThroughLibomp) {
 }
 
 TEST(GccExamples, DepChainIsRecordedThroughLibomp) {
-  Recorded r = record(example("gcc/dep_chain"), {"20", "10"}, 2);
+  Recorded r = record_run(example("gcc/dep_chain"), {"20", "10"}, 2);
   expect_sound(r, 2);
   tasks_as_printed(r, 2);
   EXPECT_EQ(r.facts.dependence_records, 20u);
