@@ -8,8 +8,9 @@
  * program runs under `tasklens run`) with dlopen(RTLD_NOLOAD) and caches the answer; without
  * the recorder every later call is one load and one branch. While `tasklens run` is recording
  * (TASKLENS_OUTPUT and OMP_TOOL_LIBRARIES name it) but the OpenMP runtime has not started yet,
- * calls are dropped and the lookup is tried again at the next call, so calls made before the
- * first OpenMP construct never switch the API off for good.
+ * calls are dropped and the lookup is tried again at the next call (a dlopen, about a
+ * microsecond), so calls made before the first OpenMP construct never switch the API off for
+ * good. "Names it" means an entry of OMP_TOOL_LIBRARIES whose file name is libtasklens.so.
  *
  * Names must be NUL-terminated strings; their content, not their address, identifies them.
  * Define TASKLENS_DISABLE before including this header to compile every call away.
@@ -42,13 +43,21 @@ typedef struct tasklens_api_v1 {
 static const tasklens_api_v1* tasklens_api_cache_ __attribute__((unused));
 static int tasklens_api_absent_ __attribute__((unused));
 
-/* Will the OpenMP runtime load the recorder later? (`tasklens run` sets these.) */
+/* Will the OpenMP runtime load the recorder later? (`tasklens run` sets these.) True when one
+ * entry of the colon-separated OMP_TOOL_LIBRARIES is a file named libtasklens.so. */
 static inline int tasklens_recorder_expected_(void) {
   const char* out = getenv("TASKLENS_OUTPUT");
   const char* libs = getenv("OMP_TOOL_LIBRARIES");
   const char* tool = getenv("OMP_TOOL");
-  return out && *out && libs && strstr(libs, "tasklens") &&
-         !(tool && strcmp(tool, "disabled") == 0);
+  static const char kName[] = "libtasklens.so";
+  const size_t n = sizeof kName - 1;
+  if (!out || !*out || !libs || (tool && strcmp(tool, "disabled") == 0)) return 0;
+  for (const char* p = libs; (p = strstr(p, kName)) != 0; p += n) {
+    int starts = p == libs || p[-1] == '/' || p[-1] == ':';
+    int ends = p[n] == 0 || p[n] == ':';
+    if (starts && ends) return 1;
+  }
+  return 0;
 }
 
 static inline const tasklens_api_v1* tasklens_api_lookup_(void) {
