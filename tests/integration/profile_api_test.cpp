@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <stdlib.h>
+#include <tasklens/tasklens.h>
+
 #include "integration/profile_run.h"
 #include "support/test_paths.h"
 #include "support/trace_builder.h"
@@ -85,6 +88,34 @@ TEST(ProfileApi, NoLinkTimeDependency) {
     ASSERT_EQ(dynamic.status, 0) << dynamic.err;
     EXPECT_EQ(dynamic.out.find("libtasklens"), std::string::npos) << bin;
   }
+}
+
+// The header waits for the recorder only when `tasklens run` set it up: TASKLENS_OUTPUT and an
+// entry of OMP_TOOL_LIBRARIES whose file name is libtasklens.so (not any name with "tasklens" in
+// it, such as the empty tool of bench/, which would make every call retry the lookup).
+TEST(ProfileApi, ExpectsTheRecorderOnlyByItsFileName) {
+  setenv("TASKLENS_OUTPUT", "/tmp/x", 1);
+  unsetenv("OMP_TOOL");
+  const std::map<std::string, int> cases = {
+      {"/opt/tasklens/lib/libtasklens.so", 1},
+      {"libtasklens.so", 1},
+      {"/a/libfoo.so:/b/libtasklens.so", 1},
+      {"/b/libtasklens.so:/a/libfoo.so", 1},
+      {"/b/libtasklens_empty_tool.so", 0},
+      {"/b/libtasklens.so.1", 0},
+      {"/tasklens/libother.so", 0},
+  };
+  for (const auto& [libs, expected] : cases) {
+    setenv("OMP_TOOL_LIBRARIES", libs.c_str(), 1);
+    EXPECT_EQ(tasklens_recorder_expected_(), expected) << libs;
+  }
+  setenv("OMP_TOOL_LIBRARIES", "/b/libtasklens.so", 1);
+  setenv("OMP_TOOL", "disabled", 1);
+  EXPECT_EQ(tasklens_recorder_expected_(), 0);
+  unsetenv("OMP_TOOL");
+  unsetenv("TASKLENS_OUTPUT");
+  EXPECT_EQ(tasklens_recorder_expected_(), 0);
+  unsetenv("OMP_TOOL_LIBRARIES");
 }
 
 }  // namespace
