@@ -139,18 +139,7 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
   }
 
   ready_ = m.ready_count() > 0;
-  // Only these kinds change whether a thread works, exists, or which region it is in.
-  switch (e.kind) {
-    case format::Kind::kThreadBegin:
-    case format::Kind::kThreadEnd:
-    case format::Kind::kImplicitTask:
-    case format::Kind::kTaskSchedule:
-    case format::Kind::kSyncRegion:
-    case format::Kind::kSyncRegionWait:
-      break;
-    default:
-      if (segments_[r.thread].open) return;
-  }
+  if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
   uint32_t p = r.thread;
   const replay::ThreadInfo& th = m.thread(p);
   bool working = th.exists && m.working(p);

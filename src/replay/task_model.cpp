@@ -114,13 +114,13 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     case Kind::kTaskCreate:
       on_create(e, thread);
-      break;  // an undeferred create suspends nothing yet, but keep it simple
+      break;
     case Kind::kDependence:
       on_dependence(e, thread);
-      return;
+      break;
     case Kind::kTaskDependence:
       add_edge(e.a, e.b, true);
-      return;
+      break;
     case Kind::kTaskSchedule:
       on_schedule(e, thread);
       break;
@@ -130,16 +130,14 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
     case Kind::kSyncRegion:
       if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {
         on_taskgroup(e, thread);
-        return;
+      } else {
+        on_wait(e, thread, /*construct=*/true);
       }
-      on_wait(e, thread, /*construct=*/true);
       break;
     default:
-      return;
+      break;
   }
-  // A running task changes state only through events of its own thread: the kinds above (passes
-  // that watch for changes of working() rely on this list).
-  refresh_working(thread);
+  if (may_change_thread(e.kind)) refresh_working(thread);
 }
 
 void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {

@@ -123,6 +123,22 @@ class TaskModel {
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
 
+  // Whether an event of this kind can change what its thread runs, whether it works, exists or
+  // which region it is in. Only events of a thread's own can; passes may skip the others.
+  static bool may_change_thread(format::Kind k) {
+    switch (k) {
+      case format::Kind::kThreadBegin:
+      case format::Kind::kThreadEnd:
+      case format::Kind::kImplicitTask:
+      case format::Kind::kTaskSchedule:
+      case format::Kind::kSyncRegion:
+      case format::Kind::kSyncRegionWait:
+        return true;
+      default:
+        return false;
+    }
+  }
+
   // δw of POT: the thread runs the body of a task (explicit or implicit) right now.
   bool working(uint32_t t) const { return threads_[t].working; }
   // δr of POT: how many tasks are in the ready state right now.
