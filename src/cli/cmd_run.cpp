@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Exit statuses of tasklens itself, in the shell's tradition (126/127) and GNU env's (125).
-constexpr int kToolFailed = 125;
+constexpr int kToolFailed = kRunToolFailed;
 constexpr int kNotExecutable = 126;
 constexpr int kNotFound = 127;
 

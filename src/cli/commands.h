@@ -10,6 +10,9 @@ class App;
 
 namespace tasklens::cli {
 
+// `tasklens run`'s exit status when tasklens itself failed (GNU env's 125), bad options included.
+constexpr int kRunToolFailed = 125;
+
 void add_run_command(CLI::App& app, int* exit_code);
 // `tasklens run [options] [--] program args`: keeps program and args for the run command and
 // returns how many leading arguments CLI11 should parse.

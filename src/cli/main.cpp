@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 #include "cli/commands.h"
 
@@ -33,7 +34,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(int(tasklens::cli::split_run_command(argc, argv)), argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version print and succeed; a bad command line is a usage error: status 2,
+    // or for `run` 125, so it cannot be mistaken for the program's own exit status.
+    int status = app.exit(e);
+    if (status == 0) return 0;
+    return argc > 1 && std::string_view(argv[1]) == "run" ? tasklens::cli::kRunToolFailed : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tasklens: %s\n", e.what());
     return 2;

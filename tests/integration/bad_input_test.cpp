@@ -93,6 +93,26 @@ TEST(RunBadInput, ProgramWithoutOpenMPRecordsNothingAndSaysWhy) {
                    "runtime (or loads one in a way tasklens cannot see)\n");
 }
 
+// A bad option of `run` is tasklens's failure (125), never a status the program could exit with.
+TEST(RunBadInput, BadOptionExits125) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"run", "--bogus", "--", "true"},
+                                        {"run", "-n", "abc", "--", "true"}}) {
+    CommandResult r = tasklens(args);
+    EXPECT_EQ(r.status, 125) << args[1] << "\n" << r.err;
+    EXPECT_NE(r.err.find("Run with --help"), std::string::npos) << r.err;
+  }
+}
+
+// Every other command answers a bad command line with the usage status 2.
+TEST(CommandLine, BadOptionOfAnyOtherCommandExits2) {
+  for (const char* command : {"dump", "check", "report", "compare", "export"}) {
+    CommandResult r = tasklens({command, "--bogus"});
+    EXPECT_EQ(r.status, 2) << command << "\n" << r.err;
+  }
+  EXPECT_EQ(tasklens({"--help"}).status, 0);
+  EXPECT_EQ(tasklens({"report", "--help"}).status, 0);
+}
+
 TEST(RunBadInput, ProgramStatusIsForwarded) {
   CommandResult r = tasklens({"run", "-q", "-o", scratch_dir() + "/exp", "--", example("fib"),
                               "not-a-number"});
