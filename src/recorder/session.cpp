@@ -1,5 +1,6 @@
 #include "recorder/session.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -112,6 +113,10 @@ bool Session::start() {
   }
   capture_cmdline();
   capture_objects();
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&attach_thread), &self) && self.dli_fname) {
+    std::snprintf(library_path_, sizeof library_path_, "%s", self.dli_fname);
+  }
   timespec real;
   clock_gettime(CLOCK_REALTIME, &real);
   start_unix_ns = uint64_t(real.tv_sec) * 1000000000ull + uint64_t(real.tv_nsec);
@@ -217,7 +222,8 @@ void Session::write_metadata() {
   format::JsonOut o(metadata_buf_, metadata_cap_);
   o.begin_object();
   o.kv("format", "tasklens-experiment").kv_u64("format_version", format::kFormatVersion);
-  o.key("tool").begin_object().kv("name", "tasklens").kv("version", TASKLENS_VERSION).end_object();
+  o.key("tool").begin_object().kv("name", "tasklens").kv("version", TASKLENS_VERSION);
+  o.kv("library", library_path_).end_object();
   RunStatus status = status_.load();
   o.kv("status", status_name(status));
   if (end_signal_) {

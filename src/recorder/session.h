@@ -75,6 +75,7 @@ class Session {
   std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;
   char* metadata_buf_ = nullptr;  // mapped at start: the crash path must not allocate
   size_t metadata_cap_ = 0;
+  char library_path_[4096] = {};  // this libtasklens.so, as the dynamic loader found it
 };
 
 extern Session& g_session;

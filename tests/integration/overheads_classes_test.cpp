@@ -25,7 +25,11 @@ TEST(OverheadsE2E, SkewedLoopImbalanceIsTheWorkDifference) {
   std::cout << "[ overheads ] skewed_loop: loop bodies " << ms(uint64_t(b0)) << " / "
             << ms(uint64_t(b1)) << " ms, difference " << diff / 1e6 << " ms, imbalance "
             << imbalance / 1e6 << " ms\n";
-  EXPECT_NEAR(imbalance, diff, 0.1 * diff);
+  // The thread that finished first waits for the other at the loop's barrier (a late start is
+  // thread management, not imbalance). It can only notice the release late, never early: on a
+  // busy machine (tests run in parallel) the waiter may be descheduled when the other arrives.
+  EXPECT_GE(imbalance, 0.9 * diff);
+  EXPECT_LE(imbalance, 1.1 * diff + 5e6);
 
   CommandResult text = run_command({tasklens_bin(), "report", r.dir, "--overheads"});
   EXPECT_EQ(text.status, 0) << text.err;
