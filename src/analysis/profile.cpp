@@ -180,7 +180,7 @@ void ProfilePass::set_active(uint32_t thread, uint32_t construct, int delta) {
   }
 }
 
-void ProfilePass::after(const replay::Record& rec, const replay::TaskModel&) {
+void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
   const format::Event& e = rec.ev;
   uint32_t p = rec.thread;
   resolve_pending(e, p);
@@ -198,7 +198,7 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel&) {
       regions_.erase(e.a);
       break;
     case Kind::kTaskCreate:
-      on_create(e, p);
+      on_create(e, p, m.task_code(e.a));
       break;
     case Kind::kTaskSchedule:
       on_schedule(e, p);
@@ -319,10 +319,10 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
   runs_.erase(id);
 }
 
-void ProfilePass::on_create(const format::Event& e, uint32_t thread) {
+void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {
   // `taskwait depend(...)` makes a task that never runs: it is the taskwait, not a task.
   if (e.flags & format::task_flag::kTaskwait) return;
-  uint32_t c = construct_index(e.c);
+  uint32_t c = construct_index(code);
   ++result_.tasks[c].created;
   Run& x = runs_[e.a];
   x = Run{};
@@ -336,7 +336,7 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread) {
   ts.pending_task = e.a;
   ts.pending_construct = c;
   ts.pending_since = e.time;
-  push(*creator, node(top_node(*creator), NodeKind::kCreate, 0, e.c), FrameType::kCreate, e.time,
+  push(*creator, node(top_node(*creator), NodeKind::kCreate, 0, code), FrameType::kCreate, e.time,
        c);
 }
 

@@ -222,7 +222,8 @@ class ProfilePass : public replay::Pass {
 
   void resolve_pending(const format::Event& e, uint32_t thread);
   void on_implicit_task(const format::Event& e, uint32_t thread);
-  void on_create(const format::Event& e, uint32_t thread);
+  // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
+  void on_create(const format::Event& e, uint32_t thread, uint64_t code);
   void on_schedule(const format::Event& e, uint32_t thread);
   void on_region(const format::Event& e, uint32_t thread, NodeKind kind, uint16_t sub,
                  uint64_t code);

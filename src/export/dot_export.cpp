@@ -241,7 +241,7 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
       }
       break;
     case Kind::kTaskCreate:
-      on_create(e.a, e.b, construct(NodeKind::kTask, e.c), shown);
+      on_create(e.a, e.b, construct(NodeKind::kTask, m.task_code(e.a)), shown);
       break;
     case Kind::kSyncRegion:
       if (e.sub == uint16_t(format::SyncKind::kTaskwait) &&

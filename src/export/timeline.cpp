@@ -319,7 +319,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       on_implicit_task(e, th);
       break;
     case Kind::kTaskCreate:
-      on_create(e, th);
+      on_create(e, th, m.task_code(e.a));
       break;
     case Kind::kTaskSchedule:
       on_schedule(e, th, m);
@@ -404,12 +404,12 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
   }
 }
 
-void TimelinePass::on_create(const format::Event& e, uint32_t th) {
+void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code) {
   TimelineTask& T = add(e.a);
   T.parent = e.b;
   T.flags = e.flags;
   bool untied = e.flags & format::task_flag::kUntied;
-  T.region = regions_.intern(untied ? RegionKind::kUntiedTask : RegionKind::kTask, e.c);
+  T.region = regions_.intern(untied ? RegionKind::kUntiedTask : RegionKind::kTask, code);
   T.creator_thread = th;
   T.created_ns = e.time;
   if (emitting(th)) sink_.task_create(th, e.time, T, find(e.b));

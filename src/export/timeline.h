@@ -180,7 +180,8 @@ class TimelinePass : public replay::Pass {
 
   void on_event(const replay::Record& r, const replay::TaskModel& m);
   void on_implicit_task(const format::Event& e, uint32_t th);
-  void on_create(const format::Event& e, uint32_t th);
+  // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
+  void on_create(const format::Event& e, uint32_t th, uint64_t code);
   void on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m);
 
   // Stack operations; each emits the enters, leaves and switches it implies.

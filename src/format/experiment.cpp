@@ -29,6 +29,14 @@ uint64_t u64_at(const nlohmann::json& j, const char* ptr) {
   return j.contains(p) && j.at(p).is_number_unsigned() ? j.at(p).get<uint64_t>() : 0;
 }
 
+}  // namespace
+
+uint64_t hex_address(const nlohmann::json& v) {
+  return v.is_string() ? std::strtoull(v.get<std::string>().c_str(), nullptr, 16) : 0;
+}
+
+namespace {
+
 // The latest (ticks, ns) sample of any chunk header: the end of a run that wrote no final one.
 bool latest_chunk_sample(const std::vector<std::string>& streams, uint64_t* ticks, uint64_t* ns) {
   bool found = false;
@@ -85,6 +93,11 @@ Result<Experiment> open_experiment(const std::string& dir) {
     for (const auto& s : x.meta["strings"]) x.strings.push_back(s.is_string() ? s.get<std::string>() : "?");
   }
 
+  const nlohmann::json::json_pointer code("/runtime/code");
+  if (x.meta.contains(code) && x.meta.at(code).is_array() && x.meta.at(code).size() == 2) {
+    x.runtime_code_begin = hex_address(x.meta.at(code)[0]);
+    x.runtime_code_end = hex_address(x.meta.at(code)[1]);
+  }
   Clock& c = x.clock;
   c.source = x.meta.value("/clock/source"_json_pointer, std::string("tsc"));
   c.start_ticks = u64_at(x.meta, "/clock/start/ticks");

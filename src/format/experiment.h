@@ -33,12 +33,17 @@ struct Experiment {
   std::vector<std::string> streams;  // stream files, by thread index
   std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
   std::vector<std::string> warnings;  // things a reader of the results should know
+  // The runtime library's code span [begin, end) (runtime.code); {0, 0} when not recorded.
+  uint64_t runtime_code_begin = 0, runtime_code_end = 0;
 
   // The name of user-API string `id` ("?" when unknown).
   const std::string& string(uint64_t id) const;
   // The program's name (basename of its path) and thread count recorded.
   std::string program_name() const;
 };
+
+// A code address as the metadata writes it: a hex string ("0x7f12..."); 0 when it is not one.
+uint64_t hex_address(const nlohmann::json& v);
 
 // Opens `dir`. Errors: no such directory, not a tasklens experiment, corrupt metadata, a format
 // version this tasklens cannot read.

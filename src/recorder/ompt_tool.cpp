@@ -3,9 +3,11 @@
 // Callbacks only store; ids live in the runtime's ompt_data_t slots.
 #include <omp-tools.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "format/event.h"
+#include "recorder/runtime_call_site.h"
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
 
@@ -19,6 +21,14 @@ using format::Kind;
 inline uint64_t value(const ompt_data_t* d) { return d ? d->value : 0; }
 inline uint64_t code(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : uint32_t(v); }
+
+// `codeptr`, or the program's call site of the enclosing taskloop when libomp gave an address of
+// its own (runtime_call_site.h).
+inline uint64_t program_code(const ThreadBuffer* tb, const void* codeptr) {
+  uint64_t c = code(codeptr);
+  if (__builtin_expect(tb->call_site_depth == 0, 1) || !in_runtime(c)) return c;
+  return tb->call_sites[std::min(tb->call_site_depth, ThreadBuffer::kMaxCallSites) - 1];
+}
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   record(Kind::kThreadBegin, 0, uint16_t(type), 0, 0, 0, 0);
@@ -62,7 +72,7 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
   if (!tb) return;
   new_task->value = new_id(tb);
   record(tb, Kind::kTaskCreate, uint8_t(has_dependences != 0), 0, uint32_t(flags),
-         new_task->value, value(encountering_task), code(codeptr));
+         new_task->value, value(encountering_task), program_code(tb, codeptr));
 }
 
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
@@ -82,16 +92,28 @@ void on_task_dependence(ompt_data_t* src, ompt_data_t* sink) {
   record(Kind::kTaskDependence, 0, 0, 0, value(src), value(sink), 0);
 }
 
+// A taskgroup (a taskloop's implicit one among them) gets the program's call site; the other
+// kinds are recorded as they come, without looking at the thread's buffer first.
+void record_sync(Kind k, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                 ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+  if (kind != ompt_sync_region_taskgroup) {
+    record(k, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task), code(codeptr));
+    return;
+  }
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  record(tb, k, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task),
+         program_code(tb, codeptr));
+}
+
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
-  record(Kind::kSyncRegion, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task),
-         code(codeptr));
+  record_sync(Kind::kSyncRegion, kind, endpoint, parallel, task, codeptr);
 }
 
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                          ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
-  record(Kind::kSyncRegionWait, uint8_t(endpoint), uint16_t(kind), 0, value(parallel),
-         value(task), code(codeptr));
+  record_sync(Kind::kSyncRegionWait, kind, endpoint, parallel, task, codeptr);
 }
 
 void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
@@ -102,8 +124,22 @@ void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_
 
 void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
              ompt_data_t* task, uint64_t count, const void* codeptr) {
-  record(Kind::kWork, uint8_t(endpoint), uint16_t(type), clamp32(count), value(parallel),
-         value(task), code(codeptr));
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  uint64_t c = code(codeptr);
+  if (type == ompt_work_taskloop && in_runtime(c)) {
+    // Its tasks and taskgroup carry the same runtime address: remember the program's call site
+    // until the taskloop ends (taskloops nest when a task of one runs another).
+    if (endpoint == ompt_scope_begin) {
+      uint64_t site = program_call_site();
+      int depth = tb->call_site_depth++;
+      if (depth < ThreadBuffer::kMaxCallSites) tb->call_sites[depth] = site ? site : c;
+    }
+    c = program_code(tb, codeptr);
+    if (endpoint == ompt_scope_end && tb->call_site_depth > 0) --tb->call_site_depth;
+  }
+  record(tb, Kind::kWork, uint8_t(endpoint), uint16_t(type), clamp32(count), value(parallel),
+         value(task), c);
 }
 
 void on_dispatch(ompt_data_t* parallel, ompt_data_t* task, ompt_dispatch_t kind,
@@ -159,6 +195,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   if (!set_callback) return 0;
   // Recording starts before the callbacks are set so that no event finds the session closed.
   if (!g_session.start()) return 0;
+  note_runtime_object(reinterpret_cast<const void*>(lookup));
   auto reg = [&](ompt_callbacks_t which, ompt_callback_t fn, const char* name) {
     g_session.note_callback(name, set_callback(which, fn));
   };

@@ -16,6 +16,7 @@
 #include "format/json_out.h"
 #include "format/kinds.h"
 #include "recorder/loaded_objects.h"
+#include "recorder/runtime_call_site.h"
 #include "recorder/signals.h"
 
 namespace tasklens::recorder {
@@ -253,6 +254,8 @@ void Session::write_metadata() {
   o.kv_u64("start_unix_ns", start_unix_ns);
 
   o.key("runtime").begin_object().kv("version", runtime_version);
+  CodeSpan code = runtime_code();
+  o.key("code").begin_array().hex(code.begin).hex(code.end).end_array();
   o.key("callbacks").begin_object();
   for (uint32_t i = 0; i < callback_count_; ++i) {
     o.kv(callbacks_[i].name, result_name(callbacks_[i].result));

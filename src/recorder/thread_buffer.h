@@ -21,9 +21,15 @@ struct ThreadBuffer {
   uint32_t index = 0;
   int os_tid = 0;
   bool dropping = false;      // the last refill timed out: take chunks without waiting
+  int call_site_depth = 0;    // how many taskloops the thread is inside (call_sites below)
   uint64_t lost_pending = 0;  // events dropped since the last chunk was taken
   uint64_t lost_total = 0;
   uint64_t stall_ticks = 0;   // time spent waiting for a free chunk
+  // The program's call sites of the taskloops this thread is inside (innermost last), recorded
+  // instead of libomp's own addresses (runtime_call_site.h); deeper than kMaxCallSites, the
+  // innermost kept is used. call_site_depth sits on the first cache line, read on every create.
+  static constexpr int kMaxCallSites = 8;
+  uint64_t call_sites[kMaxCallSites] = {};
 };
 
 // This thread's buffer; attach_thread() makes it on the first event. __thread rather than

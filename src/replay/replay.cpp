@@ -26,6 +26,7 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   for (Pass* p : passes) p->begin(info);
 
   TaskModel model(info.threads);
+  model.set_runtime_code(x.runtime_code_begin, x.runtime_code_end);
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));

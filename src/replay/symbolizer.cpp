@@ -1,6 +1,8 @@
 // llvm-symbolizer as a helper process fed through pipes, its answers cached per address.
 #include "replay/symbolizer.h"
 
+#include "format/experiment.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -37,7 +39,7 @@ Symbolizer::Symbolizer(const nlohmann::json& objects, bool enabled) : enabled_(e
   if (objects.is_array()) {
     for (const auto& o : objects) {
       if (!o.is_object() || !o.contains("path") || !o.contains("base")) continue;
-      uint64_t base = std::strtoull(o["base"].get<std::string>().c_str(), nullptr, 16);
+      uint64_t base = format::hex_address(o["base"]);
       objects_.push_back({o["path"].get<std::string>(), base});
     }
   }

@@ -204,11 +204,19 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
   uint64_t group = 0;
   if (TaskInfo* p = tasks_.find(e.b)) {
     ++p->live_children;
+
     group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
   }
   TaskInfo& self = *tasks_.find(e.a);
   self.group = group;
+  if (e.c >= runtime_code_begin_ && e.c < runtime_code_end_) {
+    // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
+    // runs on this thread is that construct's (libomp names the taskloop's encountering task as
+    // the parent instead).
+    const TaskInfo* running = th.current ? tasks_.find(th.current) : nullptr;
+    if (running && running->is_explicit()) self.codeptr = running->codeptr;
+  }
   for (uint64_t g = group; g;) {
     Group* G = groups_.find(g);
     if (!G) break;

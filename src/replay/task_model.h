@@ -58,7 +58,7 @@ constexpr uint32_t kNoThread = 0xffffffffu;
 struct TaskInfo {
   uint64_t id = 0;
   uint64_t parent = 0;   // the creating task (0 for implicit tasks)
-  uint64_t codeptr = 0;  // the task construct's location
+  uint64_t codeptr = 0;  // the task construct's location (see set_runtime_code)
   uint64_t region = 0;   // parallel region it belongs to
   uint32_t flags = 0;    // OMPT task flags
   TaskState state = TaskState::kInitialized;
@@ -120,6 +120,18 @@ class TaskModel {
   void apply(const format::Event& e, uint32_t thread);
 
   const TaskInfo* task(uint64_t id) const { return tasks_.find(id); }
+  // The construct a task belongs to: its TaskInfo::codeptr, 0 when the task is unknown.
+  uint64_t task_code(uint64_t id) const {
+    const TaskInfo* t = tasks_.find(id);
+    return t ? t->codeptr : 0;
+  }
+  // The runtime library's code span (metadata runtime.code): a task created with a code address
+  // inside it (libomp splitting a taskloop) belongs to the construct of the explicit task that
+  // runs on the creating thread.
+  void set_runtime_code(uint64_t begin, uint64_t end) {
+    runtime_code_begin_ = begin;
+    runtime_code_end_ = end;
+  }
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
 
@@ -155,6 +167,7 @@ class TaskModel {
   }
 
  private:
+  uint64_t runtime_code_begin_ = 0, runtime_code_end_ = 0;
   struct Region {
     uint32_t team_size = 0;
     uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier

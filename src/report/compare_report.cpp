@@ -62,7 +62,7 @@ std::string region_key(const nlohmann::json& objects, uint64_t codeptr,
   if (objects.is_array()) {
     for (const auto& o : objects) {
       if (!o.is_object() || !o.contains("path") || !o.contains("base")) continue;
-      uint64_t b = std::strtoull(o["base"].get<std::string>().c_str(), nullptr, 16);
+      uint64_t b = format::hex_address(o["base"]);
       if (b <= codeptr && b >= base) base = b, object = o["path"].get<std::string>();
     }
   }
