@@ -39,7 +39,37 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
     if (m->cursors_[i].refill(m->clock_)) m->heap_.push_back(i);
   }
   for (size_t i = m->heap_.size() / 2; i-- > 0;) m->sift_down(i);
+  m->take_from_heap();
   return m;
+}
+
+void MergedStream::set_limit() {
+  if (heap_.empty()) {
+    limit_ticks_ = UINT64_MAX;  // nothing to wait for (a tie at the maximum is harmless)
+    limit_thread_ = UINT32_MAX;
+    return;
+  }
+  const Cursor& first = cursors_[heap_[0]];
+  limit_ticks_ = first.ticks[first.pos];
+  limit_thread_ = first.thread;
+}
+
+void MergedStream::take_from_heap() {
+  current_ = nullptr;
+  if (heap_.empty()) return;
+  current_index_ = heap_[0];
+  current_ = &cursors_[current_index_];
+  heap_[0] = heap_.back();
+  heap_.pop_back();
+  if (heap_.size() > 1) sift_down(0);
+  set_limit();
+}
+
+void MergedStream::swap_with_heap() {
+  std::swap(current_index_, heap_[0]);
+  current_ = &cursors_[current_index_];
+  if (heap_.size() > 1) sift_down(0);
+  set_limit();
 }
 
 bool MergedStream::before(uint32_t a, uint32_t b) const {
