@@ -3,22 +3,6 @@
 
 namespace tasklens::replay {
 
-bool MergedStream::Cursor::refill(const format::Clock& clock) {
-  pos = 0;
-  const format::Event* chunk = nullptr;
-  size_t n = 0;
-  if (!reader->next_chunk(&chunk, &n)) return false;
-  ticks.resize(n);
-  records.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    ticks[i] = chunk[i].time;
-    records[i].ev = chunk[i];
-    records[i].ev.time = clock.to_ns(chunk[i].time);
-    records[i].thread = thread;
-  }
-  return true;
-}
-
 Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experiment& x) {
   auto m = std::unique_ptr<MergedStream>(new MergedStream());
   m->clock_ = x.clock;
@@ -36,7 +20,7 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
     m->cursors_.push_back(std::move(c));
   }
   for (uint32_t i = 0; i < m->cursors_.size(); ++i) {
-    if (m->cursors_[i].refill(m->clock_)) m->heap_.push_back(i);
+    if (m->cursors_[i].refill()) m->heap_.push_back(i);
   }
   for (size_t i = m->heap_.size() / 2; i-- > 0;) m->sift_down(i);
   m->take_from_heap();
@@ -50,7 +34,7 @@ void MergedStream::set_limit() {
     return;
   }
   const Cursor& first = cursors_[heap_[0]];
-  limit_ticks_ = first.ticks[first.pos];
+  limit_ticks_ = first.events[first.pos].time;
   limit_thread_ = first.thread;
 }
 
@@ -65,6 +49,17 @@ void MergedStream::take_from_heap() {
   set_limit();
 }
 
+void MergedStream::next_chunk() {
+  if (!current_->refill()) {
+    take_from_heap();
+    return;
+  }
+  uint64_t t = current_->events[0].time;
+  if (t > limit_ticks_ || (t == limit_ticks_ && current_->thread > limit_thread_)) {
+    swap_with_heap();
+  }
+}
+
 void MergedStream::swap_with_heap() {
   std::swap(current_index_, heap_[0]);
   current_ = &cursors_[current_index_];
@@ -75,7 +70,7 @@ void MergedStream::swap_with_heap() {
 bool MergedStream::before(uint32_t a, uint32_t b) const {
   const Cursor& x = cursors_[a];
   const Cursor& y = cursors_[b];
-  uint64_t tx = x.ticks[x.pos], ty = y.ticks[y.pos];
+  uint64_t tx = x.events[x.pos].time, ty = y.events[y.pos].time;
   return tx < ty || (tx == ty && x.thread < y.thread);
 }
 

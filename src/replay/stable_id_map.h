@@ -34,10 +34,8 @@ class StableIdMap {
 
   // Resets the value to V() (a pointer kept to it sees a default value) and frees its slot.
   bool erase(uint64_t key) {
-    V** v = index_.find(key);
-    if (!v) return false;
-    V* value = *v;
-    index_.erase(key);
+    V* value = nullptr;
+    if (!index_.erase(key, &value)) return false;
     *value = V();
     free_.push_back(value);
     return true;

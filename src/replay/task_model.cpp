@@ -59,8 +59,7 @@ void TaskModel::refresh_working(uint32_t t) {
   threads_[t].working = task && task->state == TaskState::kRunning && task->thread == t;
 }
 
-TaskInfo& TaskModel::ensure(uint64_t id, uint32_t thread, uint64_t now, TaskInfo* hint) {
-  if (TaskInfo* t = find(id, hint)) return *t;
+TaskInfo& TaskModel::create_unseen(uint64_t id, uint32_t thread, uint64_t now) {
   // A task whose creation is not in the trace (lost chunk, or a trace cut short): assume an
   // explicit task that was created just now.
   TaskInfo& t = tasks_[id];

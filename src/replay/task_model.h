@@ -183,7 +183,11 @@ class TaskModel {
   TaskInfo* find(uint64_t id, TaskInfo* hint) {
     return hint && hint->id == id && id ? hint : tasks_.find(id);
   }
-  TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now, TaskInfo* hint);
+  TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now, TaskInfo* hint) {
+    if (TaskInfo* t = find(id, hint)) return *t;
+    return create_unseen(id, thread, now);
+  }
+  TaskInfo& create_unseen(uint64_t id, uint32_t thread, uint64_t now);
   // The thread's current task (running or waiting in), or null.
   TaskInfo* current(uint32_t thread) {
     return current_hint_[thread] = find(threads_[thread].current, current_hint_[thread]);
