@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<double> merge_s, model_s, breakdown_s;
-  uint64_t events = 0;
+  uint64_t events = 0, peak_live = 0;
   for (int i = 0; i < reps; ++i) {
     double t0 = cpu_seconds();
     if (runs("merge") || i == 0) {  // once at least: it counts the events
@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
       t0 = cpu_seconds();
       auto b = replay::run_replay(*x, {&breakdown});
       breakdown_s.push_back(cpu_seconds() - t0);
+      if (b) peak_live = b->peak_live_tasks;
     }
   }
   rusage ru;
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
               rate(merge_s), merge_s.size());
   std::printf("merge + task model         %7.1f M events/s\n", rate(model_s));
   std::printf("merge + model + breakdown  %7.1f M events/s  (budget: >= 30)\n", rate(breakdown_s));
-  std::printf("peak RSS                   %7.1f MiB\n", double(ru.ru_maxrss) / 1024.0);
+  std::printf("peak RSS                   %7.1f MiB (live tasks at most %llu, sampled)\n",
+              double(ru.ru_maxrss) / 1024.0, (unsigned long long)peak_live);
   return 0;
 }

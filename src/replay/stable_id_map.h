@@ -36,13 +36,16 @@ class StableIdMap {
   bool erase(uint64_t key) {
     V* value = nullptr;
     if (!index_.erase(key, &value)) return false;
-    *value = V();
+    // Copied from a constant: a V() built on the stack and copied stalls on store-to-load
+    // forwarding (seen in perf: a fifth of the erase).
+    *value = kEmpty;
     free_.push_back(value);
     return true;
   }
 
  private:
   static constexpr size_t kBlock = 256;
+  inline static const V kEmpty{};
 
   V* allocate() {
     if (free_.empty()) {
