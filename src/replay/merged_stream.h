@@ -31,21 +31,19 @@ class MergedStream {
   __attribute__((always_inline)) const Record* next() {
     Cursor* c = current_;
     if (!c) return nullptr;
-    // Built from the reader's decoded event: one copy, no buffer of records.
-    const format::Event& e = c->events[c->pos];
-    out_.ev = e;
-    out_.ev.time = clock_.to_ns(e.time);
-    out_.thread = c->thread;
+    const Record* r = &c->records[c->pos];
     ++events_read_;
     if (__builtin_expect(++c->pos == c->count, 0)) {
+      // The record must outlive the refill of its own cursor: hand out a copy.
+      last_ = *r;
       next_chunk();
-      return &out_;
+      return &last_;
     }
     // A thread's events come in runs (8 on average on a 2-thread fib): the current stream goes
     // on without touching the heap while it stays ahead of the heap's first.
     uint64_t t = c->events[c->pos].time;
     if (t > limit_ticks_ || (t == limit_ticks_ && c->thread > limit_thread_)) swap_with_heap();
-    return &out_;
+    return r;
   }
   bool next(Record& r) {
     const Record* p = next();
@@ -63,12 +61,10 @@ class MergedStream {
   struct Cursor {
     std::unique_ptr<format::StreamReader> reader;
     const format::Event* events = nullptr;  // the reader's current chunk (times in ticks)
+    std::vector<Record> records;            // the same, handed out: times in ns, thread set
     size_t count = 0, pos = 0;
     uint32_t thread = 0;
-    bool refill() {
-      pos = 0;
-      return reader->next_chunk(&events, &count);
-    }
+    bool refill(const format::Clock& clock);
   };
   // Heap of cursor indices ordered by (current event ticks, thread).
   bool before(uint32_t a, uint32_t b) const;
@@ -81,7 +77,7 @@ class MergedStream {
   void set_limit();
 
   format::Clock clock_;
-  Record out_;  // the event handed out last
+  Record last_;  // the last event of a chunk, handed out while the next chunk is read
   std::vector<Cursor> cursors_;
   std::vector<format::Problem> unreadable_;  // streams left out
   std::vector<uint32_t> heap_;
