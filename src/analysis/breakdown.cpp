@@ -35,6 +35,7 @@ const char* verdict_advice(Verdict v) {
 
 void BreakdownPass::begin(const replay::ReplayInfo& info) {
   segments_.assign(info.threads, Segment{});
+  pending_.assign(info.threads, Pending{});
   result_ = Breakdown{};
   result_.high_threshold = high_threshold_;
   result_.run_ns = info.end_ns;
@@ -101,27 +102,35 @@ void BreakdownPass::close(uint32_t thread, uint64_t t) {
   if (!s.open) return;
   s.open = false;
   if (t <= s.t0) return;
-  TimeSplit whole;
   // Split [t0, t) at slice boundaries; R is known at each of them.
   uint64_t a = s.t0, ra = s.ready0;
   while (a < t) {
     size_t k = slice_of(a);
     uint64_t b = std::min<uint64_t>(t, slice_end_);
-    TimeSplit piece;
+    Pending& p = pending_[thread];
+    if (p.slice != k || p.construct != s.construct) {
+      flush(thread);
+      p.slice = k;
+      p.construct = s.construct;
+    }
     if (s.working) {
-      piece.work_ns = b - a;
+      p.time.work_ns += b - a;
     } else {
       uint64_t rb = b == t ? ready_integral_ : ready_at(b);
-      piece.overhead_ns = rb - ra;
-      piece.idle_ns = (b - a) - piece.overhead_ns;
+      p.time.overhead_ns += rb - ra;
+      p.time.idle_ns += (b - a) - (rb - ra);
       ra = rb;
     }
-    result_.series[k].time += piece;
-    whole += piece;
     a = b;
   }
-  result_.threads[thread].time += whole;  // result_.total is their sum (end())
-  result_.regions[s.construct].time += whole;
+}
+
+void BreakdownPass::flush(uint32_t thread) {
+  Pending& p = pending_[thread];
+  result_.series[p.slice].time += p.time;
+  result_.threads[thread].time += p.time;  // result_.total is their sum (end())
+  result_.regions[p.construct].time += p.time;
+  p.time = TimeSplit{};
 }
 
 void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
@@ -165,6 +174,7 @@ void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   advance(info.end_ns);
   for (uint32_t p = 0; p < segments_.size(); ++p) {
     close(p, info.end_ns);
+    flush(p);
     result_.total += result_.threads[p].time;
     const replay::ThreadInfo& th = m.thread(p);
     result_.threads[p].begin_ns = th.begin_ns;

@@ -85,6 +85,13 @@ class BreakdownPass : public replay::Pass {
     uint32_t construct = 0;   // index in result_.regions
     uint64_t region = 0;      // the parallel region id the construct was looked up for
   };
+  // Time of one thread not yet added to its slice, itself and its construct: consecutive
+  // intervals mostly share all three, and adding them up once is cheaper (the sums are exact).
+  struct Pending {
+    size_t slice = 0;
+    uint32_t construct = 0;
+    TimeSplit time;
+  };
   struct Instance {
     uint32_t construct;
     uint64_t begin_ns;
@@ -92,6 +99,7 @@ class BreakdownPass : public replay::Pass {
 
   void advance(uint64_t t);
   void close(uint32_t thread, uint64_t t);
+  void flush(uint32_t thread);  // adds up its Pending time
   void open(uint32_t thread, uint64_t t, bool working, uint32_t construct);
   uint32_t construct_index(uint64_t codeptr);
   // The slice holding time t (the last one holds all after it; its end is then UINT64_MAX).
@@ -111,6 +119,7 @@ class BreakdownPass : public replay::Pass {
   std::vector<uint64_t> ready_at_boundary_;
   size_t next_boundary_ = 1;
   std::vector<Segment> segments_;
+  std::vector<Pending> pending_;  // per thread
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
   Breakdown result_;
 };
