@@ -35,10 +35,12 @@ const char* verdict_advice(Verdict v) {
 
 void BreakdownPass::begin(const replay::ReplayInfo& info) {
   segments_.assign(info.threads, Segment{});
+  pending_.assign(info.threads, Pending{});
   result_ = Breakdown{};
   result_.high_threshold = high_threshold_;
   result_.run_ns = info.end_ns;
   slice_ns_ = std::max<uint64_t>(1, (info.end_ns + slices_ - 1) / slices_);
+  slice_begin_ = slice_end_ = 0;
   result_.series.resize(slices_);
   for (uint32_t i = 0; i < slices_; ++i) {
     result_.series[i].begin_ns = i * slice_ns_;
@@ -71,6 +73,16 @@ void BreakdownPass::advance(uint64_t t) {
   now_ = t;
 }
 
+size_t BreakdownPass::slice_of(uint64_t t) {
+  if (t < slice_begin_ || t >= slice_end_) {
+    slice_index_ = std::min<size_t>(t / slice_ns_, result_.series.size() - 1);
+    slice_begin_ = slice_index_ * slice_ns_;
+    bool last = slice_index_ == result_.series.size() - 1;
+    slice_end_ = last ? UINT64_MAX : slice_begin_ + slice_ns_;
+  }
+  return slice_index_;
+}
+
 uint64_t BreakdownPass::ready_at(uint64_t t) const {
   if (t >= now_) return ready_integral_;
   return ready_at_boundary_[t / slice_ns_];  // t is a boundary already passed
@@ -90,37 +102,41 @@ void BreakdownPass::close(uint32_t thread, uint64_t t) {
   if (!s.open) return;
   s.open = false;
   if (t <= s.t0) return;
-  TimeSplit whole;
   // Split [t0, t) at slice boundaries; R is known at each of them.
   uint64_t a = s.t0, ra = s.ready0;
   while (a < t) {
-    size_t k = std::min<size_t>(a / slice_ns_, result_.series.size() - 1);
-    uint64_t b = std::min<uint64_t>(t, (k + 1) * slice_ns_);
-    if (k == result_.series.size() - 1) b = t;
-    TimeSplit piece;
+    size_t k = slice_of(a);
+    uint64_t b = std::min<uint64_t>(t, slice_end_);
+    Pending& p = pending_[thread];
+    if (p.slice != k || p.construct != s.construct) {
+      flush(thread);
+      p.slice = k;
+      p.construct = s.construct;
+    }
     if (s.working) {
-      piece.work_ns = b - a;
+      p.time.work_ns += b - a;
     } else {
       uint64_t rb = b == t ? ready_integral_ : ready_at(b);
-      piece.overhead_ns = rb - ra;
-      piece.idle_ns = (b - a) - piece.overhead_ns;
+      p.time.overhead_ns += rb - ra;
+      p.time.idle_ns += (b - a) - (rb - ra);
       ra = rb;
     }
-    result_.series[k].time += piece;
-    whole += piece;
     a = b;
   }
-  result_.threads[thread].time += whole;
-  result_.regions[s.construct].time += whole;
-  result_.total += whole;
 }
 
-void BreakdownPass::before(const replay::Record& r, const replay::TaskModel& m) {
-  advance(r.ev.time);
+void BreakdownPass::flush(uint32_t thread) {
+  Pending& p = pending_[thread];
+  result_.series[p.slice].time += p.time;
+  result_.threads[thread].time += p.time;  // result_.total is their sum (end())
+  result_.regions[p.construct].time += p.time;
+  p.time = TimeSplit{};
 }
 
 void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const format::Event& e = r.ev;
+  // Up to the event, the ready state set after the one before holds (what before() would do).
+  advance(e.time);
   // Region instances, for the wall time and team size of each construct.
   if (e.kind == format::Kind::kParallelBegin) {
     live_regions_[e.a] = Instance{construct_index(e.c), e.time};
@@ -158,6 +174,8 @@ void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   advance(info.end_ns);
   for (uint32_t p = 0; p < segments_.size(); ++p) {
     close(p, info.end_ns);
+    flush(p);
+    result_.total += result_.threads[p].time;
     const replay::ThreadInfo& th = m.thread(p);
     result_.threads[p].begin_ns = th.begin_ns;
     result_.threads[p].end_ns = th.exists ? info.end_ns : th.end_ns;

@@ -70,7 +70,7 @@ class BreakdownPass : public replay::Pass {
       : slices_(slices ? slices : 1), high_threshold_(high_threshold) {}
 
   void begin(const replay::ReplayInfo& info) override;
-  void before(const replay::Record& r, const replay::TaskModel& m) override;
+  bool uses_before() const override { return false; }
   void after(const replay::Record& r, const replay::TaskModel& m) override;
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
 
@@ -85,6 +85,13 @@ class BreakdownPass : public replay::Pass {
     uint32_t construct = 0;   // index in result_.regions
     uint64_t region = 0;      // the parallel region id the construct was looked up for
   };
+  // Time of one thread not yet added to its slice, itself and its construct: consecutive
+  // intervals mostly share all three, and adding them up once is cheaper (the sums are exact).
+  struct Pending {
+    size_t slice = 0;
+    uint32_t construct = 0;
+    TimeSplit time;
+  };
   struct Instance {
     uint32_t construct;
     uint64_t begin_ns;
@@ -92,20 +99,27 @@ class BreakdownPass : public replay::Pass {
 
   void advance(uint64_t t);
   void close(uint32_t thread, uint64_t t);
+  void flush(uint32_t thread);  // adds up its Pending time
   void open(uint32_t thread, uint64_t t, bool working, uint32_t construct);
   uint32_t construct_index(uint64_t codeptr);
+  // The slice holding time t (the last one holds all after it; its end is then UINT64_MAX).
+  // Most intervals fall into the slice of the one before: no division unless t leaves it.
+  size_t slice_of(uint64_t t);
   // R at a slice boundary already passed, or at the current time.
   uint64_t ready_at(uint64_t t) const;
 
   uint32_t slices_;
   double high_threshold_;
   uint64_t slice_ns_ = 1;
+  size_t slice_index_ = 0;
+  uint64_t slice_begin_ = 0, slice_end_ = 0;  // of slice_index_; empty until the first use
   uint64_t now_ = 0;
   uint64_t ready_integral_ = 0;  // R(now_)
   bool ready_ = false;           // δr since now_
   std::vector<uint64_t> ready_at_boundary_;
   size_t next_boundary_ = 1;
   std::vector<Segment> segments_;
+  std::vector<Pending> pending_;  // per thread
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
   Breakdown result_;
 };

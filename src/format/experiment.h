@@ -21,7 +21,12 @@ struct Clock {
 
   uint64_t to_ns(uint64_t ticks) const {
     if (ticks <= start_ticks) return 0;
-    return uint64_t(double(ticks - start_ticks) * ns_per_tick + 0.5);
+    uint64_t d = ticks - start_ticks;
+    // Below 2^63 the signed conversions give the same values as the unsigned ones and are one
+    // instruction each (the replay converts every event).
+    double x = (d >> 63 ? double(d) : double(int64_t(d))) * ns_per_tick + 0.5;
+    if (__builtin_expect(x < 0x1p63, 1)) return uint64_t(int64_t(x));
+    return uint64_t(x);
   }
 };
 

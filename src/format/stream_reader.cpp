@@ -6,6 +6,8 @@
 #include <cstdarg>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "format/checksum.h"
 #include "format/codec.h"
 
@@ -14,6 +16,7 @@ namespace {
 
 // The most events a chunk may claim; more means the header is garbage.
 constexpr uint32_t kMaxChunkEvents = 1u << 24;
+constexpr size_t kReadBuffer = size_t(1) << 18;
 
 bool plausible(const ChunkHeader& h, uint64_t remaining) {
   return h.magic == kChunkMagic && h.version == kFormatVersion &&
@@ -26,6 +29,10 @@ bool plausible(const ChunkHeader& h, uint64_t remaining) {
 Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return Error{path + ": " + std::strerror(errno)};
+  // Chunks are read one after the other: a large buffer makes one read() of many of them
+  // (glibc ignores the size unless it is given the buffer).
+  std::unique_ptr<char[]> buffer(new char[kReadBuffer]);
+  std::setvbuf(f, buffer.get(), _IOFBF, kReadBuffer);
   FileHeader h{};
   size_t got = std::fread(&h, 1, sizeof h, f);
   size_t magic_bytes = std::min(got, sizeof h.magic);
@@ -36,7 +43,7 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
   if (got < sizeof h) {
     // What is there is the start of a stream header: the run ended (killed) right after it
     // created the file. Not an error for the experiment: this thread's stream is just empty.
-    auto r = std::unique_ptr<StreamReader>(new StreamReader(path, f, h));
+    auto r = std::unique_ptr<StreamReader>(new StreamReader(path, f, std::move(buffer), h));
     r->done_ = true;
     r->problem(Problem::Severity::kDataLost, 0,
                "truncated file header (%zu of %zu bytes): nothing of this thread was written",
@@ -50,14 +57,16 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
                  std::to_string(h.version) + "; this tasklens reads version " +
                  std::to_string(kFormatVersion) + ")"};
   }
-  return std::unique_ptr<StreamReader>(new StreamReader(path, f, h));
+  return std::unique_ptr<StreamReader>(new StreamReader(path, f, std::move(buffer), h));
 }
 
-StreamReader::StreamReader(std::string path, FILE* f, FileHeader h)
-    : path_(std::move(path)), file_(f), header_(h) {
+StreamReader::StreamReader(std::string path, FILE* f, std::unique_ptr<char[]> buffer,
+                           FileHeader h)
+    : path_(std::move(path)), file_buffer_(std::move(buffer)), file_(f), header_(h) {
   std::fseek(file_, 0, SEEK_END);
   size_ = uint64_t(std::ftell(file_));
   std::fseek(file_, long(offset_), SEEK_SET);
+  at_offset_ = true;
 }
 
 StreamReader::~StreamReader() { std::fclose(file_); }
@@ -94,7 +103,9 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
               (unsigned long long)offset_, (unsigned long long)remaining, next_seq_);
       return done_ = true, false;
     }
-    std::fseek(file_, long(offset_), SEEK_SET);
+    // A seek drops the stdio buffer (and costs a system call): only when not there already.
+    if (!at_offset_) std::fseek(file_, long(offset_), SEEK_SET);
+    at_offset_ = false;
     if (std::fread(&h, 1, sizeof h, file_) != sizeof h) {
       problem(Problem::Severity::kDataLost, 0, "read error at byte %llu: %s",
               (unsigned long long)offset_, std::strerror(errno));
@@ -132,10 +143,12 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
     std::memset(buf_.data() + offsetof(ChunkHeader, checksum), 0, sizeof stored);
     uint64_t chunk_offset = offset_;
     offset_ += sizeof h + h.payload_bytes;
+    at_offset_ = true;
     if (checksum(buf_.data(), buf_.size()) != stored) {
       // The sizes may be right even though the bytes are not: skip the chunk if the next one
       // starts where this header says, else stop.
       ChunkHeader next{};
+      at_offset_ = false;
       bool resync = offset_ == size_ ||
                     (std::fread(&next, 1, sizeof next, file_) == sizeof next &&
                      plausible(next, size_ - offset_ - sizeof next));
@@ -182,15 +195,14 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
 std::vector<ChunkHeader> StreamReader::scan_headers() {
   std::vector<ChunkHeader> out;
   uint64_t off = offset_;
+  // Positioned reads past the stdio buffer: through it, every seek would refill it.
   while (off + sizeof(ChunkHeader) <= size_) {
     ChunkHeader h{};
-    std::fseek(file_, long(off), SEEK_SET);
-    if (std::fread(&h, 1, sizeof h, file_) != sizeof h) break;
+    if (pread(fileno(file_), &h, sizeof h, off_t(off)) != ssize_t(sizeof h)) break;
     if (!plausible(h, size_ - off - sizeof h)) break;
     out.push_back(h);
     off += sizeof h + h.payload_bytes;
   }
-  std::fseek(file_, long(offset_), SEEK_SET);
   return out;
 }
 

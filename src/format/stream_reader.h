@@ -45,14 +45,16 @@ class StreamReader {
   const std::vector<Problem>& problems() const { return problems_; }
 
  private:
-  StreamReader(std::string path, FILE* f, FileHeader h);
+  StreamReader(std::string path, FILE* f, std::unique_ptr<char[]> buffer, FileHeader h);
   void problem(Problem::Severity s, uint64_t lost, const char* fmt, ...)
       __attribute__((format(printf, 4, 5)));
 
   std::string path_;
+  std::unique_ptr<char[]> file_buffer_;  // file_'s stdio buffer: outlives it (declared first)
   FILE* file_;
   FileHeader header_;
   uint64_t offset_ = sizeof(FileHeader);
+  bool at_offset_ = false;  // the file position is offset_
   uint64_t size_ = 0;
   uint32_t next_seq_ = 0;
   bool done_ = false;

@@ -45,12 +45,14 @@ class IdMap {
     return values_[i];
   }
 
-  bool erase(uint64_t key) {
+  // Removes `key`; its value is moved to *erased first when given.
+  bool erase(uint64_t key, V* erased = nullptr) {
     if (key == 0) return false;
     size_t i = slot(key);
     for (; keys_[i] != key; i = (i + 1) & mask_) {
       if (keys_[i] == 0) return false;
     }
+    if (erased) *erased = std::move(values_[i]);
     // Shift later members of the probe run back so that no lookup stops early.
     for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
       size_t home = slot(keys_[j]);

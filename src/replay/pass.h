@@ -23,6 +23,8 @@ class Pass {
   virtual ~Pass() = default;
   virtual void begin(const ReplayInfo& info) {}
   virtual void before(const Record& r, const TaskModel& m) {}
+  // False when before() does nothing: the driver then spares the call on every event.
+  virtual bool uses_before() const { return true; }
   virtual void after(const Record& r, const TaskModel& m) {}
   // After the last event; `info.end_ns` closes every open interval.
   virtual void end(const ReplayInfo& info, const TaskModel& m) {}

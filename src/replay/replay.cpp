@@ -25,13 +25,17 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   info.end_ns = trace_end_ns(x);
   for (Pass* p : passes) p->begin(info);
 
+  std::vector<Pass*> before;  // the passes whose before() does something
+  for (Pass* p : passes) {
+    if (p->uses_before()) before.push_back(p);
+  }
   TaskModel model(info.threads);
   model.set_runtime_code(x.runtime_code_begin, x.runtime_code_end);
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
   while (const Record* r = (*stream)->next()) {
-    for (Pass* p : passes) p->before(*r, model);
+    for (Pass* p : before) p->before(*r, model);
     model.apply(r->ev, r->thread);
     for (Pass* p : passes) p->after(*r, model);
     model.collect();

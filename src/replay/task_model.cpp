@@ -48,16 +48,18 @@ bool groups_with_same_kind(uint8_t type) {
 
 }  // namespace
 
-TaskModel::TaskModel(uint32_t threads) : threads_(threads), pending_deps_(threads) {}
+TaskModel::TaskModel(uint32_t threads)
+    : threads_(threads),
+      current_hint_(threads, nullptr),
+      created_hint_(threads, nullptr),
+      pending_deps_(threads) {}
 
 void TaskModel::refresh_working(uint32_t t) {
-  ThreadInfo& th = threads_[t];
-  const TaskInfo* task = th.current ? tasks_.find(th.current) : nullptr;
-  th.working = task && task->state == TaskState::kRunning && task->thread == t;
+  const TaskInfo* task = current(t);
+  threads_[t].working = task && task->state == TaskState::kRunning && task->thread == t;
 }
 
-TaskInfo& TaskModel::ensure(uint64_t id, uint32_t thread, uint64_t now) {
-  if (TaskInfo* t = tasks_.find(id)) return *t;
+TaskInfo& TaskModel::create_unseen(uint64_t id, uint32_t thread, uint64_t now) {
   // A task whose creation is not in the trace (lost chunk, or a trace cut short): assume an
   // explicit task that was created just now.
   TaskInfo& t = tasks_[id];
@@ -102,12 +104,12 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       th.end_ns = e.time;
       break;
     case Kind::kParallelBegin: {
-      Region& r = regions_[e.a];
+      Region& r = region(e.a);
       r.team_size = std::max<uint32_t>(r.team_size, e.sub);
       break;
     }
     case Kind::kParallelEnd:
-      regions_.erase(e.a);
+      erase_region(e.a);
       break;
     case Kind::kImplicitTask:
       on_implicit_task(e, thread);
@@ -144,33 +146,35 @@ void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
   ThreadInfo& th = threads_[thread];
   if (e.op == uint8_t(format::Endpoint::kBegin)) {
     uint64_t encountering = th.current;
+    TaskInfo* enc = current(thread);
     TaskInfo& t = tasks_[e.a];
     t = TaskInfo{};
     t.id = e.a;
     t.parent = encountering;
+    t.parent_hint = enc;
     t.flags = e.flags ? e.flags : format::task_flag::kImplicit;
     t.region = e.b;
     t.thread = t.creator_thread = thread;
     t.created_ns = t.first_start_ns = e.time;
     t.fragments = 1;
     if (e.b) {
-      Region& r = regions_[e.b];
+      Region& r = region(e.b);
       r.team_size = std::max<uint32_t>(r.team_size, uint32_t(e.c));
     }
-    if (TaskInfo* enc = tasks_.find(encountering)) {
-      // The encountering task waits for the parallel region it started.
-      if (enc->state == TaskState::kRunning) set_state(*enc, TaskState::kSuspended);
-    }
-    TaskInfo& self = *tasks_.find(e.a);
+    // The encountering task waits for the parallel region it started.
+    if (enc && enc->state == TaskState::kRunning) set_state(*enc, TaskState::kSuspended);
     th.levels.push_back({e.a, encountering});
     th.current = e.a;
+    current_hint_[thread] = &t;
     th.region = e.b;
-    set_state(self, TaskState::kRunning);
+    set_state(t, TaskState::kRunning);
     return;
   }
   uint64_t id = e.a ? e.a : th.current;
-  if (TaskInfo* t = tasks_.find(id)) set_state(*t, TaskState::kExecuted);
-  complete(id, e.time);
+  if (TaskInfo* t = find(id, current(thread))) {
+    set_state(*t, TaskState::kExecuted);
+    complete(*t, e.time);
+  }
   th.current = 0;
   th.region = 0;
   if (!th.levels.empty() && th.levels.back().implicit_task == id) {
@@ -201,32 +205,31 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
   Transition& tr = transitions_.emplace_back();
   tr.task = t.id;
   tr.from = tr.to = TaskState::kInitialized;
-  uint64_t group = 0;
-  if (TaskInfo* p = tasks_.find(e.b)) {
+  created_hint_[thread] = &t;
+  TaskInfo* p = find(e.b, current(thread));
+  t.parent_hint = p;
+  if (p) {
     ++p->live_children;
-
-    group = p->open_group ? p->open_group : p->group;
+    t.group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
   }
-  TaskInfo& self = *tasks_.find(e.a);
-  self.group = group;
   if (e.c >= runtime_code_begin_ && e.c < runtime_code_end_) {
     // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
     // runs on this thread is that construct's (libomp names the taskloop's encountering task as
     // the parent instead).
-    const TaskInfo* running = th.current ? tasks_.find(th.current) : nullptr;
-    if (running && running->is_explicit()) self.codeptr = running->codeptr;
+    const TaskInfo* running = current(thread);
+    if (running && running->is_explicit()) t.codeptr = running->codeptr;
   }
-  for (uint64_t g = group; g;) {
+  for (uint64_t g = t.group; g;) {
     Group* G = groups_.find(g);
     if (!G) break;
     ++G->live;
     g = G->parent;
   }
-  if (self.is_explicit() && self.region) {
-    if (Region* r = regions_.find(self.region)) ++r->live_explicit;
+  if (t.is_explicit() && t.region) {
+    if (Region* r = find_region(t.region)) ++r->live_explicit;
   }
-  make_ready_if_possible(self);
+  make_ready_if_possible(t);
 }
 
 void TaskModel::make_ready_if_possible(TaskInfo& t) {
@@ -286,7 +289,6 @@ void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime) {
       return;  // known already (from the addresses, or reported twice)
     }
     succs.push_back(succ);
-    p = tasks_.find(pred);
     p->has_successors = true;
     if (TaskInfo* s = tasks_.find(succ)) {
       ++s->pending_preds;
@@ -308,8 +310,12 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
     return;
   }
   ThreadInfo& th = threads_[thread];
+  // Mostly the prior task is the thread's current one, and the next one is the prior's parent
+  // (a child completed) or the task the thread created last (it starts a child).
+  TaskInfo* next_hint = created_hint_[thread];
   if (e.a && e.a != e.b) {
-    TaskInfo& prior = ensure(e.a, thread, e.time);
+    TaskInfo& prior = ensure(e.a, thread, e.time, current(thread));
+    if (prior.parent == e.b) next_hint = prior.parent_hint;
     switch (status) {
       case TaskStatus::kComplete:
         set_state(prior, TaskState::kExecuted);
@@ -338,11 +344,12 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
     }
   }
   if (!e.b || status == TaskStatus::kEarlyFulfill) return;
-  TaskInfo& next = ensure(e.b, thread, e.time);
+  TaskInfo& next = ensure(e.b, thread, e.time, next_hint);
   if (next.first_start_ns == 0) next.first_start_ns = e.time;
   if (e.a != e.b) ++next.fragments;
   next.thread = thread;
   th.current = e.b;
+  current_hint_[thread] = &next;
   if (next.wait == Wait::kNone || next.wait == Wait::kNested) {
     next.wait = Wait::kNone;
     set_state(next, TaskState::kRunning);
@@ -353,12 +360,13 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
 void TaskModel::switch_out(TaskInfo& prior, uint64_t next, uint32_t thread) {
   if (prior.state == TaskState::kCompleted) return;
   if (prior.wait != Wait::kNone) return;  // waiting: its state follows the wait
-  const TaskInfo* n = tasks_.find(next);
-  bool untied = prior.flags & format::task_flag::kUntied;
-  if (untied && !(n && n->parent == prior.id && n->is_undeferred())) {
-    // An untied task switched out at a scheduling point may resume on any thread.
-    set_state(prior, TaskState::kReady);
-    return;
+  if (prior.flags & format::task_flag::kUntied) {
+    const TaskInfo* n = tasks_.find(next);
+    if (!(n && n->parent == prior.id && n->is_undeferred())) {
+      // An untied task switched out at a scheduling point may resume on any thread.
+      set_state(prior, TaskState::kReady);
+      return;
+    }
   }
   // A tied task (or one that runs an included child) resumes when this thread comes back to it.
   prior.wait = Wait::kNested;
@@ -384,7 +392,7 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
       successors_.erase(id);
     }
   }
-  if (TaskInfo* p = tasks_.find(t->parent)) {
+  if (TaskInfo* p = find(t->parent, t->parent_hint)) {
     if (p->live_children) --p->live_children;
     if (p->wait == Wait::kTaskwait) check_wait_done(*p);
     if (p->state == TaskState::kCompleted && p->live_children == 0) garbage_.push_back(p->id);
@@ -401,7 +409,7 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
     g = G->parent;
   }
   if (t->is_explicit() && t->region) {
-    if (Region* r = regions_.find(t->region); r && r->live_explicit) {
+    if (Region* r = find_region(t->region); r && r->live_explicit) {
       --r->live_explicit;
       if (r->in_barrier) check_barrier(t->region);
     }
@@ -412,7 +420,7 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
 void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct) {
   ThreadInfo& th = threads_[thread];
   uint64_t id = e.b ? e.b : th.current;
-  TaskInfo* t = tasks_.find(id);
+  TaskInfo* t = find(id, current(thread));
   if (!t) return;
   using format::SyncKind;
   Wait w = Wait::kNone;
@@ -430,12 +438,12 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
     t->thread = thread;
     set_state(*t, TaskState::kSuspended);
     if (w == Wait::kBarrier) {
-      Region& r = regions_[region_id];
+      Region& r = region(region_id);
       ++r.in_barrier;
       r.waiting.push_back(id);
       check_barrier(region_id);
     } else {
-      check_wait_done(*tasks_.find(id));
+      check_wait_done(*t);
     }
     return;
   }
@@ -447,8 +455,9 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
   t->thread = thread;
   if (t->state != TaskState::kCompleted) set_state(*t, TaskState::kRunning);
   th.current = id;
+  current_hint_[thread] = t;
   if (w == Wait::kBarrier) {
-    if (Region* r = regions_.find(region_id)) {
+    if (Region* r = find_region(region_id)) {
       if (r->in_barrier) --r->in_barrier;
       auto it = std::find(r->waiting.begin(), r->waiting.end(), id);
       if (it != r->waiting.end()) r->waiting.erase(it);
@@ -469,7 +478,7 @@ void TaskModel::check_wait_done(TaskInfo& t) {
 }
 
 void TaskModel::check_barrier(uint64_t region_id) {
-  Region* r = regions_.find(region_id);
+  Region* r = find_region(region_id);
   if (!r || r->team_size == 0 || r->in_barrier < r->team_size || r->live_explicit) return;
   for (uint64_t id : r->waiting) {
     if (TaskInfo* t = tasks_.find(id); t && t->state == TaskState::kSuspended) {
@@ -491,8 +500,7 @@ void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
     G.owner = id;
     G.live = 0;
     // Remember what was open before in the parent link of the owner: restored at the end.
-    TaskInfo* owner = tasks_.find(id);
-    owner->open_group = g;
+    t->open_group = g;
     prev_open_[g] = prev_open;
   } else if (e.op == uint8_t(format::Endpoint::kEnd) && t->open_group) {
     uint64_t g = t->open_group;

@@ -27,6 +27,7 @@
 
 #include "format/event.h"
 #include "replay/id_map.h"
+#include "replay/stable_id_map.h"
 
 #include <type_traits>
 
@@ -75,6 +76,7 @@ struct TaskInfo {
   uint64_t open_group = 0;              // innermost taskgroup this task has open
   uint64_t created_ns = 0, first_start_ns = 0, completed_ns = 0;
   bool has_successors = false;          // tasks wait for this one (TaskModel::successors_)
+  TaskInfo* parent_hint = nullptr;      // the model's guess where `parent` is (checked by id)
 
   bool is_explicit() const { return flags & format::task_flag::kExplicit; }
   bool is_implicit() const {
@@ -190,7 +192,40 @@ class TaskModel {
   };
 
   void collect_garbage();
-  TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now);
+  // The task `id`, or null. `hint` is where it probably is: a hit spares the hash lookup.
+  TaskInfo* find(uint64_t id, TaskInfo* hint) {
+    return hint && hint->id == id && id ? hint : tasks_.find(id);
+  }
+  TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now, TaskInfo* hint) {
+    if (TaskInfo* t = find(id, hint)) return *t;
+    return create_unseen(id, thread, now);
+  }
+  TaskInfo& create_unseen(uint64_t id, uint32_t thread, uint64_t now);
+  // The thread's current task (running or waiting in), or null.
+  TaskInfo* current(uint32_t thread) {
+    return current_hint_[thread] = find(threads_[thread].current, current_hint_[thread]);
+  }
+  // Regions change rarely and most events look up the same one: a one-entry cache, emptied by
+  // every insertion or erasure (IdMap moves values).
+  Region* find_region(uint64_t id) {
+    if (id != cached_region_id_) {
+      cached_region_id_ = id;
+      cached_region_ = regions_.find(id);
+    }
+    return cached_region_;
+  }
+  Region& region(uint64_t id) {
+    forget_region();
+    return regions_[id];
+  }
+  void erase_region(uint64_t id) {
+    forget_region();
+    regions_.erase(id);
+  }
+  void forget_region() {
+    cached_region_id_ = 0;
+    cached_region_ = nullptr;
+  }
   void set_state(TaskInfo& t, TaskState s);
   void on_implicit_task(const format::Event& e, uint32_t thread);
   void on_create(const format::Event& e, uint32_t thread);
@@ -200,9 +235,6 @@ class TaskModel {
   void on_schedule(const format::Event& e, uint32_t thread);
   void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread);
   void complete(TaskInfo& t, uint64_t now);
-  void complete(uint64_t id, uint64_t now) {
-    if (TaskInfo* t = tasks_.find(id)) complete(*t, now);
-  }
   void refresh_working(uint32_t thread);
   void make_ready_if_possible(TaskInfo& t);
   // sync_region (construct = true) and sync_region_wait events of barriers, taskwait, taskgroup.
@@ -212,14 +244,17 @@ class TaskModel {
   void check_barrier(uint64_t region_id);
   uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
 
-  // TaskInfo is trivially copyable: cheap to insert and erase.
-  IdMap<TaskInfo> tasks_;
+  StableIdMap<TaskInfo> tasks_;  // pointers stay valid until the task is erased
   IdMap<std::vector<uint64_t>> successors_;  // of unfinished tasks
   IdMap<Region> regions_;
   IdMap<Group> groups_;
   IdMap<AddressState> addresses_;
   IdMap<uint64_t> prev_open_;  // taskgroup -> the group its owner had open before
   std::vector<ThreadInfo> threads_;
+  std::vector<TaskInfo*> current_hint_;  // per thread: where its current task probably is
+  std::vector<TaskInfo*> created_hint_;  // per thread: the task it created last
+  uint64_t cached_region_id_ = 0;  // 0: nothing cached (find(0) is null anyway)
+  Region* cached_region_ = nullptr;
   std::vector<PendingDeps> pending_deps_;  // per thread
   std::vector<Transition> transitions_;
   std::vector<Edge> edges_;
