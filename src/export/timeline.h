@@ -160,6 +160,8 @@ class TimelinePass : public replay::Pass {
   void begin(const replay::ReplayInfo& info) override;
   void before(const replay::Record& r, const replay::TaskModel& m) override;
   void after(const replay::Record& r, const replay::TaskModel& m) override;
+  // Past the window's end nothing more is written: the replay may stop.
+  bool finished() const override { return closed_; }
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
 
   const TimelineStats& stats() const { return stats_; }

@@ -26,6 +26,9 @@ class Pass {
   // False when before() does nothing: the driver then spares the call on every event.
   virtual bool uses_before() const { return true; }
   virtual void after(const Record& r, const TaskModel& m) {}
+  // True once the pass needs no more events (e.g. an export past the end of its time window):
+  // the driver stops reading when every pass is finished, and still calls end().
+  virtual bool finished() const { return false; }
   // After the last event; `info.end_ns` closes every open interval.
   virtual void end(const ReplayInfo& info, const TaskModel& m) {}
 };

@@ -15,6 +15,17 @@ uint64_t trace_end_ns(const format::Experiment& x) {
   return x.clock.to_ns(last);
 }
 
+namespace {
+
+bool all_finished(const std::vector<Pass*>& passes) {
+  for (const Pass* p : passes) {
+    if (!p->finished()) return false;
+  }
+  return !passes.empty();
+}
+
+}  // namespace
+
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
                                const Progress& progress) {
   auto stream = MergedStream::open(x);
@@ -39,11 +50,14 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
     model.apply(r->ev, r->thread);
     for (Pass* p : passes) p->after(*r, model);
     model.collect();
-    if ((++stats.events & 0xfffff) == 0) {
-      stats.peak_live_tasks = std::max(stats.peak_live_tasks, model.live_tasks());
-      if (progress) progress(stats.events, expected);
-    }
     info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
+    if ((++stats.events & 0xfff) == 0) {
+      if ((stats.events & 0xfffff) == 0) {
+        stats.peak_live_tasks = std::max(stats.peak_live_tasks, model.live_tasks());
+        if (progress) progress(stats.events, expected);
+      }
+      if (all_finished(passes)) break;
+    }
   }
   for (Pass* p : passes) p->end(info, model);
   stats.end_ns = info.end_ns;

@@ -27,6 +27,8 @@ using Progress = std::function<void(uint64_t done, uint64_t expected)>;
 // The end of the run in ns: the latest event time of any chunk (read from chunk headers only).
 uint64_t trace_end_ns(const format::Experiment& x);
 
+// Stops early when every pass is finished() (checked every 4096 events): `events` then counts
+// the events read, and damage further on is not seen.
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
                                const Progress& progress = nullptr);
 

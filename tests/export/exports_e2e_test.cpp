@@ -218,5 +218,32 @@ TEST(ExportCli, WindowAndThreadsNarrowEveryFormat) {
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", base + ".svg", base + ".dot"}).status, 0);
 }
 
+// "... from N events)": how many events the export read.
+uint64_t events_read(const CommandResult& r) {
+  std::string text = r.out + r.err;
+  size_t at = text.find(" from ");
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + 6));
+}
+
+// A window that ends early stops the replay soon after its end (the timeline formats write
+// nothing past it); a window past the run's end reads every event.
+TEST(ExportCli, WindowEndStopsTheReplay) {
+  Recorded rec = record(Case{"fib", {"18"}, 2});
+  uint64_t total = 0;
+  for (const auto& [key, n] : rec.counts) {
+    if (key.find(':') == std::string::npos) total += n;  // per kind, not per kind:detail
+  }
+  ASSERT_GT(total, 40000u);
+  for (const char* format : {"perfetto", "otf2", "paraver"}) {
+    std::string out = rec.dir + "/../early-" + format;
+    uint64_t early = events_read(export_cli(rec.dir, format, out, {"--to", "100us"}));
+    EXPECT_GT(early, 0u) << format;
+    EXPECT_LT(early, total / 2) << format;
+    uint64_t all = events_read(export_cli(rec.dir, format, out + "-all", {"--to", "1000s"}));
+    EXPECT_EQ(all, total) << format;
+  }
+  expect_valid_perfetto(rec.dir + "/../early-perfetto");
+}
+
 }  // namespace
 }  // namespace tasklens::testing
