@@ -22,20 +22,16 @@ std::string Experiment::program_name() const {
   return path.empty() ? std::string("?") : fs::path(path).filename().string();
 }
 
+uint64_t hex_address(const nlohmann::json& v) {
+  return v.is_string() ? std::strtoull(v.get<std::string>().c_str(), nullptr, 16) : 0;
+}
+
 namespace {
 
 uint64_t u64_at(const nlohmann::json& j, const char* ptr) {
   auto p = nlohmann::json::json_pointer(ptr);
   return j.contains(p) && j.at(p).is_number_unsigned() ? j.at(p).get<uint64_t>() : 0;
 }
-
-}  // namespace
-
-uint64_t hex_address(const nlohmann::json& v) {
-  return v.is_string() ? std::strtoull(v.get<std::string>().c_str(), nullptr, 16) : 0;
-}
-
-namespace {
 
 // The latest (ticks, ns) sample of any chunk header: the end of a run that wrote no final one.
 bool latest_chunk_sample(const std::vector<std::string>& streams, uint64_t* ticks, uint64_t* ns) {

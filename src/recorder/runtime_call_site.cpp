@@ -1,6 +1,5 @@
 #include "recorder/runtime_call_site.h"
 
-#include <dlfcn.h>
 #include <link.h>
 #include <unwind.h>
 
@@ -17,31 +16,28 @@ struct Range {
 
 Range g_runtime, g_recorder;
 
-// The span of the executable segments of the object loaded at `base`.
-Range object_range(uintptr_t base) {
-  Range r;
+// The span of the executable segments of the loaded object whose code holds `symbol`.
+Range range_of(const void* symbol) {
+  struct Query {
+    uintptr_t symbol;
+    Range found;
+  } q{reinterpret_cast<uintptr_t>(symbol), {}};
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* data) {
-        Range* out = static_cast<Range*>(data);
-        if (info->dlpi_addr != out->lo) return 0;
-        uintptr_t lo = UINTPTR_MAX, hi = 0;
+        Query* q = static_cast<Query*>(data);
+        Range code{UINTPTR_MAX, 0};
         for (int i = 0; i < info->dlpi_phnum; ++i) {
           const ElfW(Phdr)& p = info->dlpi_phdr[i];
           if (p.p_type != PT_LOAD || !(p.p_flags & PF_X)) continue;
-          lo = std::min<uintptr_t>(lo, info->dlpi_addr + p.p_vaddr);
-          hi = std::max<uintptr_t>(hi, info->dlpi_addr + p.p_vaddr + p.p_memsz);
+          code.lo = std::min<uintptr_t>(code.lo, info->dlpi_addr + p.p_vaddr);
+          code.hi = std::max<uintptr_t>(code.hi, info->dlpi_addr + p.p_vaddr + p.p_memsz);
         }
-        if (hi > lo) *out = {lo, hi};
+        if (!code.contains(q->symbol)) return 0;
+        q->found = code;
         return 1;
       },
-      &(r = {base, 0}));
-  return r.hi ? r : Range{};
-}
-
-Range range_of(const void* symbol) {
-  Dl_info info{};
-  if (!dladdr(symbol, &info) || !info.dli_fbase) return {};
-  return object_range(reinterpret_cast<uintptr_t>(info.dli_fbase));
+      &q);
+  return q.found;
 }
 
 struct Walk {
