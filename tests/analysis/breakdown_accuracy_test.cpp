@@ -43,12 +43,23 @@ bool disturbed(const testing::MachineContention& window, const char* what) {
 
 // POT's load-imbalance benchmark (seed 002, Sect. 4.2) at a grain of 1 ms: each iteration,
 // thread t runs a task of t ms; ideal work g·n(n+1)/2 and idleness g·n(n-1)/2 per iteration.
-// The ideal holds only when nothing else delays the threads: the tasks time themselves, and a
-// run whose tasks took more than 2 % over the ideal was disturbed; up to kTries runs are made to
-// get an undisturbed one, whose work must also match the tasks' own timing.
+// The ideal holds only when nothing delays the threads: the tasks time themselves, and a run
+// whose tasks took more than 2 % over the ideal was disturbed. Nor does the ideal have the runtime
+// release a thread late from a barrier that is complete: libomp sometimes wakes the worker a
+// whole task later, iteration after iteration (seen in dumps on a quiet machine), and the
+// worker's implicit task, ready all that time, is overhead (POT's definition), not idleness.
+// A run with more than 2 % overhead (an undelayed run has about 0.5 %) is such a run. Nor does
+// the ideal have a worker that starts late or barriers that release slowly, which make the
+// parallel region longer than its ideal n·g per iteration and add idleness: a region more than
+// 2 % longer than that is such a run. Up to kImbalanceTries runs are made to get an undelayed
+// one, whose work must also match the tasks' own timing.
+constexpr int kImbalanceTries = 10;
+constexpr double kLateReleaseShare = 0.02;
+constexpr double kLongRegionShare = 0.02;
+
 TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
   bool busy = false;
-  for (int attempt = 1; attempt <= kTries; ++attempt) {
+  for (int attempt = 1; attempt <= kImbalanceTries; ++attempt) {
     testing::MachineContention window;
     RecordedBreakdown run = record_and_replay({example("imbalance"), "1000000", "40"});
     busy = disturbed(window, "imbalance");
@@ -60,6 +71,22 @@ TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
     expect_breakdown_invariant(b);
     // Disturbed (the tasks overran, or other programs compete for the cores): try again.
     if (relative_error(self_timed, ideal_work) > 0.02 || busy) continue;
+    double overhead_share = double(b.total.overhead_ns) / double(b.total.total_ns());
+    if (overhead_share > kLateReleaseShare) {
+      std::cout << "[ late release ] overhead " << overhead_share * 100
+                << " % of the threads' time: the runtime released a thread late; again\n";
+      continue;
+    }
+    double ideal_wall = 2e6 * 40;  // the slowest thread's 2 ms task per iteration
+    uint64_t wall = 0;
+    for (const RegionBreakdown& r : b.regions) {
+      if (r.codeptr) wall += r.wall_ns;
+    }
+    if (double(wall) > ideal_wall * (1 + kLongRegionShare)) {
+      std::cout << "[ long region ] the parallel region took " << double(wall) / 1e6
+                << " ms, ideal " << ideal_wall / 1e6 << " ms: a late start or release; again\n";
+      continue;
+    }
     EXPECT_LT(relative_error(double(b.total.work_ns), self_timed), 0.05)
         << "work " << b.total.work_ns << ", the tasks timed themselves at " << self_timed;
     EXPECT_LT(relative_error(double(b.total.work_ns), ideal_work), 0.05)
@@ -73,7 +100,8 @@ TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
     return;
   }
   if (busy) GTEST_SKIP() << "every run was disturbed by other load";
-  FAIL() << "no run in " << kTries << " tries where the tasks kept to their 1 ms grain";
+  FAIL() << "no run in " << kImbalanceTries
+         << " tries where the tasks kept to their 1 ms grain and the runtime delayed no thread";
 }
 
 // A chain of dependent tasks: one task is ready at a time, so one of the two threads is idle
