@@ -25,7 +25,8 @@ void with_undisturbed_run(const std::string& what, F attempt) {
     if (attempt(&why) || ::testing::Test::HasFailure()) return;
     seen += "\n  run " + std::to_string(i) + ": " + why;
   }
-  GTEST_SKIP() << what << ": no undisturbed run in " << kAttempts << " (busy machine):" << seen;
+  GTEST_SKIP() << what << ": no undisturbed run in " << kAttempts
+               << " (a busy machine, or libomp starting the worker late):" << seen;
 }
 
 // skewed_loop 2000: thread 1 gets three times thread 0's iterations; on an undisturbed run the
