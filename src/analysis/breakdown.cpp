@@ -47,6 +47,8 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
     result_.series[i].end_ns = (i + 1) * slice_ns_;
   }
   ready_at_boundary_.assign(slices_ + 1, 0);
+  next_boundary_ = 1;
+  next_boundary_ns_ = slice_ns_;
   result_.threads.resize(info.threads);
   for (uint32_t t = 0; t < info.threads; ++t) result_.threads[t].thread = t;
   construct_index(0);  // index 0: outside parallel regions
@@ -61,16 +63,14 @@ uint32_t BreakdownPass::construct_index(uint64_t codeptr) {
   return uint32_t(result_.regions.size() - 1);
 }
 
-void BreakdownPass::advance(uint64_t t) {
-  if (t <= now_) return;
-  // Record R at every slice boundary passed on the way.
-  while (next_boundary_ < ready_at_boundary_.size() && next_boundary_ * slice_ns_ <= t) {
-    uint64_t b = next_boundary_ * slice_ns_;
+void BreakdownPass::pass_boundaries(uint64_t t) {
+  while (next_boundary_ns_ <= t) {
+    uint64_t b = next_boundary_ns_;
     ready_at_boundary_[next_boundary_] = ready_integral_ + (ready_ ? b - now_ : 0);
     ++next_boundary_;
+    next_boundary_ns_ = next_boundary_ < ready_at_boundary_.size() ? next_boundary_ * slice_ns_
+                                                                    : UINT64_MAX;
   }
-  if (ready_) ready_integral_ += t - now_;
-  now_ = t;
 }
 
 size_t BreakdownPass::slice_of(uint64_t t) {
@@ -97,11 +97,29 @@ void BreakdownPass::open(uint32_t thread, uint64_t t, bool working, uint32_t con
   s.construct = construct;
 }
 
-void BreakdownPass::close(uint32_t thread, uint64_t t) {
+__attribute__((always_inline)) inline void BreakdownPass::close(uint32_t thread, uint64_t t) {
   Segment& s = segments_[thread];
   if (!s.open) return;
   s.open = false;
   if (t <= s.t0) return;
+  Pending& p = pending_[thread];
+  // Mostly the interval lies in the slice of the one before and adds to the same sums.
+  if (s.t0 >= slice_begin_ && t <= slice_end_ && p.slice == slice_index_ &&
+      p.construct == s.construct) {
+    if (s.working) {
+      p.time.work_ns += t - s.t0;
+    } else {
+      uint64_t ready = ready_integral_ - s.ready0;
+      p.time.overhead_ns += ready;
+      p.time.idle_ns += (t - s.t0) - ready;
+    }
+    return;
+  }
+  close_across_slices(thread, t);
+}
+
+void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
+  const Segment& s = segments_[thread];
   // Split [t0, t) at slice boundaries; R is known at each of them.
   uint64_t a = s.t0, ra = s.ready0;
   while (a < t) {
@@ -133,10 +151,7 @@ void BreakdownPass::flush(uint32_t thread) {
   p.time = TimeSplit{};
 }
 
-void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
-  const format::Event& e = r.ev;
-  // Up to the event, the ready state set after the one before holds (what before() would do).
-  advance(e.time);
+void BreakdownPass::track_region(const format::Event& e) {
   // Region instances, for the wall time and team size of each construct.
   if (e.kind == format::Kind::kParallelBegin) {
     live_regions_[e.a] = Instance{construct_index(e.c), e.time};
@@ -153,21 +168,36 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
       rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(e.c));
     }
   }
+}
 
-  ready_ = m.ready_count() > 0;
-  if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
-  uint32_t p = r.thread;
+__attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t p, uint64_t t,
+                                                                       const replay::TaskModel& m) {
   const replay::ThreadInfo& th = m.thread(p);
-  bool working = th.exists && m.working(p);
+  bool working = th.exists && th.working;
   Segment& s = segments_[p];
   uint32_t construct = s.construct;
   if (th.region != s.region || !s.open) {
     const Instance* in = th.region ? live_regions_.find(th.region) : nullptr;
     construct = th.region ? (in ? in->construct : s.construct) : 0;
+    s.region = th.region;
   }
-  if (s.open && (!th.exists || s.working != working || s.construct != construct)) close(p, e.time);
-  if (th.exists && !s.open) open(p, e.time, working, construct);
-  s.region = th.region;
+  if (s.open) {
+    if (th.exists && s.working == working && s.construct == construct) return;
+    close(p, t);
+  }
+  if (th.exists) open(p, t, working, construct);
+}
+
+void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  // Up to the event, the ready state set after the one before holds (what before() would do).
+  advance(e.time);
+  static_assert(uint8_t(format::Kind::kParallelEnd) == uint8_t(format::Kind::kParallelBegin) + 1 &&
+                uint8_t(format::Kind::kImplicitTask) == uint8_t(format::Kind::kParallelBegin) + 2);
+  if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) track_region(e);
+  ready_ = m.ready_count() > 0;
+  if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
+  update_thread(r.thread, e.time, m);
 }
 
 void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {

@@ -97,8 +97,19 @@ class BreakdownPass : public replay::Pass {
     uint64_t begin_ns;
   };
 
-  void advance(uint64_t t);
-  void close(uint32_t thread, uint64_t t);
+  // Moves the clock to t (>= the time of the last event): R grows while a task is ready.
+  void advance(uint64_t t) {
+    if (t <= now_) return;
+    if (__builtin_expect(t >= next_boundary_ns_, 0)) pass_boundaries(t);
+    if (ready_) ready_integral_ += t - now_;
+    now_ = t;
+  }
+  void pass_boundaries(uint64_t t);  // records R at every slice boundary up to t
+  void track_region(const format::Event& e);  // parallel_begin/_end, implicit_task begin
+  // The thread's state may have changed: closes its interval and opens the next one if so.
+  inline void update_thread(uint32_t thread, uint64_t t, const replay::TaskModel& m);
+  inline void close(uint32_t thread, uint64_t t);
+  void close_across_slices(uint32_t thread, uint64_t t);
   void flush(uint32_t thread);  // adds up its Pending time
   void open(uint32_t thread, uint64_t t, bool working, uint32_t construct);
   uint32_t construct_index(uint64_t codeptr);
@@ -118,6 +129,7 @@ class BreakdownPass : public replay::Pass {
   bool ready_ = false;           // δr since now_
   std::vector<uint64_t> ready_at_boundary_;
   size_t next_boundary_ = 1;
+  uint64_t next_boundary_ns_ = 0;  // next_boundary_ * slice_ns_, UINT64_MAX past the last
   std::vector<Segment> segments_;
   std::vector<Pending> pending_;  // per thread
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct

@@ -1,8 +1,14 @@
-// A map from 64-bit ids to values whose addresses stay put until their key is erased: the task
-// model keeps pointers to tasks (a thread's current task, a task's parent) as hints that spare
-// it a hash lookup, and IdMap moves its values on every rehash and erase. Values live in blocks;
-// freed slots are reused last-freed first (still in cache), so the memory follows the most
-// values live at once, not how many were ever inserted.
+// A map from ids to values whose addresses stay put until their key is erased: the task model
+// keeps pointers to tasks (a thread's current task, a task's parent) as hints that spare it a
+// lookup, and IdMap moves its values on every rehash and erase. Values live in blocks; freed
+// slots are reused last-freed first (still in cache), so the memory follows the most values live
+// at once, not how many were ever inserted.
+//
+// The index knows how ids are made (format/event.h: (thread + 1) << 48 | a per-thread counter):
+// the newest ids of each recording thread sit in a direct-mapped table by their counter's low
+// bits, so inserting, finding and erasing a short-lived task costs one compare instead of a probe
+// sequence. An id whose entry a longer-lived one still holds, and ids not made that way (hand-made
+// traces), go to a hash map.
 #pragma once
 
 #include <cstddef>
@@ -17,35 +23,76 @@ namespace tasklens::replay {
 template <class V>
 class StableIdMap {
  public:
-  size_t size() const { return index_.size(); }
+  size_t size() const { return size_; }
 
   V* find(uint64_t key) {
-    V** v = index_.find(key);
+    if (Entry* e = entry(key); e && e->key == key) return e->value;
+    if (overflow_.size() == 0) return nullptr;  // the common miss: no hash lookup
+    V** v = overflow_.find(key);
     return v ? *v : nullptr;
   }
   const V* find(uint64_t key) const { return const_cast<StableIdMap*>(this)->find(key); }
 
   // The value for `key`, default-constructed when new. `key` must not be 0.
   V& operator[](uint64_t key) {
-    V*& slot = index_[key];
-    if (!slot) slot = allocate();
-    return *slot;
+    Entry* e = entry_or_new(key);
+    if (e && e->key == key) return *e->value;
+    if (overflow_.size()) {
+      if (V** v = overflow_.find(key)) return **v;
+    }
+    V* value = allocate();
+    if (e && e->key == 0) {
+      e->key = key;
+      e->value = value;
+    } else {
+      overflow_[key] = value;
+    }
+    ++size_;
+    return *value;
   }
 
   // Resets the value to V() (a pointer kept to it sees a default value) and frees its slot.
   bool erase(uint64_t key) {
     V* value = nullptr;
-    if (!index_.erase(key, &value)) return false;
+    if (Entry* e = entry(key); e && e->key == key) {
+      value = e->value;
+      e->key = 0;
+    } else if (overflow_.size() == 0 || !overflow_.erase(key, &value)) {
+      return false;
+    }
     // Copied from a constant: a V() built on the stack and copied stalls on store-to-load
     // forwarding (seen in perf: a fifth of the erase).
     *value = kEmpty;
     free_.push_back(value);
+    --size_;
     return true;
   }
 
  private:
+  static constexpr unsigned kEntryBits = 10;      // entries per recording thread: 1024
+  static constexpr size_t kMaxIndexedThreads = 1024;
   static constexpr size_t kBlock = 256;
   inline static const V kEmpty{};
+
+  struct Entry {
+    uint64_t key = 0;  // 0: free
+    V* value = nullptr;
+  };
+
+  // The entry `key` maps to, or null when its thread has no table (yet).
+  Entry* entry(uint64_t key) {
+    size_t t = size_t(key >> 48);
+    if (t >= tables_.size()) return nullptr;
+    Entry* table = tables_[t].get();
+    return table ? &table[key & ((size_t(1) << kEntryBits) - 1)] : nullptr;
+  }
+  Entry* entry_or_new(uint64_t key) {
+    size_t t = size_t(key >> 48);
+    if (t == 0 || t > kMaxIndexedThreads) return nullptr;  // not a recorder-made id
+    if (t >= tables_.size()) tables_.resize(t + 1);
+    if (!tables_[t]) tables_[t] = std::make_unique<Entry[]>(size_t(1) << kEntryBits);
+    return &tables_[t][key & ((size_t(1) << kEntryBits) - 1)];
+  }
 
   V* allocate() {
     if (free_.empty()) {
@@ -58,7 +105,9 @@ class StableIdMap {
     return value;
   }
 
-  IdMap<V*> index_;
+  std::vector<std::unique_ptr<Entry[]>> tables_;  // by key >> 48 (thread index + 1)
+  IdMap<V*> overflow_;
+  size_t size_ = 0;
   std::vector<std::unique_ptr<V[]>> blocks_;
   std::vector<V*> free_;  // default-valued slots
 };

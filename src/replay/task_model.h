@@ -194,8 +194,9 @@ class TaskModel {
   void collect_garbage();
   // The task `id`, or null. `hint` is where it probably is: a hit spares the hash lookup.
   TaskInfo* find(uint64_t id, TaskInfo* hint) {
-    return hint && hint->id == id && id ? hint : tasks_.find(id);
+    return __builtin_expect(hint && hint->id == id && id, 1) ? hint : find_unhinted(id);
   }
+  __attribute__((noinline)) TaskInfo* find_unhinted(uint64_t id) { return tasks_.find(id); }
   TaskInfo& ensure(uint64_t id, uint32_t thread, uint64_t now, TaskInfo* hint) {
     if (TaskInfo* t = find(id, hint)) return *t;
     return create_unseen(id, thread, now);
