@@ -74,7 +74,8 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   threads_.assign(info.threads, ThreadState{});
   children_.clear();
   construct_by_code_.clear();
-  runs_ = replay::IdMap<Run>();
+  runs_ = RecyclingIdMap<Run>();
+  param_splits_.clear();
   regions_ = replay::IdMap<RegionInfo>();
 }
 
@@ -133,6 +134,32 @@ ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
   ThreadState& ts = thread_state(thread);
   if (Run* r = runs_.find(ts.current)) return r;
   return ts.implicit.empty() ? nullptr : runs_.find(ts.implicit.back().first);
+}
+
+ProfilePass::Run& ProfilePass::new_run(uint64_t id) {
+  Run& r = runs_[id];
+  r.clear();
+  r.id = id;
+  return r;
+}
+
+ParamSplit& ProfilePass::param_split(uint32_t construct, uint64_t name) {
+  if (param_splits_.size() <= construct) param_splits_.resize(construct + 1);
+  std::vector<ParamSplit>& splits = result_.tasks[construct].params;
+  for (const auto& [id, index] : param_splits_[construct]) {
+    if (id == name) return splits[index];
+  }
+  // Splits are by label: two name ids with one label ("?" for unknown ids) share one.
+  std::string label = experiment_ ? experiment_->string(name) : std::to_string(name);
+  auto split = std::find_if(splits.begin(), splits.end(),
+                            [&](const ParamSplit& s) { return s.name == label; });
+  if (split == splits.end()) {
+    splits.push_back(ParamSplit{label, {}});
+    split = splits.end() - 1;
+  }
+  auto index = uint32_t(split - splits.begin());
+  param_splits_[construct].emplace_back(name, index);
+  return splits[index];
 }
 
 void ProfilePass::push(Run& r, uint32_t node_index, FrameType type, uint64_t now, uint64_t match) {
@@ -282,9 +309,7 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
     }
     root = node(parent, NodeKind::kParallel, 0, parallel_code);
   }
-  Run& r = runs_[e.a];
-  r = Run{};
-  r.id = e.a;
+  Run& r = new_run(e.a);
   r.implicit = r.started = r.running = true;
   r.thread = thread;
   r.since = e.time;
@@ -324,9 +349,7 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
   if (e.flags & format::task_flag::kTaskwait) return;
   uint32_t c = construct_index(code);
   ++result_.tasks[c].created;
-  Run& x = runs_[e.a];
-  x = Run{};
-  x.id = e.a;
+  Run& x = new_run(e.a);
   x.construct = c;
   x.created_ns = e.time;
   Run* creator = current_run(thread);
@@ -371,9 +394,7 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   if (!runs_.find(e.b)) {
     // A task whose creation is not in the trace: an instance of an unknown construct.
     uint32_t c = construct_index(0);
-    Run& x = runs_[e.b];
-    x = Run{};
-    x.id = e.b;
+    Run& x = new_run(e.b);
     x.construct = c;
     x.created_ns = now;
   }
@@ -444,17 +465,11 @@ void ProfilePass::task_end(uint64_t id, uint32_t thread, uint64_t now, bool fini
   c.time.add(total);
   if (!finished) ++c.unfinished;
   for (const auto& [name, value] : x.params) {
-    std::string label = experiment_ ? experiment_->string(name) : std::to_string(name);
-    auto split = std::find_if(c.params.begin(), c.params.end(),
-                              [&](const ParamSplit& s) { return s.name == label; });
-    if (split == c.params.end()) {
-      c.params.push_back(ParamSplit{label, {}});
-      split = c.params.end() - 1;
-    }
+    std::vector<ParamValue>& values = param_split(x.construct, name).values;
     int64_t v = value;
-    auto at = std::lower_bound(split->values.begin(), split->values.end(), v,
+    auto at = std::lower_bound(values.begin(), values.end(), v,
                                [](const ParamValue& pv, int64_t w) { return pv.value < w; });
-    if (at == split->values.end() || at->value != v) at = split->values.insert(at, ParamValue{v, {}});
+    if (at == values.end() || at->value != v) at = values.insert(at, ParamValue{v, {}});
     at->time.add(total);
   }
   set_active(x.thread, x.construct, -1);
@@ -563,7 +578,7 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     while (!threads_[t].implicit.empty()) end_implicit(threads_[t].implicit.back().first, t, now);
   }
-  runs_ = replay::IdMap<Run>();
+  runs_ = RecyclingIdMap<Run>();
 
   // Hottest first: children, roots and task constructs by inclusive time.
   auto hotter = [this](uint32_t a, uint32_t b) {

@@ -33,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/recycling_id_map.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
 
@@ -173,6 +174,17 @@ class ProfilePass : public replay::Pass {
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
     std::vector<Frame> frames;
     std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
+
+    // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
+    void clear() {
+      std::vector<Frame> f = std::move(frames);
+      std::vector<std::pair<uint64_t, int64_t>> p = std::move(params);
+      *this = Run{};
+      f.clear();
+      p.clear();
+      frames = std::move(f);
+      params = std::move(p);
+    }
   };
   struct ThreadState {
     uint64_t current = 0;               // the task executing here
@@ -212,6 +224,9 @@ class ProfilePass : public replay::Pass {
   }
   uint32_t top_node(const Run& r) const { return r.frames.empty() ? kNoNode : r.frames.back().node; }
   Run* current_run(uint32_t thread);
+  Run& new_run(uint64_t id);  // a new instance `id`, replacing one of that id
+  // The construct's split by the parameter `name` (a string id), made when new.
+  ParamSplit& param_split(uint32_t construct, uint64_t name);
 
   void push(Run& r, uint32_t node, FrameType type, uint64_t now, uint64_t match = 0);
   void close_top(Run& r, uint64_t now, uint32_t thread);
@@ -245,7 +260,10 @@ class ProfilePass : public replay::Pass {
   std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
   std::unordered_map<uint64_t, uint32_t> construct_by_code_;
   std::unordered_map<ChildKey, uint32_t, ChildKeyHash> children_;
-  replay::IdMap<Run> runs_;
+  RecyclingIdMap<Run> runs_;
+  // Per construct index: (parameter name id, index in its params), so that an instance's end
+  // finds its splits without building the name's label.
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> param_splits_;
   replay::IdMap<RegionInfo> regions_;
   std::vector<ThreadState> threads_;
 };
