@@ -54,6 +54,22 @@ void add_visit(NodeMetrics& m, uint64_t incl, uint64_t excl, uint32_t fragments)
   m.exclusive.add(excl);
 }
 
+// `into` becomes the statistic of both series of samples.
+void merge(Stat& into, const Stat& s) {
+  if (s.count == 0) return;
+  into.min = into.count == 0 || s.min < into.min ? s.min : into.min;
+  into.max = std::max(into.max, s.max);
+  into.sum += s.sum;
+  into.count += s.count;
+}
+
+void merge(NodeMetrics& into, const NodeMetrics& m) {
+  into.visits += m.visits;
+  into.fragments += m.fragments;
+  merge(into.inclusive, m.inclusive);
+  merge(into.exclusive, m.exclusive);
+}
+
 }  // namespace
 
 size_t ProfilePass::ChildKeyHash::operator()(const ChildKey& k) const {
@@ -76,6 +92,7 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   construct_by_code_.clear();
   runs_ = RecyclingIdMap<Run>();
   param_splits_.clear();
+  visits_.clear();
   regions_ = replay::IdMap<RegionInfo>();
 }
 
@@ -103,6 +120,7 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
   }
   n.threads.resize(result_.threads);
   result_.nodes.push_back(std::move(n));
+  visits_.resize(visits_.size() + result_.threads + 1);
   if (parent != kNoNode) {
     result_.nodes[parent].children.push_back(index);
   } else if (kind != NodeKind::kTask) {
@@ -162,6 +180,23 @@ ParamSplit& ProfilePass::param_split(uint32_t construct, uint64_t name) {
   return splits[index];
 }
 
+NodeMetrics& ProfilePass::visits(uint32_t node, uint32_t thread) {
+  size_t stride = size_t(result_.threads) + 1;
+  return visits_[node * stride + std::min(thread, result_.threads)];
+}
+
+void ProfilePass::collect_visits() {
+  for (uint32_t i = 0; i < result_.nodes.size(); ++i) {
+    ProfileNode& n = result_.nodes[i];
+    for (uint32_t t = 0; t <= result_.threads; ++t) {
+      const NodeMetrics& m = visits(i, t);
+      merge(n.total, m);
+      if (t < result_.threads) n.threads[t] = m;
+    }
+  }
+  visits_ = std::vector<NodeMetrics>();
+}
+
 void ProfilePass::push(Run& r, uint32_t node_index, FrameType type, uint64_t now, uint64_t match) {
   r.frames.push_back(Frame{node_index, type, clock(r, now), 0, r.fragments, match});
 }
@@ -173,9 +208,7 @@ void ProfilePass::close_top(Run& r, uint64_t now, uint32_t thread) {
   uint64_t incl = c > f.enter ? c - f.enter : 0;
   uint64_t excl = incl > f.child ? incl - f.child : 0;
   uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
-  ProfileNode& n = result_.nodes[f.node];
-  add_visit(n.total, incl, excl, fragments);
-  if (thread < n.threads.size()) add_visit(n.threads[thread], incl, excl, fragments);
+  add_visit(visits(f.node, thread), incl, excl, fragments);
   if (!r.frames.empty()) r.frames.back().child += incl;
 }
 
@@ -210,7 +243,7 @@ void ProfilePass::set_active(uint32_t thread, uint32_t construct, int delta) {
 void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
   const format::Event& e = rec.ev;
   uint32_t p = rec.thread;
-  resolve_pending(e, p);
+  if (thread_state(p).pending_creator) resolve_pending(e, p);
   switch (e.kind) {
     case Kind::kImplicitTask:
       on_implicit_task(e, p);
@@ -269,7 +302,6 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
 // A creation lasts until the creator thread's next event, dependences aside (see profile.h).
 void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   ThreadState& ts = thread_state(thread);
-  if (!ts.pending_creator) return;
   // The new task's dependences are reported inside its creation.
   if ((e.kind == Kind::kDependence && e.a == ts.pending_task) ||
       (e.kind == Kind::kTaskDependence && e.b == ts.pending_task)) {
@@ -377,50 +409,48 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
         case TaskStatus::kCancel:
           if (prior->implicit) break;
           if (prior->started) {
-            task_end(e.a, thread, now, true);
+            task_end(*prior, thread, now, true);
           } else {
             if (status == TaskStatus::kCancel) ++result_.tasks[prior->construct].discarded;
             runs_.erase(e.a);
           }
           break;
         default:
-          suspend(e.a, thread, now, status == TaskStatus::kYield);
+          suspend(*prior, now, status == TaskStatus::kYield);
           break;
       }
     }
   }
   thread_state(thread).current = 0;
   if (!e.b) return;
-  if (!runs_.find(e.b)) {
+  Run* next = runs_.find(e.b);
+  if (!next) {
     // A task whose creation is not in the trace: an instance of an unknown construct.
     uint32_t c = construct_index(0);
-    Run& x = new_run(e.b);
-    x.construct = c;
-    x.created_ns = now;
+    next = &new_run(e.b);
+    next->construct = c;
+    next->created_ns = now;
   }
-  const Run* next = runs_.find(e.b);
   if (!next->implicit && !next->started) {
-    task_begin(e.b, thread, now);
+    task_begin(*next, thread, now);
   } else {
-    resume(e.b, thread, now);
+    resume(*next, thread, now);
   }
 }
 
-void ProfilePass::task_begin(uint64_t id, uint32_t thread, uint64_t now) {
-  Run& x = *runs_.find(id);
+void ProfilePass::task_begin(Run& x, uint32_t thread, uint64_t now) {
   x.started = true;
   x.thread = thread;
   TaskConstruct& c = result_.tasks[x.construct];
   ++c.instances;
   c.start_delay.add(now - std::min(now, x.created_ns));
   set_active(thread, x.construct, +1);
-  resume(id, thread, now);
+  resume(x, thread, now);
   push(x, c.root, FrameType::kRoot, now);
 }
 
-void ProfilePass::resume(uint64_t id, uint32_t thread, uint64_t now) {
-  Run& x = *runs_.find(id);
-  thread_state(thread).current = id;
+void ProfilePass::resume(Run& x, uint32_t thread, uint64_t now) {
+  thread_state(thread).current = x.id;
   if (x.running && !x.implicit) {
     // Still running elsewhere as far as we know (lost events): stop it there first.
     exit_stub(x, now);
@@ -446,8 +476,7 @@ void ProfilePass::resume(uint64_t id, uint32_t thread, uint64_t now) {
   enter_stub(x, thread, now);
 }
 
-void ProfilePass::suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield) {
-  Run& x = *runs_.find(id);
+void ProfilePass::suspend(Run& x, uint64_t now, bool yield) {
   if (yield) push(x, node(top_node(x), NodeKind::kTaskyield, 0, 0), FrameType::kSched, now);
   if (x.implicit || !x.running) return;
   exit_stub(x, now);
@@ -455,8 +484,7 @@ void ProfilePass::suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield
   x.running = false;
 }
 
-void ProfilePass::task_end(uint64_t id, uint32_t thread, uint64_t now, bool finished) {
-  Run& x = *runs_.find(id);
+void ProfilePass::task_end(Run& x, uint32_t thread, uint64_t now, bool finished) {
   uint64_t total = clock(x, now);
   while (!x.frames.empty()) close_top(x, now, thread);
   if (x.running) exit_stub(x, now);
@@ -473,7 +501,7 @@ void ProfilePass::task_end(uint64_t id, uint32_t thread, uint64_t now, bool fini
     at->time.add(total);
   }
   set_active(x.thread, x.construct, -1);
-  runs_.erase(id);
+  runs_.erase(x.id);
 }
 
 void ProfilePass::enter_stub(Run& task, uint32_t thread, uint64_t now) {
@@ -574,11 +602,15 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
     if (!r.implicit && r.started) open.push_back(id);
   });
   std::sort(open.begin(), open.end());
-  for (uint64_t id : open) task_end(id, runs_.find(id)->thread, now, false);
+  for (uint64_t id : open) {
+    Run& r = *runs_.find(id);
+    task_end(r, r.thread, now, false);
+  }
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     while (!threads_[t].implicit.empty()) end_implicit(threads_[t].implicit.back().first, t, now);
   }
   runs_ = RecyclingIdMap<Run>();
+  collect_visits();
 
   // Hottest first: children, roots and task constructs by inclusive time.
   auto hotter = [this](uint32_t a, uint32_t b) {

@@ -218,6 +218,8 @@ class ProfilePass : public replay::Pass {
   };
 
   uint32_t node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_t code, int64_t value = 0);
+  NodeMetrics& visits(uint32_t node, uint32_t thread);
+  void collect_visits();  // visits_ into the nodes' metrics
   uint32_t construct_index(uint64_t codeptr);
   uint64_t clock(const Run& r, uint64_t now) const {
     return r.running ? r.clock + (now - r.since) : r.clock;
@@ -235,6 +237,7 @@ class ProfilePass : public replay::Pass {
   template <class Pred>
   bool close_to(Run& r, uint64_t now, uint32_t thread, Pred pred);
 
+  // With a creation pending on the thread (ThreadState::pending_creator).
   void resolve_pending(const format::Event& e, uint32_t thread);
   void on_implicit_task(const format::Event& e, uint32_t thread);
   // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
@@ -245,10 +248,10 @@ class ProfilePass : public replay::Pass {
   void on_mutex(const format::Event& e, uint32_t thread);
   void on_param(const format::Event& e, uint32_t thread);
 
-  void task_begin(uint64_t id, uint32_t thread, uint64_t now);
-  void task_end(uint64_t id, uint32_t thread, uint64_t now, bool finished);
-  void suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield);
-  void resume(uint64_t id, uint32_t thread, uint64_t now);
+  void task_begin(Run& task, uint32_t thread, uint64_t now);
+  void task_end(Run& task, uint32_t thread, uint64_t now, bool finished);  // erases it
+  void suspend(Run& task, uint64_t now, bool yield);
+  void resume(Run& task, uint32_t thread, uint64_t now);
   void enter_stub(Run& task, uint32_t thread, uint64_t now);
   void exit_stub(Run& task, uint64_t now);
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
@@ -260,6 +263,10 @@ class ProfilePass : public replay::Pass {
   std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
   std::unordered_map<uint64_t, uint32_t> construct_by_code_;
   std::unordered_map<ChildKey, uint32_t, ChildKeyHash> children_;
+  // The visits of each node per thread while the pass runs, and in the row past the last thread
+  // those of threads out of range (they count in the total only). A close adds to one row; the
+  // nodes' totals are summed in end(), where the order of the sums does not change them.
+  std::vector<NodeMetrics> visits_;
   RecyclingIdMap<Run> runs_;
   // Per construct index: (parameter name id, index in its params), so that an instance's end
   // finds its splits without building the name's label.
