@@ -150,8 +150,8 @@ ProfilePass::ThreadState& ProfilePass::thread_state(uint32_t thread) {
 
 ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
   ThreadState& ts = thread_state(thread);
-  if (Run* r = runs_.find(ts.current)) return r;
-  return ts.implicit.empty() ? nullptr : runs_.find(ts.implicit.back().first);
+  if (Run* r = find_run(ts.current, ts.current_hint)) return r;
+  return ts.implicit.empty() ? nullptr : find_run(ts.implicit.back().first, ts.implicit_hint);
 }
 
 ProfilePass::Run& ProfilePass::new_run(uint64_t id) {
@@ -310,7 +310,7 @@ void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   uint64_t creator = ts.pending_creator;
   ts.pending_creator = 0;
   result_.tasks[ts.pending_construct].creation.add(e.time - ts.pending_since);
-  Run* r = runs_.find(creator);
+  Run* r = find_run(creator, ts.current_hint);
   if (!r || r->frames.empty() || r->frames.back().type != FrameType::kCreate) return;
   auto status = TaskStatus(e.op);
   bool switched_out = e.kind == Kind::kTaskSchedule && e.a == creator && e.b != creator &&
@@ -384,9 +384,10 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
   Run& x = new_run(e.a);
   x.construct = c;
   x.created_ns = e.time;
+  ThreadState& ts = thread_state(thread);
+  ts.created_hint = &x;
   Run* creator = current_run(thread);
   if (!creator) return;
-  ThreadState& ts = thread_state(thread);
   ts.pending_creator = creator->id;
   ts.pending_task = e.a;
   ts.pending_construct = c;
@@ -401,7 +402,7 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   if (e.a == e.b) return;  // picked up again at once: no switch
   uint64_t now = e.time;
   if (e.a) {
-    if (Run* prior = runs_.find(e.a)) {
+    if (Run* prior = find_run(e.a, thread_state(thread).current_hint)) {
       switch (status) {
         case TaskStatus::kComplete:
         case TaskStatus::kDetach:
@@ -421,9 +422,10 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
       }
     }
   }
-  thread_state(thread).current = 0;
+  ThreadState& ts = thread_state(thread);
+  ts.current = 0;
   if (!e.b) return;
-  Run* next = runs_.find(e.b);
+  Run* next = find_run(e.b, ts.created_hint);
   if (!next) {
     // A task whose creation is not in the trace: an instance of an unknown construct.
     uint32_t c = construct_index(0);
@@ -450,7 +452,9 @@ void ProfilePass::task_begin(Run& x, uint32_t thread, uint64_t now) {
 }
 
 void ProfilePass::resume(Run& x, uint32_t thread, uint64_t now) {
-  thread_state(thread).current = x.id;
+  ThreadState& ts = thread_state(thread);
+  ts.current = x.id;
+  ts.current_hint = &x;
   if (x.running && !x.implicit) {
     // Still running elsewhere as far as we know (lost events): stop it there first.
     exit_stub(x, now);
@@ -508,17 +512,18 @@ void ProfilePass::enter_stub(Run& task, uint32_t thread, uint64_t now) {
   ThreadState& ts = thread_state(thread);
   if (ts.implicit.empty()) return;
   uint64_t owner = ts.implicit.back().first;
-  Run* imp = runs_.find(owner);
+  Run* imp = find_run(owner, ts.implicit_hint);
   if (!imp) return;
   uint32_t n = node(top_node(*imp), NodeKind::kStub, 0, result_.tasks[task.construct].codeptr);
   push(*imp, n, FrameType::kStub, now, task.id);
   task.stub_owner = owner;
+  task.stub_owner_hint = imp;
 }
 
 void ProfilePass::exit_stub(Run& task, uint64_t now) {
   uint64_t owner = task.stub_owner;
   task.stub_owner = 0;
-  Run* imp = runs_.find(owner);
+  Run* imp = find_run(owner, task.stub_owner_hint);
   if (!imp) return;
   uint64_t id = task.id;
   close_to(*imp, now, imp->thread,

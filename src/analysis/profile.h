@@ -172,6 +172,7 @@ class ProfilePass : public replay::Pass {
     uint64_t parallel_code = 0;  // implicit: its parallel construct
     uint64_t encountering = 0;   // implicit, primary thread: the task that started the region
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
+    Run* stub_owner_hint = nullptr;  // for find_run
     std::vector<Frame> frames;
     std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
 
@@ -195,6 +196,11 @@ class ProfilePass : public replay::Pass {
     uint64_t pending_since = 0;
     uint32_t active = 0;                // started, not completed instances held here
     std::vector<uint32_t> active_by_construct;
+    // For find_run: the instances this thread looked up last as its current task, its innermost
+    // implicit task, and the task it created last (usually the next to start here).
+    Run* current_hint = nullptr;
+    Run* implicit_hint = nullptr;
+    Run* created_hint = nullptr;
   };
   struct RegionInfo {
     uint32_t parent_node = kNoNode;  // where the encountering task was
@@ -226,6 +232,12 @@ class ProfilePass : public replay::Pass {
   }
   uint32_t top_node(const Run& r) const { return r.frames.empty() ? kNoNode : r.frames.back().node; }
   Run* current_run(uint32_t thread);
+  // Instance `id` (nullptr when none): `hint` if it still holds it, else found and made the
+  // hint. A stale hint fails the test: runs_ keeps erased instances cleared (id 0) or reused.
+  Run* find_run(uint64_t id, Run*& hint) {
+    if (!hint || hint->id != id || id == 0) hint = runs_.find(id);
+    return hint;
+  }
   Run& new_run(uint64_t id);  // a new instance `id`, replacing one of that id
   // The construct's split by the parameter `name` (a string id), made when new.
   ParamSplit& param_split(uint32_t construct, uint64_t name);
