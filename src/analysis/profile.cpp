@@ -148,7 +148,8 @@ ProfilePass::ThreadState& ProfilePass::thread_state(uint32_t thread) {
   return threads_[thread];
 }
 
-ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
+// Inlined (as set_active): called for most events, and clang kept both out of line.
+__attribute__((always_inline)) ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
   ThreadState& ts = thread_state(thread);
   if (Run* r = find_run(ts.current, ts.current_hint)) return r;
   return ts.implicit.empty() ? nullptr : find_run(ts.implicit.back().first, ts.implicit_hint);
@@ -221,7 +222,8 @@ bool ProfilePass::close_to(Run& r, uint64_t now, uint32_t thread, Pred pred) {
   return true;
 }
 
-void ProfilePass::set_active(uint32_t thread, uint32_t construct, int delta) {
+__attribute__((always_inline)) void ProfilePass::set_active(uint32_t thread, uint32_t construct,
+                                                           int delta) {
   ThreadState& ts = thread_state(thread);
   if (ts.active_by_construct.size() <= construct) ts.active_by_construct.resize(construct + 1, 0);
   uint32_t& mine = ts.active_by_construct[construct];
