@@ -1,7 +1,9 @@
 // Replay throughput: events per second through the merge alone, the merge plus the task model,
 // and the merge, model and breakdown pass (the budget: >= 30 M events/s on one core), with the
-// peak memory. Usage: replay_bench EXPERIMENT_DIR [repetitions [merge|model|breakdown]]; naming a
-// stage runs only that one (for a profiler).
+// peak memory; then the merge and model with the call-path profile pass, and with the overheads
+// pass (what `report --profile` and `--overheads` add). Usage: replay_bench EXPERIMENT_DIR
+// [repetitions [merge|model|breakdown|profile|overheads]]; naming a stage runs only that one (for
+// a profiler).
 // Times are CPU time of this process (the machine is shared and noisy); medians are printed.
 #include <sys/resource.h>
 #include <time.h>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "analysis/breakdown.h"
+#include "analysis/overheads.h"
+#include "analysis/profile.h"
 #include "format/experiment.h"
 #include "replay/merged_stream.h"
 #include "replay/replay.h"
@@ -39,7 +43,9 @@ class NoPass : public replay::Pass {};
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s EXPERIMENT_DIR [repetitions [merge|model|breakdown]]\n",
+    std::fprintf(stderr,
+                 "usage: %s EXPERIMENT_DIR [repetitions "
+                 "[merge|model|breakdown|profile|overheads]]\n",
                  argv[0]);
     return 2;
   }
@@ -51,7 +57,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", x.error().message.c_str());
     return 2;
   }
-  std::vector<double> merge_s, model_s, breakdown_s;
+  std::vector<double> merge_s, model_s, breakdown_s, profile_s, overheads_s;
   uint64_t events = 0, peak_live = 0;
   for (int i = 0; i < reps; ++i) {
     double t0 = cpu_seconds();
@@ -64,18 +70,28 @@ int main(int argc, char** argv) {
       events = n;
       if (sum == 1) std::puts("");  // keep the loop
     }
+    // One replay through `pass`, its CPU time added to `seconds`.
+    auto timed = [&](replay::Pass& pass, std::vector<double>& seconds) {
+      double start = cpu_seconds();
+      auto stats = replay::run_replay(*x, {&pass});
+      seconds.push_back(cpu_seconds() - start);
+      if (stats) peak_live = std::max(peak_live, stats->peak_live_tasks);
+    };
     if (runs("model")) {
       NoPass none;
-      t0 = cpu_seconds();
-      auto a = replay::run_replay(*x, {&none});
-      model_s.push_back(cpu_seconds() - t0);
+      timed(none, model_s);
     }
     if (runs("breakdown")) {
       analysis::BreakdownPass breakdown;
-      t0 = cpu_seconds();
-      auto b = replay::run_replay(*x, {&breakdown});
-      breakdown_s.push_back(cpu_seconds() - t0);
-      if (b) peak_live = b->peak_live_tasks;
+      timed(breakdown, breakdown_s);
+    }
+    if (runs("profile")) {
+      analysis::ProfilePass profile;
+      timed(profile, profile_s);
+    }
+    if (runs("overheads")) {
+      analysis::OverheadsPass overheads;
+      timed(overheads, overheads_s);
     }
   }
   rusage ru;
@@ -88,6 +104,8 @@ int main(int argc, char** argv) {
               rate(merge_s), merge_s.size());
   std::printf("merge + task model         %7.1f M events/s\n", rate(model_s));
   std::printf("merge + model + breakdown  %7.1f M events/s  (budget: >= 30)\n", rate(breakdown_s));
+  std::printf("merge + model + profile    %7.1f M events/s\n", rate(profile_s));
+  std::printf("merge + model + overheads  %7.1f M events/s\n", rate(overheads_s));
   std::printf("peak RSS                   %7.1f MiB (live tasks at most %llu, sampled)\n",
               double(ru.ru_maxrss) / 1024.0, (unsigned long long)peak_live);
   return 0;

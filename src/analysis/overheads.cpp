@@ -239,6 +239,9 @@ struct Context {
   uint64_t barriers = 0;     // barriers entered
   int64_t last_work = -1;    // worksharing construct closed last, whose barrier may follow
   uint64_t end_barrier_ns = 0, shutdown_ns = 0;
+  // The task construct looked up last (task_construct): most task bodies of a context are one.
+  uint64_t task_code = 0;
+  int64_t task_construct = -1;
   std::vector<Frame> frames;
   std::vector<Held> held;
 };
@@ -304,7 +307,18 @@ struct OverheadsPass::State {
     return slot - 1;
   }
 
-  ConstructTimes& timing(const Context& x, uint32_t construct) {
+  // construct_of(x's region, kTask, codeptr), through the context's one-entry cache. This,
+  // timing() and the one-class commit() run for most events (a stretch of task work, in close):
+  // clang did not inline them (30-50 instructions per call each, a tenth of the pass).
+  __attribute__((always_inline)) uint32_t task_construct(Context& x, uint64_t codeptr) {
+    if (x.task_construct < 0 || x.task_code != codeptr) {
+      x.task_construct = construct_of(x.inst->region, Construct::kTask, codeptr);
+      x.task_code = codeptr;
+    }
+    return uint32_t(x.task_construct);
+  }
+
+  __attribute__((always_inline)) ConstructTimes& timing(const Context& x, uint32_t construct) {
     auto& v = regions[x.inst->region].constructs[construct].threads;
     if (v.size() <= x.index) v.resize(x.index + 1);
     return v[x.index];
@@ -329,13 +343,22 @@ struct OverheadsPass::State {
   // `outward`: the enclosing regions' contexts see it too, under their nested-parallel frame.
   void commit(ThreadState& ts, size_t depth, uint32_t construct, const CostTimes& c,
               bool outward = true) {
+    commit_by(ts, depth, construct, outward, [&c](CostTimes& into) { into += c; });
+  }
+  // The same for time of one class (most of it: a task body's stretch of work).
+  __attribute__((always_inline)) void commit(ThreadState& ts, size_t depth, uint32_t construct,
+                                             Cost cost, uint64_t ns) {
+    commit_by(ts, depth, construct, true, [cost, ns](CostTimes& into) { into[cost] += ns; });
+  }
+  template <class Add>
+  void commit_by(ThreadState& ts, size_t depth, uint32_t construct, bool outward, Add add) {
     Context& x = ts.contexts[depth];
-    x.inst->cost += c;
+    add(x.inst->cost);
     RegionOverheads& r = regions[x.inst->region];
-    r.constructs[construct].cost += c;
+    add(r.constructs[construct].cost);
     if (r.threads.size() <= x.index) r.threads.resize(x.index + 1);
-    r.threads[x.index] += c;
-    if (outward && depth > 0) ts.contexts[depth - 1].frames.back().cost += c;
+    add(r.threads[x.index]);
+    if (outward && depth > 0) add(ts.contexts[depth - 1].frames.back().cost);
   }
 
   // ---- time classification -------------------------------------------------------------
@@ -390,13 +413,11 @@ struct OverheadsPass::State {
       if (!x.held.empty() && x.held.back().task == cur && x.held.back().t0 >= f.t0) {
         x.held.back().cost[Cost::kWork] += d;
       } else if (explicit_task && !own) {
-        uint32_t k = construct_of(x.inst->region, Construct::kTask, task->codeptr);
+        uint32_t k = task_construct(x, task->codeptr);
         ConstructTimes& ct = timing(x, k);
         ct.exec_ns += d;
         ct.body_ns += d;
-        CostTimes c;
-        c[Cost::kWork] = d;
-        commit(ts, depth, k, c);
+        commit(ts, depth, k, Cost::kWork, d);
       } else {
         f.cost[Cost::kWork] += d;
       }
@@ -919,7 +940,7 @@ struct OverheadsPass::State {
     const TaskInfo* t = model->task(e.a);
     if (ts.contexts.empty() || !t || !t->is_explicit()) return;
     Context& x = ts.contexts.back();
-    ++timing(x, construct_of(x.inst->region, Construct::kTask, t->codeptr)).count;
+    ++timing(x, task_construct(x, t->codeptr)).count;
   }
 
   // ---- the end of a region instance ----------------------------------------------------

@@ -54,6 +54,22 @@ void add_visit(NodeMetrics& m, uint64_t incl, uint64_t excl, uint32_t fragments)
   m.exclusive.add(excl);
 }
 
+// `into` becomes the statistic of both series of samples.
+void merge(Stat& into, const Stat& s) {
+  if (s.count == 0) return;
+  into.min = into.count == 0 || s.min < into.min ? s.min : into.min;
+  into.max = std::max(into.max, s.max);
+  into.sum += s.sum;
+  into.count += s.count;
+}
+
+void merge(NodeMetrics& into, const NodeMetrics& m) {
+  into.visits += m.visits;
+  into.fragments += m.fragments;
+  merge(into.inclusive, m.inclusive);
+  merge(into.exclusive, m.exclusive);
+}
+
 }  // namespace
 
 size_t ProfilePass::ChildKeyHash::operator()(const ChildKey& k) const {
@@ -74,7 +90,9 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   threads_.assign(info.threads, ThreadState{});
   children_.clear();
   construct_by_code_.clear();
-  runs_ = replay::IdMap<Run>();
+  runs_ = RecyclingIdMap<Run>();
+  param_splits_.clear();
+  visits_.clear();
   regions_ = replay::IdMap<RegionInfo>();
 }
 
@@ -102,6 +120,7 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
   }
   n.threads.resize(result_.threads);
   result_.nodes.push_back(std::move(n));
+  visits_.resize(visits_.size() + result_.threads + 1);
   if (parent != kNoNode) {
     result_.nodes[parent].children.push_back(index);
   } else if (kind != NodeKind::kTask) {
@@ -129,10 +148,54 @@ ProfilePass::ThreadState& ProfilePass::thread_state(uint32_t thread) {
   return threads_[thread];
 }
 
-ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
+// Inlined (as set_active): called for most events, and clang kept both out of line.
+__attribute__((always_inline)) ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
   ThreadState& ts = thread_state(thread);
-  if (Run* r = runs_.find(ts.current)) return r;
-  return ts.implicit.empty() ? nullptr : runs_.find(ts.implicit.back().first);
+  if (Run* r = find_run(ts.current, ts.current_hint)) return r;
+  return ts.implicit.empty() ? nullptr : find_run(ts.implicit.back().first, ts.implicit_hint);
+}
+
+ProfilePass::Run& ProfilePass::new_run(uint64_t id) {
+  Run& r = runs_[id];
+  r.clear();
+  r.id = id;
+  return r;
+}
+
+ParamSplit& ProfilePass::param_split(uint32_t construct, uint64_t name) {
+  if (param_splits_.size() <= construct) param_splits_.resize(construct + 1);
+  std::vector<ParamSplit>& splits = result_.tasks[construct].params;
+  for (const auto& [id, index] : param_splits_[construct]) {
+    if (id == name) return splits[index];
+  }
+  // Splits are by label: two name ids with one label ("?" for unknown ids) share one.
+  std::string label = experiment_ ? experiment_->string(name) : std::to_string(name);
+  auto split = std::find_if(splits.begin(), splits.end(),
+                            [&](const ParamSplit& s) { return s.name == label; });
+  if (split == splits.end()) {
+    splits.push_back(ParamSplit{label, {}});
+    split = splits.end() - 1;
+  }
+  auto index = uint32_t(split - splits.begin());
+  param_splits_[construct].emplace_back(name, index);
+  return splits[index];
+}
+
+NodeMetrics& ProfilePass::visits(uint32_t node, uint32_t thread) {
+  size_t stride = size_t(result_.threads) + 1;
+  return visits_[node * stride + std::min(thread, result_.threads)];
+}
+
+void ProfilePass::collect_visits() {
+  for (uint32_t i = 0; i < result_.nodes.size(); ++i) {
+    ProfileNode& n = result_.nodes[i];
+    for (uint32_t t = 0; t <= result_.threads; ++t) {
+      const NodeMetrics& m = visits(i, t);
+      merge(n.total, m);
+      if (t < result_.threads) n.threads[t] = m;
+    }
+  }
+  visits_ = std::vector<NodeMetrics>();
 }
 
 void ProfilePass::push(Run& r, uint32_t node_index, FrameType type, uint64_t now, uint64_t match) {
@@ -146,9 +209,7 @@ void ProfilePass::close_top(Run& r, uint64_t now, uint32_t thread) {
   uint64_t incl = c > f.enter ? c - f.enter : 0;
   uint64_t excl = incl > f.child ? incl - f.child : 0;
   uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
-  ProfileNode& n = result_.nodes[f.node];
-  add_visit(n.total, incl, excl, fragments);
-  if (thread < n.threads.size()) add_visit(n.threads[thread], incl, excl, fragments);
+  add_visit(visits(f.node, thread), incl, excl, fragments);
   if (!r.frames.empty()) r.frames.back().child += incl;
 }
 
@@ -161,7 +222,8 @@ bool ProfilePass::close_to(Run& r, uint64_t now, uint32_t thread, Pred pred) {
   return true;
 }
 
-void ProfilePass::set_active(uint32_t thread, uint32_t construct, int delta) {
+__attribute__((always_inline)) void ProfilePass::set_active(uint32_t thread, uint32_t construct,
+                                                           int delta) {
   ThreadState& ts = thread_state(thread);
   if (ts.active_by_construct.size() <= construct) ts.active_by_construct.resize(construct + 1, 0);
   uint32_t& mine = ts.active_by_construct[construct];
@@ -183,7 +245,7 @@ void ProfilePass::set_active(uint32_t thread, uint32_t construct, int delta) {
 void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
   const format::Event& e = rec.ev;
   uint32_t p = rec.thread;
-  resolve_pending(e, p);
+  if (thread_state(p).pending_creator) resolve_pending(e, p);
   switch (e.kind) {
     case Kind::kImplicitTask:
       on_implicit_task(e, p);
@@ -242,7 +304,6 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
 // A creation lasts until the creator thread's next event, dependences aside (see profile.h).
 void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   ThreadState& ts = thread_state(thread);
-  if (!ts.pending_creator) return;
   // The new task's dependences are reported inside its creation.
   if ((e.kind == Kind::kDependence && e.a == ts.pending_task) ||
       (e.kind == Kind::kTaskDependence && e.b == ts.pending_task)) {
@@ -251,7 +312,7 @@ void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   uint64_t creator = ts.pending_creator;
   ts.pending_creator = 0;
   result_.tasks[ts.pending_construct].creation.add(e.time - ts.pending_since);
-  Run* r = runs_.find(creator);
+  Run* r = find_run(creator, ts.current_hint);
   if (!r || r->frames.empty() || r->frames.back().type != FrameType::kCreate) return;
   auto status = TaskStatus(e.op);
   bool switched_out = e.kind == Kind::kTaskSchedule && e.a == creator && e.b != creator &&
@@ -282,9 +343,7 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
     }
     root = node(parent, NodeKind::kParallel, 0, parallel_code);
   }
-  Run& r = runs_[e.a];
-  r = Run{};
-  r.id = e.a;
+  Run& r = new_run(e.a);
   r.implicit = r.started = r.running = true;
   r.thread = thread;
   r.since = e.time;
@@ -324,14 +383,13 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
   if (e.flags & format::task_flag::kTaskwait) return;
   uint32_t c = construct_index(code);
   ++result_.tasks[c].created;
-  Run& x = runs_[e.a];
-  x = Run{};
-  x.id = e.a;
+  Run& x = new_run(e.a);
   x.construct = c;
   x.created_ns = e.time;
+  ThreadState& ts = thread_state(thread);
+  ts.created_hint = &x;
   Run* creator = current_run(thread);
   if (!creator) return;
-  ThreadState& ts = thread_state(thread);
   ts.pending_creator = creator->id;
   ts.pending_task = e.a;
   ts.pending_construct = c;
@@ -346,7 +404,7 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   if (e.a == e.b) return;  // picked up again at once: no switch
   uint64_t now = e.time;
   if (e.a) {
-    if (Run* prior = runs_.find(e.a)) {
+    if (Run* prior = find_run(e.a, thread_state(thread).current_hint)) {
       switch (status) {
         case TaskStatus::kComplete:
         case TaskStatus::kDetach:
@@ -354,52 +412,51 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
         case TaskStatus::kCancel:
           if (prior->implicit) break;
           if (prior->started) {
-            task_end(e.a, thread, now, true);
+            task_end(*prior, thread, now, true);
           } else {
             if (status == TaskStatus::kCancel) ++result_.tasks[prior->construct].discarded;
             runs_.erase(e.a);
           }
           break;
         default:
-          suspend(e.a, thread, now, status == TaskStatus::kYield);
+          suspend(*prior, now, status == TaskStatus::kYield);
           break;
       }
     }
   }
-  thread_state(thread).current = 0;
+  ThreadState& ts = thread_state(thread);
+  ts.current = 0;
   if (!e.b) return;
-  if (!runs_.find(e.b)) {
+  Run* next = find_run(e.b, ts.created_hint);
+  if (!next) {
     // A task whose creation is not in the trace: an instance of an unknown construct.
     uint32_t c = construct_index(0);
-    Run& x = runs_[e.b];
-    x = Run{};
-    x.id = e.b;
-    x.construct = c;
-    x.created_ns = now;
+    next = &new_run(e.b);
+    next->construct = c;
+    next->created_ns = now;
   }
-  const Run* next = runs_.find(e.b);
   if (!next->implicit && !next->started) {
-    task_begin(e.b, thread, now);
+    task_begin(*next, thread, now);
   } else {
-    resume(e.b, thread, now);
+    resume(*next, thread, now);
   }
 }
 
-void ProfilePass::task_begin(uint64_t id, uint32_t thread, uint64_t now) {
-  Run& x = *runs_.find(id);
+void ProfilePass::task_begin(Run& x, uint32_t thread, uint64_t now) {
   x.started = true;
   x.thread = thread;
   TaskConstruct& c = result_.tasks[x.construct];
   ++c.instances;
   c.start_delay.add(now - std::min(now, x.created_ns));
   set_active(thread, x.construct, +1);
-  resume(id, thread, now);
+  resume(x, thread, now);
   push(x, c.root, FrameType::kRoot, now);
 }
 
-void ProfilePass::resume(uint64_t id, uint32_t thread, uint64_t now) {
-  Run& x = *runs_.find(id);
-  thread_state(thread).current = id;
+void ProfilePass::resume(Run& x, uint32_t thread, uint64_t now) {
+  ThreadState& ts = thread_state(thread);
+  ts.current = x.id;
+  ts.current_hint = &x;
   if (x.running && !x.implicit) {
     // Still running elsewhere as far as we know (lost events): stop it there first.
     exit_stub(x, now);
@@ -425,8 +482,7 @@ void ProfilePass::resume(uint64_t id, uint32_t thread, uint64_t now) {
   enter_stub(x, thread, now);
 }
 
-void ProfilePass::suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield) {
-  Run& x = *runs_.find(id);
+void ProfilePass::suspend(Run& x, uint64_t now, bool yield) {
   if (yield) push(x, node(top_node(x), NodeKind::kTaskyield, 0, 0), FrameType::kSched, now);
   if (x.implicit || !x.running) return;
   exit_stub(x, now);
@@ -434,8 +490,7 @@ void ProfilePass::suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield
   x.running = false;
 }
 
-void ProfilePass::task_end(uint64_t id, uint32_t thread, uint64_t now, bool finished) {
-  Run& x = *runs_.find(id);
+void ProfilePass::task_end(Run& x, uint32_t thread, uint64_t now, bool finished) {
   uint64_t total = clock(x, now);
   while (!x.frames.empty()) close_top(x, now, thread);
   if (x.running) exit_stub(x, now);
@@ -444,38 +499,33 @@ void ProfilePass::task_end(uint64_t id, uint32_t thread, uint64_t now, bool fini
   c.time.add(total);
   if (!finished) ++c.unfinished;
   for (const auto& [name, value] : x.params) {
-    std::string label = experiment_ ? experiment_->string(name) : std::to_string(name);
-    auto split = std::find_if(c.params.begin(), c.params.end(),
-                              [&](const ParamSplit& s) { return s.name == label; });
-    if (split == c.params.end()) {
-      c.params.push_back(ParamSplit{label, {}});
-      split = c.params.end() - 1;
-    }
+    std::vector<ParamValue>& values = param_split(x.construct, name).values;
     int64_t v = value;
-    auto at = std::lower_bound(split->values.begin(), split->values.end(), v,
+    auto at = std::lower_bound(values.begin(), values.end(), v,
                                [](const ParamValue& pv, int64_t w) { return pv.value < w; });
-    if (at == split->values.end() || at->value != v) at = split->values.insert(at, ParamValue{v, {}});
+    if (at == values.end() || at->value != v) at = values.insert(at, ParamValue{v, {}});
     at->time.add(total);
   }
   set_active(x.thread, x.construct, -1);
-  runs_.erase(id);
+  runs_.erase(x.id);
 }
 
 void ProfilePass::enter_stub(Run& task, uint32_t thread, uint64_t now) {
   ThreadState& ts = thread_state(thread);
   if (ts.implicit.empty()) return;
   uint64_t owner = ts.implicit.back().first;
-  Run* imp = runs_.find(owner);
+  Run* imp = find_run(owner, ts.implicit_hint);
   if (!imp) return;
   uint32_t n = node(top_node(*imp), NodeKind::kStub, 0, result_.tasks[task.construct].codeptr);
   push(*imp, n, FrameType::kStub, now, task.id);
   task.stub_owner = owner;
+  task.stub_owner_hint = imp;
 }
 
 void ProfilePass::exit_stub(Run& task, uint64_t now) {
   uint64_t owner = task.stub_owner;
   task.stub_owner = 0;
-  Run* imp = runs_.find(owner);
+  Run* imp = find_run(owner, task.stub_owner_hint);
   if (!imp) return;
   uint64_t id = task.id;
   close_to(*imp, now, imp->thread,
@@ -559,11 +609,15 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
     if (!r.implicit && r.started) open.push_back(id);
   });
   std::sort(open.begin(), open.end());
-  for (uint64_t id : open) task_end(id, runs_.find(id)->thread, now, false);
+  for (uint64_t id : open) {
+    Run& r = *runs_.find(id);
+    task_end(r, r.thread, now, false);
+  }
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     while (!threads_[t].implicit.empty()) end_implicit(threads_[t].implicit.back().first, t, now);
   }
-  runs_ = replay::IdMap<Run>();
+  runs_ = RecyclingIdMap<Run>();
+  collect_visits();
 
   // Hottest first: children, roots and task constructs by inclusive time.
   auto hotter = [this](uint32_t a, uint32_t b) {

@@ -33,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/recycling_id_map.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
 
@@ -171,8 +172,20 @@ class ProfilePass : public replay::Pass {
     uint64_t parallel_code = 0;  // implicit: its parallel construct
     uint64_t encountering = 0;   // implicit, primary thread: the task that started the region
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
+    Run* stub_owner_hint = nullptr;  // for find_run
     std::vector<Frame> frames;
     std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
+
+    // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
+    void clear() {
+      std::vector<Frame> f = std::move(frames);
+      std::vector<std::pair<uint64_t, int64_t>> p = std::move(params);
+      *this = Run{};
+      f.clear();
+      p.clear();
+      frames = std::move(f);
+      params = std::move(p);
+    }
   };
   struct ThreadState {
     uint64_t current = 0;               // the task executing here
@@ -183,6 +196,11 @@ class ProfilePass : public replay::Pass {
     uint64_t pending_since = 0;
     uint32_t active = 0;                // started, not completed instances held here
     std::vector<uint32_t> active_by_construct;
+    // For find_run: the instances this thread looked up last as its current task, its innermost
+    // implicit task, and the task it created last (usually the next to start here).
+    Run* current_hint = nullptr;
+    Run* implicit_hint = nullptr;
+    Run* created_hint = nullptr;
   };
   struct RegionInfo {
     uint32_t parent_node = kNoNode;  // where the encountering task was
@@ -206,12 +224,23 @@ class ProfilePass : public replay::Pass {
   };
 
   uint32_t node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_t code, int64_t value = 0);
+  NodeMetrics& visits(uint32_t node, uint32_t thread);
+  void collect_visits();  // visits_ into the nodes' metrics
   uint32_t construct_index(uint64_t codeptr);
   uint64_t clock(const Run& r, uint64_t now) const {
     return r.running ? r.clock + (now - r.since) : r.clock;
   }
   uint32_t top_node(const Run& r) const { return r.frames.empty() ? kNoNode : r.frames.back().node; }
   Run* current_run(uint32_t thread);
+  // Instance `id` (nullptr when none): `hint` if it still holds it, else found and made the
+  // hint. A stale hint fails the test: runs_ keeps erased instances cleared (id 0) or reused.
+  Run* find_run(uint64_t id, Run*& hint) {
+    if (!hint || hint->id != id || id == 0) hint = runs_.find(id);
+    return hint;
+  }
+  Run& new_run(uint64_t id);  // a new instance `id`, replacing one of that id
+  // The construct's split by the parameter `name` (a string id), made when new.
+  ParamSplit& param_split(uint32_t construct, uint64_t name);
 
   void push(Run& r, uint32_t node, FrameType type, uint64_t now, uint64_t match = 0);
   void close_top(Run& r, uint64_t now, uint32_t thread);
@@ -220,6 +249,7 @@ class ProfilePass : public replay::Pass {
   template <class Pred>
   bool close_to(Run& r, uint64_t now, uint32_t thread, Pred pred);
 
+  // With a creation pending on the thread (ThreadState::pending_creator).
   void resolve_pending(const format::Event& e, uint32_t thread);
   void on_implicit_task(const format::Event& e, uint32_t thread);
   // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
@@ -230,10 +260,10 @@ class ProfilePass : public replay::Pass {
   void on_mutex(const format::Event& e, uint32_t thread);
   void on_param(const format::Event& e, uint32_t thread);
 
-  void task_begin(uint64_t id, uint32_t thread, uint64_t now);
-  void task_end(uint64_t id, uint32_t thread, uint64_t now, bool finished);
-  void suspend(uint64_t id, uint32_t thread, uint64_t now, bool yield);
-  void resume(uint64_t id, uint32_t thread, uint64_t now);
+  void task_begin(Run& task, uint32_t thread, uint64_t now);
+  void task_end(Run& task, uint32_t thread, uint64_t now, bool finished);  // erases it
+  void suspend(Run& task, uint64_t now, bool yield);
+  void resume(Run& task, uint32_t thread, uint64_t now);
   void enter_stub(Run& task, uint32_t thread, uint64_t now);
   void exit_stub(Run& task, uint64_t now);
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
@@ -245,7 +275,14 @@ class ProfilePass : public replay::Pass {
   std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
   std::unordered_map<uint64_t, uint32_t> construct_by_code_;
   std::unordered_map<ChildKey, uint32_t, ChildKeyHash> children_;
-  replay::IdMap<Run> runs_;
+  // The visits of each node per thread while the pass runs, and in the row past the last thread
+  // those of threads out of range (they count in the total only). A close adds to one row; the
+  // nodes' totals are summed in end(), where the order of the sums does not change them.
+  std::vector<NodeMetrics> visits_;
+  RecyclingIdMap<Run> runs_;
+  // Per construct index: (parameter name id, index in its params), so that an instance's end
+  // finds its splits without building the name's label.
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> param_splits_;
   replay::IdMap<RegionInfo> regions_;
   std::vector<ThreadState> threads_;
 };
