@@ -267,7 +267,7 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       break;
     case Kind::kSyncRegion:
       if (is_barrier(e.sub)) {
-        on_region(e, p, NodeKind::kBarrier, e.sub, e.c);
+        on_region(e, p, NodeKind::kBarrier, e.sub, m.sync_code(e, p));
       } else if (e.sub == uint16_t(format::SyncKind::kTaskwait)) {
         on_region(e, p, NodeKind::kTaskwait, 0, e.c);
       } else if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {

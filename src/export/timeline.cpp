@@ -330,7 +330,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       uint64_t id = e.b ? e.b : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) {
-        uint64_t code = e.c;
+        uint64_t code = m.sync_code(e, th);
         // Workers see no code address for the parallel's end barrier: name it after the parallel.
         if (!code && e.a) {
           if (const uint64_t* c = parallel_code_.find(e.a)) code = *c;

@@ -129,6 +129,16 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
     case Kind::kSyncRegionWait:
       on_wait(e, thread, /*construct=*/false);
       break;
+    case Kind::kWork:
+      if (e.op == uint8_t(format::Endpoint::kBegin)) {
+        // GCC's `single` reports no end: keep the innermost few.
+        if (th.open_work.size() == 64) th.open_work.erase(th.open_work.begin());
+        th.open_work.push_back(e.c);
+      } else if (e.op == uint8_t(format::Endpoint::kEnd) && !th.open_work.empty()) {
+        th.work_code = th.open_work.back();  // the end's own address is the construct's end
+        th.open_work.pop_back();
+      }
+      break;
     case Kind::kSyncRegion:
       if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {
         on_taskgroup(e, thread);
@@ -140,6 +150,17 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
   }
   if (may_change_thread(e.kind)) refresh_working(thread);
+}
+
+uint64_t TaskModel::sync_code(const format::Event& e, uint32_t thread) const {
+  using format::SyncKind;
+  bool workshare_barrier = e.sub == uint16_t(SyncKind::kBarrierImplicit) ||
+                           e.sub == uint16_t(SyncKind::kBarrierImplicitWorkshare);
+  if (workshare_barrier && e.c >= runtime_code_begin_ && e.c < runtime_code_end_ &&
+      threads_[thread].work_code) {
+    return threads_[thread].work_code;
+  }
+  return e.c;
 }
 
 void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {

@@ -100,6 +100,8 @@ struct ThreadInfo {
   };
   std::vector<Level> levels;
   uint64_t region = 0;        // the innermost parallel region, 0 outside any
+  std::vector<uint64_t> open_work;  // code addresses of the worksharing constructs it is in
+  uint64_t work_code = 0;            // the worksharing construct it ended last (its begin's address)
 };
 
 // A change the last event made, for passes that follow tasks rather than events.
@@ -134,6 +136,11 @@ class TaskModel {
     runtime_code_begin_ = begin;
     runtime_code_end_ = end;
   }
+  // The construct a sync region event belongs to: its code address, except for an implicit
+  // barrier reported inside the runtime. clang's outlined function tail-calls __kmpc_barrier for
+  // a worksharing construct (a `single`, a loop) that ends the parallel region, so libomp names
+  // __kmp_invoke_microtask; that barrier is the construct's, the one the thread ended last.
+  uint64_t sync_code(const format::Event& e, uint32_t thread) const;
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
 

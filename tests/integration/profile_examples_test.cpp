@@ -93,6 +93,22 @@ TEST_P(ProfileExamples, FibTaskCountIsCallsMinusOne) {
   ASSERT_EQ(params.size(), 1u);
   EXPECT_EQ((*params[0])["label"], "n=" + std::to_string(n));
   EXPECT_EQ((*params[0])["metrics"]["visits"], 1);
+  // The single's implicit barrier, which libomp reports with a code address in the runtime
+  // (__kmp_invoke_microtask: the outlined function tail-calls __kmpc_barrier), carries the
+  // single's location, and every thread passes it once.
+  std::string single;
+  for (const json* w : find_nodes(r["profile"]["trees"], "work")) {
+    if ((*w)["work_type"] == "single_executor") single = (*w)["location"].get<std::string>();
+  }
+  ASSERT_NE(single.find("fib.c:"), std::string::npos) << single;
+  uint64_t single_barrier_visits = 0;
+  for (const json* b : find_nodes(r["profile"]["trees"], "barrier")) {
+    EXPECT_EQ((*b)["label"].get<std::string>().find("__kmp"), std::string::npos) << b->dump();
+    if (b->contains("location") && (*b)["location"] == single) {
+      single_barrier_visits += (*b)["metrics"]["visits"].get<uint64_t>();
+    }
+  }
+  EXPECT_EQ(single_barrier_visits, uint64_t(GetParam()));
   expect_profile_consistent(r);
 }
 

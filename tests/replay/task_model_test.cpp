@@ -336,5 +336,32 @@ TEST_F(ModelTest, UnknownTasksAreCreatedOnFirstSight) {
   EXPECT_TRUE(m.working(1));
 }
 
+TEST_F(ModelTest, ABarrierReportedInsideTheRuntimeIsTheConstructEndedLast) {
+  m.set_runtime_code(0x7000, 0x8000);
+  implicit_begin(0, 1, 100);
+  auto work = [&](Endpoint ep, format::WorkType type, uint64_t code) {
+    ev(0, Kind::kWork, uint8_t(ep), uint16_t(type), 0, 100, 1, code);
+  };
+  auto barrier = [&](SyncKind kind, uint64_t code) {
+    return m.sync_code(Event{++t, Kind::kSyncRegion, uint8_t(Endpoint::kBegin), uint16_t(kind), 0,
+                             100, 1, code},
+                       0);
+  };
+  // No construct ended yet: the address stays.
+  EXPECT_EQ(barrier(SyncKind::kBarrierImplicit, 0x7100), 0x7100u);
+  // A single holding a taskloop: the taskloop ends first, the single last.
+  work(Endpoint::kBegin, format::WorkType::kSingleExecutor, 0x500);
+  work(Endpoint::kBegin, format::WorkType::kTaskloop, 0x540);
+  work(Endpoint::kEnd, format::WorkType::kTaskloop, 0x548);
+  work(Endpoint::kEnd, format::WorkType::kSingleExecutor, 0x580);
+  EXPECT_EQ(barrier(SyncKind::kBarrierImplicit, 0x7100), 0x500u);
+  EXPECT_EQ(barrier(SyncKind::kBarrierImplicitWorkshare, 0x7100), 0x500u);
+  // Addresses in the program, explicit barriers and the parallel's end barrier stay.
+  EXPECT_EQ(barrier(SyncKind::kBarrierImplicit, 0x600), 0x600u);
+  EXPECT_EQ(barrier(SyncKind::kBarrierExplicit, 0x7100), 0x7100u);
+  EXPECT_EQ(barrier(SyncKind::kBarrierImplicitParallel, 0x7100), 0x7100u);
+  EXPECT_EQ(barrier(SyncKind::kTaskwait, 0x7100), 0x7100u);
+}
+
 }  // namespace
 }  // namespace tasklens::replay
