@@ -90,7 +90,7 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   threads_.assign(info.threads, ThreadState{});
   children_.clear();
   construct_by_code_.clear();
-  runs_ = RecyclingIdMap<Run>();
+  runs_ = replay::StableIdMap<Run>();
   param_splits_.clear();
   visits_.clear();
   regions_ = replay::IdMap<RegionInfo>();
@@ -616,7 +616,7 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     while (!threads_[t].implicit.empty()) end_implicit(threads_[t].implicit.back().first, t, now);
   }
-  runs_ = RecyclingIdMap<Run>();
+  runs_ = replay::StableIdMap<Run>();
   collect_visits();
 
   // Hottest first: children, roots and task constructs by inclusive time.

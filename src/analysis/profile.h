@@ -33,8 +33,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/recycling_id_map.h"
 #include "replay/id_map.h"
+#include "replay/stable_id_map.h"
 #include "replay/pass.h"
 
 namespace tasklens::analysis {
@@ -279,7 +279,7 @@ class ProfilePass : public replay::Pass {
   // those of threads out of range (they count in the total only). A close adds to one row; the
   // nodes' totals are summed in end(), where the order of the sums does not change them.
   std::vector<NodeMetrics> visits_;
-  RecyclingIdMap<Run> runs_;
+  replay::StableIdMap<Run> runs_;
   // Per construct index: (parameter name id, index in its params), so that an instance's end
   // finds its splits without building the name's label.
   std::vector<std::vector<std::pair<uint64_t, uint32_t>>> param_splits_;

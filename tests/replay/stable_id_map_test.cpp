@@ -6,6 +6,7 @@
 
 #include <map>
 #include <random>
+#include <vector>
 
 #include "format/event.h"
 
@@ -103,6 +104,45 @@ TEST(StableIdMap, AgreesWithStdMapUnderRandomInsertsAndErases) {
     ASSERT_EQ(m.size(), ref.size());
   }
   for (const auto& [id, v] : ref) EXPECT_EQ(m.find(id), v);
+}
+
+// A value that owns a buffer: erasing clears it and keeps the buffer for the next value.
+struct Holder {
+  std::vector<int> items;
+  void clear() { items.clear(); }
+};
+
+TEST(StableIdMap, ClearsValuesThatCanBeClearedAndKeepsTheirBuffers) {
+  StableIdMap<Holder> m;
+  Holder& a = m[make_id(0, 1)];
+  a.items.assign(100, 7);
+  const int* buffer = a.items.data();
+  EXPECT_TRUE(m.erase(make_id(0, 1)));
+  EXPECT_TRUE(a.items.empty());
+  Holder& b = m[make_id(0, 2)];  // the slot freed last
+  EXPECT_EQ(&b, &a);
+  EXPECT_TRUE(b.items.empty());
+  b.items.push_back(1);
+  EXPECT_EQ(b.items.data(), buffer);  // no new allocation
+}
+
+TEST(StableIdMap, ForEachVisitsEveryEntryOnce) {
+  StableIdMap<Value> m;
+  std::map<uint64_t, int> expected;
+  // Entries in the direct-mapped tables, one in the hash map (same entry as make_id(1, 3)), and
+  // a hand-made id.
+  for (uint64_t id : {make_id(0, 1), make_id(1, 3), make_id(1, 3 + 1024), uint64_t(5)}) {
+    m[id].payload = int(id % 1000);
+    expected[id] = int(id % 1000);
+  }
+  std::map<uint64_t, int> seen;
+  int calls = 0;
+  m.for_each([&](uint64_t id, Value& v) {
+    seen[id] = v.payload;
+    ++calls;
+  });
+  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(seen, expected);
 }
 
 }  // namespace
