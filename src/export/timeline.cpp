@@ -95,37 +95,26 @@ void TimelinePass::begin(const replay::ReplayInfo& info) {
 
 // ---- tasks ------------------------------------------------------------------------------------
 
-TimelineTask* TimelinePass::find(uint64_t id) {
-  const uint32_t* k = index_.find(id);
-  return k ? &slab_[*k - 1] : nullptr;
+void TimelineTask::clear() {
+  std::vector<uint32_t> o = std::move(open);
+  std::vector<uint64_t> s = std::move(successors);
+  std::vector<DepIn> d = std::move(deps_in);
+  *this = TimelineTask{};
+  o.clear();
+  s.clear();
+  d.clear();
+  open = std::move(o);
+  successors = std::move(s);
+  deps_in = std::move(d);
 }
 
+TimelineTask* TimelinePass::find(uint64_t id) { return tasks_.find(id); }
+
 TimelineTask& TimelinePass::add(uint64_t id) {
-  uint32_t k;
-  if (const uint32_t* old = index_.find(id)) {
-    k = *old - 1;  // a reused id: forget the old task (its frame, if any, is stray now)
-  } else if (!free_.empty()) {
-    k = free_.back();
-    free_.pop_back();
-    index_[id] = k + 1;
-  } else {
-    k = uint32_t(slab_.size());
-    slab_.emplace_back();
-    index_[id] = k + 1;
-  }
-  TimelineTask& t = slab_[k];
-  // Keep the vectors' capacity: slab entries are reused task after task.
-  std::vector<uint32_t> open = std::move(t.open);
-  std::vector<uint64_t> successors = std::move(t.successors);
-  std::vector<DepIn> deps_in = std::move(t.deps_in);
-  t = TimelineTask{};
+  // A reused id forgets the old task (its frame, if any, is stray now).
+  TimelineTask& t = tasks_[id];
+  t.clear();
   t.id = id;
-  t.open = std::move(open);
-  t.successors = std::move(successors);
-  t.deps_in = std::move(deps_in);
-  t.open.clear();
-  t.successors.clear();
-  t.deps_in.clear();
   return t;
 }
 
@@ -149,8 +138,7 @@ void TimelinePass::erase(uint64_t id, uint64_t t) {
     remove_frame(th, t, id);
     announce(th, t);
   }
-  free_.push_back(*index_.find(id) - 1);
-  index_.erase(id);
+  tasks_.erase(id);
 }
 
 // ---- stacks -----------------------------------------------------------------------------------
@@ -547,11 +535,18 @@ void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
   ready_ = m.ready_count();
   ready_seen_ = true;
   sink_.ready_tasks(t, ready_);
-  index_.for_each([&](uint64_t id, uint32_t k) {
-    TimelineTask& T = slab_[k - 1];
+  for (uint64_t id : live_task_ids()) {
+    TimelineTask& T = *find(id);
     const replay::TaskInfo* info = m.task(id);
     if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
-  });
+  }
+}
+
+std::vector<uint64_t> TimelinePass::live_task_ids() {
+  std::vector<uint64_t> ids;
+  tasks_.for_each([&](uint64_t id, const TimelineTask&) { ids.push_back(id); });
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 void TimelinePass::close_window(uint64_t t) {
@@ -565,10 +560,10 @@ void TimelinePass::close_window(uint64_t t) {
       sink_.leave(p, t, T->region, *T);
     }
   }
-  index_.for_each([&](uint64_t, uint32_t k) {
-    TimelineTask& T = slab_[k - 1];
+  for (uint64_t id : live_task_ids()) {
+    TimelineTask& T = *find(id);
     if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
-  });
+  }
   closed_ = true;
   sink_.end(t);
 }

@@ -22,13 +22,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
 #include "export/recent.h"
 #include "export/regions.h"
 #include "replay/id_map.h"
+#include "replay/stable_id_map.h"
 #include "replay/pass.h"
 
 namespace tasklens::exports {
@@ -96,6 +96,8 @@ struct TimelineTask {
   bool is_implicit() const {
     return flags & (format::task_flag::kImplicit | format::task_flag::kInitial);
   }
+  // Back to a new task, keeping the vectors' capacity (slots are reused task after task).
+  void clear();
 };
 
 // How a task came on top of a thread's stack.
@@ -179,6 +181,8 @@ class TimelinePass : public replay::Pass {
   TimelineTask& task(uint64_t id, uint32_t th, uint64_t t);  // created at first sight if unknown
   TimelineTask& add(uint64_t id);
   void erase(uint64_t id, uint64_t t);
+  std::vector<uint64_t> live_task_ids();  // in id order: the exports' output does not depend on
+                                          // the index's layout
 
   void on_event(const replay::Record& r, const replay::TaskModel& m);
   void on_implicit_task(const format::Event& e, uint32_t th);
@@ -210,9 +214,7 @@ class TimelinePass : public replay::Pass {
   TimelineInfo info_;
   bool open_ = false, closed_ = false;
   std::vector<Stack> stacks_;
-  std::deque<TimelineTask> slab_;  // stable addresses
-  std::vector<uint32_t> free_;
-  replay::IdMap<uint32_t> index_;  // task id -> slab index + 1
+  replay::StableIdMap<TimelineTask> tasks_;  // live tasks, at stable addresses
   replay::IdMap<uint64_t> parallel_code_;  // live parallel region -> its construct's code address
   RecentTasks<DepIn> recent_;  // completed tasks, for dependences learned after that
   std::vector<uint64_t> done_;  // completed by this event: erased after it
