@@ -3,6 +3,8 @@
 #include "analysis/overheads.h"
 
 #include <algorithm>
+
+#include "format/kinds.h"
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -15,6 +17,7 @@ namespace tasklens::analysis {
 using format::Endpoint;
 using format::Event;
 using format::Kind;
+using format::is_barrier;
 using format::MutexKind;
 using format::SyncKind;
 using format::WorkType;
@@ -122,13 +125,6 @@ struct Integrals {
   uint64_t ready = 0;
   uint64_t starved = 0;
 };
-
-// Every sync region kind up to barrier_teams is a barrier of some sort, except these three.
-bool is_barrier(uint16_t kind) {
-  auto k = SyncKind(kind);
-  return kind != 0 && kind <= uint16_t(SyncKind::kBarrierTeams) && k != SyncKind::kTaskwait &&
-         k != SyncKind::kTaskgroup && k != SyncKind::kReduction;
-}
 
 Construct work_construct(uint16_t type) {
   switch (WorkType(type)) {

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 
+#include "format/kinds.h"
+
 namespace tasklens::analysis {
 
 using format::Kind;
 using format::TaskStatus;
+using format::is_barrier;
 
 const char* node_kind_name(NodeKind k) {
   switch (k) {
@@ -31,14 +34,6 @@ const char* node_kind_name(NodeKind k) {
 }
 
 namespace {
-
-// Every OMPT sync region kind but taskwait, taskgroup and reduction is a barrier of some sort.
-bool is_barrier(uint16_t kind) {
-  using format::SyncKind;
-  return kind >= uint16_t(SyncKind::kBarrier) && kind <= uint16_t(SyncKind::kBarrierTeams) &&
-         kind != uint16_t(SyncKind::kTaskwait) && kind != uint16_t(SyncKind::kTaskgroup) &&
-         kind != uint16_t(SyncKind::kReduction);
-}
 
 bool is_implicit_barrier(uint16_t kind) {
   using format::SyncKind;

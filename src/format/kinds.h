@@ -84,6 +84,14 @@ const KindLayout& layout(Kind kind);
 // Names of enumerated values, for dumps and reports ("?" when unknown).
 std::string_view task_status_name(uint8_t status);
 std::string_view sync_kind_name(uint16_t kind);
+// Every OMPT sync region kind but taskwait, taskgroup and reduction is a barrier of some sort.
+inline bool is_barrier(uint16_t sync_kind) {
+  return sync_kind >= uint16_t(SyncKind::kBarrier) &&
+         sync_kind <= uint16_t(SyncKind::kBarrierTeams) &&
+         sync_kind != uint16_t(SyncKind::kTaskwait) &&
+         sync_kind != uint16_t(SyncKind::kTaskgroup) &&
+         sync_kind != uint16_t(SyncKind::kReduction);
+}
 std::string_view work_type_name(uint16_t type);
 std::string_view mutex_kind_name(uint16_t kind);
 std::string_view dependence_type_name(uint8_t type);

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 
+#include "format/kinds.h"
+
 namespace tasklens::replay {
 
 using format::Kind;
 using format::TaskStatus;
+using format::is_barrier;
 
 const char* task_state_name(TaskState s) {
   switch (s) {
@@ -23,22 +26,6 @@ const char* task_state_name(TaskState s) {
 }
 
 namespace {
-
-bool is_barrier(uint16_t kind) {
-  using format::SyncKind;
-  switch (format::SyncKind(kind)) {
-    case SyncKind::kBarrier:
-    case SyncKind::kBarrierImplicit:
-    case SyncKind::kBarrierExplicit:
-    case SyncKind::kBarrierImplementation:
-    case SyncKind::kBarrierImplicitWorkshare:
-    case SyncKind::kBarrierImplicitParallel:
-    case SyncKind::kBarrierTeams:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool groups_with_same_kind(uint8_t type) {
   using format::DependenceType;

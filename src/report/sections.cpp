@@ -1,5 +1,6 @@
 // The list of report sections: name, flag, description, default, factory.
 #include "report/breakdown_section.h"
+#include "report/graph_section.h"
 #include "report/profile_section.h"
 #include "report/overheads_section.h"
 #include "report/section.h"
@@ -17,6 +18,10 @@ const std::vector<SectionInfo>& all_sections() {
        "Overhead classes per parallel region (ompP: synchronization, imbalance, limited "
        "parallelism, thread management; plus task management)",
        false, make_overheads_section},
+      {"graph", "--graph",
+       "Task graph: work, span (the critical path) and average parallelism, the fastest "
+       "possible schedule on the run's threads",
+       false, make_graph_section},
   };
   return sections;
 }

@@ -12,8 +12,9 @@ RecordedBreakdown record_and_replay(const std::vector<std::string>& program, int
   const testing::CommandResult& r = rec.run;
   EXPECT_EQ(r.status, 0) << r.err;
   BreakdownPass pass(20);
-  testing::replay_experiment(rec.dir, {&pass});
-  return {r.out, pass.result()};
+  TaskGraphPass graph;
+  testing::replay_experiment(rec.dir, {&pass, &graph});
+  return {r.out, pass.result(), graph.result()};
 }
 
 void expect_breakdown_invariant(const Breakdown& b) {

@@ -29,6 +29,29 @@ TEST(BreakdownEndToEnd, FineGrainedFibIsOverheadDominated) {
   expect_breakdown_invariant(b);
 }
 
+// A chain of 20 dependent tasks of 100 us: the critical path holds them all, and the graph has
+// no parallelism to speak of (the implicit tasks' own work is small beside the chain).
+TEST(TaskGraphEndToEnd, DependenceChainIsTheCriticalPath) {
+  RecordedBreakdown run = record_and_replay({example("dep_chain"), "20", "100"});
+  ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
+  const TaskGraph& g = run.graph;
+  EXPECT_EQ(g.tasks, 20u);
+  EXPECT_GE(g.dependence_edges, 19u);
+  EXPECT_GE(g.span_ns, 20u * 100'000);  // each task busy-waits at least its grain
+  EXPECT_LT(g.parallelism, 1.3) << g.work_ns << " / " << g.span_ns;
+}
+
+// A 6 x 6 wavefront: the longest dependence path crosses 2*6-1 = 11 blocks of 100 us, out of 36.
+TEST(TaskGraphEndToEnd, WavefrontSpanIsItsLongestAntidiagonalPath) {
+  RecordedBreakdown run = record_and_replay({example("wavefront"), "6", "100"});
+  ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
+  const TaskGraph& g = run.graph;
+  EXPECT_EQ(g.tasks, 36u);
+  EXPECT_GE(g.span_ns, 11u * 100'000);
+  EXPECT_GE(g.work_ns, 36u * 100'000);
+  EXPECT_LT(g.span_ns, g.work_ns * 3 / 4) << g.work_ns << " / " << g.span_ns;
+}
+
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
 // region and per slice) on every example.
 class EveryExample : public ::testing::TestWithParam<std::vector<std::string>> {};
@@ -42,6 +65,10 @@ TEST_P(EveryExample, BreakdownSumsToThreadTime) {
     EXPECT_GE(run.breakdown.threads.size(), 1u) << program[0];
     EXPECT_LE(run.breakdown.threads.size(), size_t(threads)) << program[0];
     expect_breakdown_invariant(run.breakdown);
+    // The task graph's work is the breakdown's; its longest path is part of it.
+    EXPECT_EQ(run.graph.work_ns, run.breakdown.total.work_ns) << program[0];
+    EXPECT_GT(run.graph.span_ns, 0u) << program[0];
+    EXPECT_LE(run.graph.span_ns, run.graph.work_ns) << program[0];
   }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/breakdown_checks.h"
+#include "analysis/two_thread_team.h"
 #include "support/recording.h"
 #include "support/trace_builder.h"
 
@@ -16,32 +17,10 @@ using testing::Status;
 using testing::SyncKind;
 using testing::TraceBuilder;
 
-constexpr uint64_t kRegion = 100;
-constexpr uint64_t kI0 = 1, kI1 = 2;  // implicit tasks of threads 0 and 1
-
 Breakdown run(TraceBuilder& t, uint32_t slices = 4) {
   BreakdownPass pass(slices);
   testing::replay_experiment(t.write(), {&pass});
   return pass.result();
-}
-
-// Both threads start a parallel region at 0; thread 1 waits in the barrier from `wait1`.
-void team(TraceBuilder& t, uint64_t wait1) {
-  t.thread_begin(0, 0, 1).implicit_begin(0, 0, kI0, kRegion, 2, 0);
-  t.thread_begin(1, 0).implicit_begin(1, 0, kI1, kRegion, 2, 1);
-  t.sync(1, wait1, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI1);
-  t.sync_wait(1, wait1, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI1);
-}
-
-// Both leave the barrier at `end_wait`, end their implicit task 10 ns later, exit at `exit`.
-void team_end(TraceBuilder& t, uint64_t end_wait, uint64_t exit) {
-  for (uint32_t th = 0; th < 2; ++th) {
-    uint64_t task = th ? kI1 : kI0;
-    t.sync_wait(th, end_wait, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, task);
-    t.sync(th, end_wait, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, task);
-    t.implicit_end(th, end_wait + 10, task);
-    t.thread_end(th, exit);
-  }
 }
 
 void expect_split(const TimeSplit& s, uint64_t work, uint64_t overhead, uint64_t idle) {
@@ -56,8 +35,7 @@ TEST(Breakdown, SingleTaskOnOneOfTwoThreads) {
   TraceBuilder t;
   team(t, 5);
   t.create(0, 10, 10, kI0);
-  t.sync(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
+  arrive(t, 0, 20);
   t.schedule(0, 30, kI0, Status::kSwitch, 10);
   t.schedule(0, 130, 10, Status::kComplete, kI0);
   team_end(t, 150, 200);
@@ -79,8 +57,7 @@ TEST(Breakdown, ReadyTasksNotStartedAreOverhead) {
   TraceBuilder t;
   team(t, 5);
   t.create(0, 10, 10, kI0).create(0, 20, 11, kI0).create(0, 30, 12, kI0);
-  t.sync(0, 100, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 100, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
+  arrive(t, 0, 100);
   t.schedule(0, 100, kI0, Status::kSwitch, 10).schedule(0, 110, 10, Status::kComplete, kI0);
   t.schedule(0, 110, kI0, Status::kSwitch, 11).schedule(0, 120, 11, Status::kComplete, kI0);
   t.schedule(0, 120, kI0, Status::kSwitch, 12).schedule(0, 130, 12, Status::kComplete, kI0);
@@ -97,16 +74,7 @@ TEST(Breakdown, ReadyTasksNotStartedAreOverhead) {
 // idle, not in overhead (a tool that ignored dependences would say overhead).
 TEST(Breakdown, DependenceChainLeavesTheOtherThreadIdle) {
   TraceBuilder t;
-  team(t, 5);
-  t.create(0, 10, 10, kI0, 0x2000, format::task_flag::kExplicit, true);
-  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
-  t.create(0, 20, 11, kI0, 0x2000, format::task_flag::kExplicit, true);
-  t.deps(0, 20, 11, {{0xA0, DependenceType::kInout}});
-  t.sync(0, 30, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 30, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.schedule(0, 30, kI0, Status::kSwitch, 10).schedule(0, 130, 10, Status::kComplete, kI0);
-  t.schedule(1, 140, kI1, Status::kSwitch, 11).schedule(1, 240, 11, Status::kComplete, kI1);
-  team_end(t, 240, 250);
+  dependence_chain(t);
   Breakdown b = run(t);
   // Thread 1: 0..5 work; 5..10 idle; 10..30 overhead (task 10 ready); 30..130 idle (11 waits
   // for 10); 130..140 overhead (11 ready); 140..240 work; 240..250 work.
@@ -120,13 +88,7 @@ TEST(Breakdown, DependenceChainLeavesTheOtherThreadIdle) {
 // child's end until the taskwait returns.
 TEST(Breakdown, TaskwaitWithChildOnTheOtherThread) {
   TraceBuilder t;
-  team(t, 5);
-  t.create(0, 10, 10, kI0);
-  t.sync_span(0, 20, 140, SyncKind::kTaskwait, kRegion, kI0);
-  t.schedule(1, 30, kI1, Status::kSwitch, 10).schedule(1, 130, 10, Status::kComplete, kI1);
-  t.sync(0, 150, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 150, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  team_end(t, 160, 200);
+  taskwait_on_other_thread(t);
   Breakdown b = run(t);
   // Thread 0: 0..20 work; 20..30 overhead (child ready); 30..130 idle; 130..140 overhead
   // (the waiter is ready); 140..150 work; 150..160 overhead (barrier complete, not left);
@@ -147,8 +109,7 @@ TEST(Breakdown, DetachedTaskHoldsItsSuccessorUntilFulfilled) {
   t.deps(0, 10, 10, {{0xB0, DependenceType::kOut}});
   t.create(0, 15, 11, kI0, 0x2000, format::task_flag::kExplicit, true);
   t.deps(0, 15, 11, {{0xB0, DependenceType::kIn}});
-  t.sync(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
+  arrive(t, 0, 20);
   t.schedule(0, 20, kI0, Status::kSwitch, 10).schedule(0, 50, 10, Status::kDetach, kI0);
   t.schedule(1, 100, 10, Status::kLateFulfill, 0);
   t.schedule(1, 110, kI1, Status::kSwitch, 11).schedule(1, 160, 11, Status::kComplete, kI1);
@@ -167,8 +128,7 @@ TEST(Breakdown, SlicesSplitIntervalsAtTheirBoundaries) {
   TraceBuilder t;
   team(t, 5);
   t.create(0, 10, 10, kI0);
-  t.sync(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
+  arrive(t, 0, 20);
   t.schedule(0, 30, kI0, Status::kSwitch, 10);
   t.schedule(0, 130, 10, Status::kComplete, kI0);
   team_end(t, 150, 200);
@@ -188,8 +148,7 @@ TEST(Breakdown, VerdictFollowsTable1) {
   TraceBuilder t;
   team(t, 5);
   t.create(0, 10, 10, kI0);
-  t.sync(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
-  t.sync_wait(0, 20, SyncKind::kBarrierImplicit, Endpoint::kBegin, kRegion, kI0);
+  arrive(t, 0, 20);
   t.schedule(0, 30, kI0, Status::kSwitch, 10);
   t.schedule(0, 130, 10, Status::kComplete, kI0);
   team_end(t, 150, 200);

@@ -1,0 +1,91 @@
+// Work, span and parallelism of a run's task graph (the work-span model of Cilk and Cilkview;
+// DESIGN.md, "tasks"). The run is a DAG of strands, the stretches in which a task body runs,
+// each weighted by its measured running time. A strand starts after the following:
+//   - the point where its task was created, for a task's first strand;
+//   - the completion of the task's predecessors (dependences);
+//   - the completion of the task's children, after a taskwait;
+//   - the completion of its descendants, after a taskgroup;
+//   - the arrival of every implicit task and the completion of every task of the region, after
+//     a barrier;
+//   - the end of the parallel region, for the encountering task once the region has ended.
+// work = the sum of all strands, which is exactly the breakdown's work. span = the longest path
+// (the critical path). No schedule on P threads takes less than max(work / P, span) (Brent), and
+// work / span is the average parallelism: how many threads the graph can keep busy.
+//
+// Online and O(1) per event: every live task carries the length of the longest path that ends
+// where its execution is now. Completing a task also walks up its live ancestors, stopping at the
+// first one already past it. Memory: the live tasks, plus the end of every completed task that
+// had dependences, because a later task may name it as a predecessor.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "replay/id_map.h"
+#include "replay/pass.h"
+#include "replay/stable_id_map.h"
+
+namespace tasklens::analysis {
+
+struct TaskGraph {
+  uint64_t work_ns = 0;
+  uint64_t span_ns = 0;     // the critical path's length
+  double parallelism = 0;   // work / span
+  uint32_t threads = 0;     // threads of the run
+  uint64_t bound_ns = 0;    // max(work / threads, span): no schedule on `threads` is faster
+  uint64_t run_ns = 0;      // how long the run took
+  uint64_t tasks = 0;       // explicit tasks created
+  uint64_t dependence_edges = 0;
+};
+
+class TaskGraphPass : public replay::Pass {
+ public:
+  void begin(const replay::ReplayInfo& info) override;
+  bool uses_before() const override { return false; }
+  void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
+
+  const TaskGraph& result() const { return result_; }
+
+ private:
+  struct Node {
+    uint64_t id = 0;
+    uint64_t parent = 0;
+    uint64_t region = 0;
+    uint64_t span = 0;             // the longest path ending at this task's current point
+    uint64_t children_end = 0;     // the latest end of its completed children
+    uint64_t descendants_end = 0;  // the latest end of its completed descendants
+    uint32_t live_children = 0;
+    bool has_deps = false;
+    bool completed = false;
+    std::vector<uint64_t> successors;  // tasks that depend on it
+    void clear() {
+      std::vector<uint64_t> s = std::move(successors);
+      *this = Node{};
+      s.clear();
+      successors = std::move(s);
+    }
+  };
+  struct Region {
+    uint64_t fork_span = 0;  // the encountering task's span when the region began
+    uint64_t max_end = 0;    // the latest end of its tasks and barrier arrivals
+  };
+  struct Running {
+    uint64_t task = 0;  // the task whose body the thread runs, 0 if none
+    uint64_t since = 0;
+  };
+
+  void flush(uint32_t thread, uint64_t t);  // adds the running time up to t to the task
+  void on_complete(uint64_t id);
+  void release(Node& n);  // forgets a completed task once no child refers to it
+  uint64_t span_of(uint64_t id);
+  void raise(uint64_t id, uint64_t span);  // the task continues after a point at `span`
+
+  replay::StableIdMap<Node> nodes_;
+  replay::IdMap<Region> regions_;
+  replay::IdMap<uint64_t> ended_with_deps_;  // completed tasks that had dependences -> end
+  std::vector<Running> running_;
+  TaskGraph result_;
+};
+
+}  // namespace tasklens::analysis
