@@ -2,6 +2,7 @@
 #include "analysis/task_graph.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "format/kinds.h"
 
@@ -12,6 +13,51 @@ using format::Kind;
 using format::SyncKind;
 using format::is_barrier;
 
+double TaskGrain::tasks_below(uint64_t ns) const {
+  double below = 0;
+  for (size_t w = 0; w < by_log2.size(); ++w) {
+    // Bucket w holds [2^(w-1), 2^w) (w = 0: exactly 0 ns).
+    double lo = w == 0 ? 0 : std::ldexp(1.0, int(w) - 1), hi = w == 0 ? 1 : std::ldexp(1.0, int(w));
+    if (double(ns) >= hi) {
+      below += double(by_log2[w]);
+    } else if (double(ns) > lo) {
+      below += double(by_log2[w]) * (double(ns) - lo) / (hi - lo);
+    }
+  }
+  return below;
+}
+
+GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
+  GrainAdvice a;
+  if (g.tasks == 0) return a;
+  a.below = g.tasks_below(threshold_ns) / double(g.tasks);
+  if (g.by_value.size() < 2) return a;
+  // Small: the values' mean subtree work is below the threshold. A cut-off needs the small
+  // values all on one side of the large ones.
+  std::vector<bool> small;
+  for (const auto& [value, v] : g.by_value) small.push_back(v.subtree_ns < threshold_ns * v.tasks);
+  auto split = [&](bool first_small) {
+    size_t i = 0;
+    while (i < small.size() && small[i] == first_small) ++i;
+    size_t boundary = i;
+    while (i < small.size() && small[i] != first_small) ++i;
+    return i == small.size() && boundary > 0 && boundary < small.size() ? boundary : 0;
+  };
+  size_t boundary = split(true);
+  a.inline_below = boundary != 0;
+  if (!boundary) boundary = split(false);
+  if (!boundary) return a;
+  a.cut_off = true;
+  size_t i = 0;
+  for (const auto& [value, v] : g.by_value) {
+    bool inlined = (i < boundary) == a.inline_below;
+    (inlined ? a.tasks_inlined : a.tasks_kept) += v.tasks;
+    if (a.inline_below ? i + 1 == boundary : i == boundary) a.value = value;
+    ++i;
+  }
+  return a;
+}
+
 void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   result_ = TaskGraph{};
   result_.threads = info.threads;
@@ -19,12 +65,25 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   nodes_ = replay::StableIdMap<Node>();
   regions_ = replay::IdMap<Region>();
   ended_with_deps_ = replay::IdMap<uint64_t>();
+  grain_index_ = replay::IdMap<uint32_t>();
+}
+
+uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
+  uint32_t& index = grain_index_[codeptr ? codeptr : 1];
+  if (!index) {
+    result_.grains.emplace_back().codeptr = codeptr;
+    index = uint32_t(result_.grains.size());
+  }
+  return index;
 }
 
 void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
   Running& r = running_[thread];
   if (r.task && t > r.since) {
-    if (Node* n = nodes_.find(r.task)) n->span += t - r.since;
+    if (Node* n = nodes_.find(r.task)) {
+      n->span += t - r.since;
+      n->subtree += t - r.since;
+    }
     result_.work_ns += t - r.since;
   }
   r.since = t;
@@ -77,9 +136,20 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.has_deps = e.op != 0;
       n.span = span_of(th.current);  // it may start once its creator got this far
       if (Node* parent = nodes_.find(e.b)) ++parent->live_children;
-      if (e.flags & format::task_flag::kExplicit) ++result_.tasks;
+      if (e.flags & format::task_flag::kExplicit) {
+        ++result_.tasks;
+        n.grain = grain_of(m.task_code(e.a));
+      }
       break;
     }
+    case Kind::kUserParam:
+      // The first parameter a task sets describes it (e.g. fib's n).
+      if (Node* n = nodes_.find(th.current); n && !n->has_param) {
+        n->has_param = true;
+        n->param = e.a;
+        n->param_value = int64_t(e.b);
+      }
+      break;
     case Kind::kSyncRegion: {
       uint64_t id = e.b ? e.b : th.current;
       Node* n = nodes_.find(id);
@@ -133,7 +203,9 @@ void TaskGraphPass::on_complete(uint64_t id) {
   n->successors.clear();
   if (n->has_deps) ended_with_deps_[id] = end;
   if (Region* region = regions_.find(n->region)) region->max_end = std::max(region->max_end, end);
+  if (n->grain) count_grain(*n);
   if (Node* parent = nodes_.find(n->parent)) {
+    parent->subtree += n->subtree;
     parent->children_end = std::max(parent->children_end, end);
     for (Node* a = parent; a && a->descendants_end < end; a = nodes_.find(a->parent)) {
       a->descendants_end = end;
@@ -142,6 +214,23 @@ void TaskGraphPass::on_complete(uint64_t id) {
     release(*parent);
   }
   release(*n);
+}
+
+void TaskGraphPass::count_grain(const Node& n) {
+  TaskGrain& g = result_.grains[n.grain - 1];
+  ++g.tasks;
+  g.subtree_ns += n.subtree;
+  ++g.by_log2[n.subtree ? 64 - __builtin_clzll(n.subtree) : 0];
+  if (!n.has_param) return;
+  if (!g.param) g.param = n.param;
+  if (n.param != g.param) return;
+  auto it = g.by_value.find(n.param_value);
+  if (it == g.by_value.end()) {
+    if (g.by_value.size() >= TaskGrain::kMaxParamValues) return;
+    it = g.by_value.emplace(n.param_value, TaskGrain::Values{}).first;
+  }
+  ++it->second.tasks;
+  it->second.subtree_ns += n.subtree;
 }
 
 void TaskGraphPass::release(Node& n) {
@@ -160,6 +249,8 @@ void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   }
   result_.threads = std::max<uint32_t>(threads, 1);
   result_.parallelism = result_.span_ns ? double(result_.work_ns) / double(result_.span_ns) : 0;
+  std::stable_sort(result_.grains.begin(), result_.grains.end(),
+                   [](const TaskGrain& a, const TaskGrain& b) { return a.subtree_ns > b.subtree_ns; });
   result_.bound_ns = std::max<uint64_t>((result_.work_ns + result_.threads - 1) / result_.threads,
                                         result_.span_ns);
 }

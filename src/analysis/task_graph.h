@@ -18,7 +18,9 @@
 // had dependences, because a later task may name it as a predecessor.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "replay/id_map.h"
@@ -26,6 +28,27 @@
 #include "replay/stable_id_map.h"
 
 namespace tasklens::analysis {
+
+// How much work the tasks of one construct carry. A task's subtree work is its own running time
+// plus that of the descendants that completed before it did (those it waited for, directly or
+// through its children): the work that running it inline, without tasks, would put in one strand.
+struct TaskGrain {
+  uint64_t codeptr = 0;
+  uint64_t tasks = 0;       // completed tasks
+  uint64_t subtree_ns = 0;  // the sum of their subtree work
+  std::array<uint64_t, 65> by_log2{};  // tasks by bit width of their subtree work (0 ns: [0])
+  // The first parameter (tasklens_param_int) its tasks set, 0 if none, and per value of it the
+  // tasks and their subtree work (at most kMaxParamValues values).
+  uint64_t param = 0;
+  struct Values {
+    uint64_t tasks = 0, subtree_ns = 0;
+  };
+  std::map<int64_t, Values> by_value;
+  static constexpr size_t kMaxParamValues = 4096;
+
+  // The tasks whose subtree work is below `ns`, interpolated within a power of two.
+  double tasks_below(uint64_t ns) const;
+};
 
 struct TaskGraph {
   uint64_t work_ns = 0;
@@ -36,7 +59,21 @@ struct TaskGraph {
   uint64_t run_ns = 0;      // how long the run took
   uint64_t tasks = 0;       // explicit tasks created
   uint64_t dependence_edges = 0;
+  std::vector<TaskGrain> grains;  // per task construct, most subtree work first
 };
+
+// Which tasks of a construct cost more than they carry, and where a cut-off on its parameter
+// would fall: the tasks below `threshold_ns` of subtree work should run inline.
+struct GrainAdvice {
+  double below = 0;  // share of the tasks below the threshold
+  // A cut-off on the parameter: the values on one side all average below the threshold and
+  // those on the other side all at or above it (so the parameter orders the tasks by size).
+  bool cut_off = false;
+  bool inline_below = true;  // inline the tasks with value <= `value` (else >= `value`)
+  int64_t value = 0;
+  uint64_t tasks_inlined = 0, tasks_kept = 0;
+};
+GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns);
 
 class TaskGraphPass : public replay::Pass {
  public:
@@ -58,6 +95,11 @@ class TaskGraphPass : public replay::Pass {
     uint32_t live_children = 0;
     bool has_deps = false;
     bool completed = false;
+    bool has_param = false;
+    uint32_t grain = 0;         // index in grains_ + 1; 0: not an explicit task
+    uint64_t subtree = 0;       // its running time and that of the descendants that completed
+    uint64_t param = 0;         // the first parameter it set, and the value
+    int64_t param_value = 0;
     std::vector<uint64_t> successors;  // tasks that depend on it
     void clear() {
       std::vector<uint64_t> s = std::move(successors);
@@ -77,6 +119,8 @@ class TaskGraphPass : public replay::Pass {
 
   void flush(uint32_t thread, uint64_t t);  // adds the running time up to t to the task
   void on_complete(uint64_t id);
+  void count_grain(const Node& n);
+  uint32_t grain_of(uint64_t codeptr);
   void release(Node& n);  // forgets a completed task once no child refers to it
   uint64_t span_of(uint64_t id);
   void raise(uint64_t id, uint64_t span);  // the task continues after a point at `span`
@@ -85,6 +129,7 @@ class TaskGraphPass : public replay::Pass {
   replay::IdMap<Region> regions_;
   replay::IdMap<uint64_t> ended_with_deps_;  // completed tasks that had dependences -> end
   std::vector<Running> running_;
+  replay::IdMap<uint32_t> grain_index_;  // task construct -> index in result_.grains + 1
   TaskGraph result_;
 };
 

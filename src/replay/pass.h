@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "format/experiment.h"
 #include "replay/merged_stream.h"
@@ -31,6 +33,41 @@ class Pass {
   virtual bool finished() const { return false; }
   // After the last event; `info.end_ns` closes every open interval.
   virtual void end(const ReplayInfo& info, const TaskModel& m) {}
+};
+
+// Several passes run as one, in order (a report section that needs another analysis too).
+class PassGroup : public Pass {
+ public:
+  explicit PassGroup(std::vector<Pass*> passes) : passes_(std::move(passes)) {}
+  void begin(const ReplayInfo& info) override {
+    for (Pass* p : passes_) p->begin(info);
+  }
+  void before(const Record& r, const TaskModel& m) override {
+    for (Pass* p : passes_) {
+      if (p->uses_before()) p->before(r, m);
+    }
+  }
+  bool uses_before() const override {
+    for (const Pass* p : passes_) {
+      if (p->uses_before()) return true;
+    }
+    return false;
+  }
+  void after(const Record& r, const TaskModel& m) override {
+    for (Pass* p : passes_) p->after(r, m);
+  }
+  bool finished() const override {
+    for (const Pass* p : passes_) {
+      if (!p->finished()) return false;
+    }
+    return true;
+  }
+  void end(const ReplayInfo& info, const TaskModel& m) override {
+    for (Pass* p : passes_) p->end(info, m);
+  }
+
+ private:
+  std::vector<Pass*> passes_;
 };
 
 }  // namespace tasklens::replay

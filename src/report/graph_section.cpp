@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/breakdown.h"
 #include "analysis/task_graph.h"
 #include "report/text_format.h"
 
@@ -31,11 +32,31 @@ std::string advice(const TaskGraph& g) {
   return "the graph has enough parallelism and the run is close to the fastest schedule.";
 }
 
+// A task should carry at least this many times what each task costs the run (POT overhead
+// per task), so that its management stays below 5 % of its work.
+constexpr uint64_t kGrainFactor = 20;
+
+std::string grain_advice(const analysis::TaskGrain& g, const analysis::GrainAdvice& a,
+                         uint64_t threshold, const TaskGraph& graph, const ReportContext& ctx) {
+  if (a.below < 0.5) return "";
+  std::string s = fmt::format("{:.0f}% of its tasks carry less than {}: ", 100 * a.below,
+                              duration(threshold));
+  if (!a.cut_off) return s + "make fewer, larger tasks (a cut-off, a larger grain size).";
+  const std::string& name = ctx.experiment.string(g.param);
+  s += fmt::format("run the tasks with {} {} {} inline (a cut-off: {} tasks fewer, {} left",
+                   name, a.inline_below ? "<=" : ">=", a.value, count(a.tasks_inlined),
+                   count(a.tasks_kept));
+  if (a.tasks_kept < 10ull * graph.threads) {
+    s += fmt::format("; few for {} threads, so keep some of the smaller ones", graph.threads);
+  }
+  return s + ").";
+}
+
 class GraphSection : public Section {
  public:
-  replay::Pass& pass() override { return pass_; }
+  replay::Pass& pass() override { return group_; }
 
-  void text(const ReportContext&, std::string& out) override {
+  void text(const ReportContext& ctx, std::string& out) override {
     const TaskGraph& g = pass_.result();
     out += "Task graph (work-span model over the measured task bodies: work = all of them, span "
            "= the\nlongest chain of them that dependences, taskwaits, taskgroups and barriers "
@@ -50,11 +71,59 @@ class GraphSection : public Section {
         g.threads, g.threads, duration(g.bound_ns), duration(g.run_ns),
         g.run_ns ? 100.0 * double(g.bound_ns) / double(g.run_ns) : 0.0);
     out += "  " + advice(g) + "\n\n";
+    if (g.grains.empty()) return;
+    uint64_t cost = task_cost(), threshold = kGrainFactor * cost;
+    out += fmt::format(
+        "Task sizes (subtree work = a task's running time plus what it waited for; each task "
+        "costs the\nrun {} of overhead, the breakdown's overhead per task; a task should carry "
+        "{}x that, {})\n",
+        duration(cost), kGrainFactor, duration(threshold));
+    out += fmt::format("  {:<28} {:>12} {:>13} {:>13}  {}\n", "construct", "tasks",
+                       "mean subtree", "below", "");
+    for (const analysis::TaskGrain& grain : g.grains) {
+      if (grain.tasks == 0) continue;
+      analysis::GrainAdvice a = analysis::advise_grain(grain, threshold);
+      out += fmt::format("  {:<28} {:>12} {:>13} {:>12.0f}%  {}\n",
+                         ctx.symbols.short_name(grain.codeptr), count(grain.tasks),
+                         duration(grain.subtree_ns / grain.tasks), 100 * a.below,
+                         grain_advice(grain, a, threshold, g, ctx));
+    }
+    out += "\n";
   }
 
-  nlohmann::json json(const ReportContext&) override {
+  nlohmann::json json(const ReportContext& ctx) override {
     const TaskGraph& g = pass_.result();
-    return {{"work_ns", g.work_ns},
+    uint64_t threshold = kGrainFactor * task_cost();
+    nlohmann::json grains = nlohmann::json::array();
+    for (const analysis::TaskGrain& grain : g.grains) {
+      if (grain.tasks == 0) continue;
+      analysis::GrainAdvice a = analysis::advise_grain(grain, threshold);
+      nlohmann::json j = {{"codeptr", fmt::format("{:#x}", grain.codeptr)},
+                          {"location", ctx.symbols.short_name(grain.codeptr)},
+                          {"tasks", grain.tasks},
+                          {"subtree_ns", grain.subtree_ns},
+                          {"below_threshold", a.below},
+                          {"advice", grain_advice(grain, a, threshold, g, ctx)}};
+      if (grain.param) {
+        j["parameter"] = ctx.experiment.string(grain.param);
+        nlohmann::json values = nlohmann::json::array();
+        for (const auto& [value, v] : grain.by_value) {
+          values.push_back({{"value", value}, {"tasks", v.tasks}, {"subtree_ns", v.subtree_ns}});
+        }
+        j["values"] = values;
+        if (a.cut_off) {
+          j["cut_off"] = {{"inline", a.inline_below ? "<=" : ">="},
+                          {"value", a.value},
+                          {"tasks_inlined", a.tasks_inlined},
+                          {"tasks_kept", a.tasks_kept}};
+        }
+      }
+      grains.push_back(j);
+    }
+    return {{"task_cost_ns", task_cost()},
+            {"grain_threshold_ns", threshold},
+            {"grains", grains},
+            {"work_ns", g.work_ns},
             {"span_ns", g.span_ns},
             {"parallelism", g.parallelism},
             {"threads", g.threads},
@@ -66,7 +135,16 @@ class GraphSection : public Section {
   }
 
  private:
+  // What each task costs the run: POT's overhead (time not working while a task is ready) per
+  // explicit task.
+  uint64_t task_cost() const {
+    uint64_t tasks = pass_.result().tasks;
+    return tasks ? breakdown_.result().total.overhead_ns / tasks : 0;
+  }
+
   analysis::TaskGraphPass pass_;
+  analysis::BreakdownPass breakdown_;
+  replay::PassGroup group_{{&pass_, &breakdown_}};
 };
 
 }  // namespace

@@ -52,6 +52,33 @@ TEST(TaskGraphEndToEnd, WavefrontSpanIsItsLongestAntidiagonalPath) {
   EXPECT_LT(g.span_ns, g.work_ns * 3 / 4) << g.work_ns << " / " << g.span_ns;
 }
 
+// fib without a cut-off: a task's subtree work grows with n like fib(n) (fib(15) / fib(10) =
+// 11), and the tasks are so small beside their cost that a cut-off on n is advised.
+TEST(TaskGraphEndToEnd, FibSubtreeWorkGrowsWithN) {
+  RecordedBreakdown run = record_and_replay({example("fib"), "20"});
+  const TaskGraph& g = run.graph;
+  ASSERT_EQ(g.grains.size(), 2u);  // task shared(x), task shared(y)
+  uint64_t tasks = 0;
+  for (const TaskGrain& grain : g.grains) {
+    tasks += grain.tasks;
+    ASSERT_NE(grain.param, 0u);
+    auto mean = [&](int64_t n) {
+      const TaskGrain::Values& v = grain.by_value.at(n);
+      return double(v.subtree_ns) / double(v.tasks);
+    };
+    EXPECT_GT(mean(15), 3 * mean(10));
+    EXPECT_GT(mean(10), 3 * mean(5));
+    uint64_t cost = run.breakdown.total.overhead_ns / g.tasks;
+    GrainAdvice a = advise_grain(grain, 20 * cost);
+    EXPECT_GT(a.below, 0.5);
+    EXPECT_TRUE(a.cut_off);
+    EXPECT_TRUE(a.inline_below);
+    EXPECT_GE(a.value, 2);
+    EXPECT_LT(a.value, 19);
+  }
+  EXPECT_EQ(tasks, g.tasks);
+}
+
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
 // region and per slice) on every example.
 class EveryExample : public ::testing::TestWithParam<std::vector<std::string>> {};

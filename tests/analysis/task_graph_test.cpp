@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "analysis/breakdown.h"
 #include "analysis/two_thread_team.h"
 #include "support/recording.h"
@@ -44,6 +47,11 @@ TEST(TaskGraph, ADependenceChainIsOnePath) {
   EXPECT_DOUBLE_EQ(g.parallelism, 255.0 / 220.0);
   EXPECT_EQ(g.bound_ns, 220u);  // max(255 / 2, 220)
   EXPECT_EQ(g.run_ns, 250u);
+  // One task construct (0x2000), two tasks of 100 ns.
+  ASSERT_EQ(g.grains.size(), 1u);
+  EXPECT_EQ(g.grains[0].tasks, 2u);
+  EXPECT_EQ(g.grains[0].subtree_ns, 200u);
+  EXPECT_EQ(g.grains[0].by_log2[7], 2u);  // 100 ns: [64, 128)
 }
 
 // Thread 0 waits in a taskwait for its child, which thread 1 runs.
@@ -78,6 +86,71 @@ TEST(TaskGraph, ATaskgroupContinuesAfterEveryDescendant) {
   // grandchild (100), I0 after the taskgroup (10) and after the barrier (10). Had the taskgroup
   // waited only for the child (ended at 40), the span would be 140.
   EXPECT_EQ(g.span_ns, 150u);
+  // The child's subtree is its own 30 ns: the grandchild (100) ended after it.
+  ASSERT_EQ(g.grains.size(), 1u);
+  EXPECT_EQ(g.grains[0].tasks, 2u);
+  EXPECT_EQ(g.grains[0].subtree_ns, 130u);
+}
+
+// A child's subtree work counts in its parent when the parent waits for it.
+TEST(TaskGraph, SubtreeWorkHoldsTheChildrenWaitedFor) {
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 11, kI0, 0x2000);
+  t.schedule(0, 20, kI0, Status::kSwitch, 11);
+  t.user_param(0, 25, "n", 3);
+  t.create(0, 30, 12, 11, 0x2400);
+  t.sync_span(0, 40, 100, SyncKind::kTaskwait, kRegion, 11);
+  t.schedule(1, 50, kI1, Status::kSwitch, 12);
+  t.user_param(1, 55, "n", 2);
+  t.schedule(1, 90, 12, Status::kComplete, kI1);
+  t.schedule(0, 110, 11, Status::kComplete, kI0);
+  arrive(t, 0, 120);
+  team_end(t, 130, 150);
+  TaskGraph g = run(t);
+  // Task 11 ran 20..40 and 100..110 (30 ns) and waited for task 12 (40 ns).
+  ASSERT_EQ(g.grains.size(), 2u);
+  EXPECT_EQ(g.grains[0].codeptr, 0x2000u);
+  EXPECT_EQ(g.grains[0].subtree_ns, 70u);
+  EXPECT_EQ(g.grains[1].subtree_ns, 40u);
+  ASSERT_EQ(g.grains[0].by_value.size(), 1u);
+  EXPECT_EQ(g.grains[0].by_value.begin()->first, 3);
+  EXPECT_EQ(g.grains[1].by_value.begin()->first, 2);
+}
+
+TaskGrain grain(std::vector<std::pair<int64_t, uint64_t>> mean_by_value, uint64_t tasks_each) {
+  TaskGrain g;
+  for (auto [value, mean] : mean_by_value) {
+    g.by_value[value] = {tasks_each, mean * tasks_each};
+    g.tasks += tasks_each;
+    g.subtree_ns += mean * tasks_each;
+    g.by_log2[64 - __builtin_clzll(mean)] += tasks_each;
+  }
+  return g;
+}
+
+TEST(GrainAdvice, ACutOffWhereTheValuesSplitBySize) {
+  // n = 1..5 carry 10, 20, 40, 2000, 9000 ns; the threshold is 1000.
+  GrainAdvice a = advise_grain(grain({{1, 10}, {2, 20}, {3, 40}, {4, 2000}, {5, 9000}}, 7), 1000);
+  EXPECT_TRUE(a.cut_off);
+  EXPECT_TRUE(a.inline_below);
+  EXPECT_EQ(a.value, 3);
+  EXPECT_EQ(a.tasks_inlined, 21u);
+  EXPECT_EQ(a.tasks_kept, 14u);
+  EXPECT_DOUBLE_EQ(a.below, 21.0 / 35.0);
+  // A depth-like parameter: the large values are the small tasks.
+  a = advise_grain(grain({{1, 9000}, {2, 2000}, {3, 40}}, 1), 1000);
+  EXPECT_TRUE(a.cut_off);
+  EXPECT_FALSE(a.inline_below);
+  EXPECT_EQ(a.value, 3);
+  EXPECT_EQ(a.tasks_inlined, 1u);
+  // Small values on both sides: the parameter does not order the tasks by size.
+  a = advise_grain(grain({{1, 10}, {2, 2000}, {3, 40}}, 1), 1000);
+  EXPECT_FALSE(a.cut_off);
+  // All small: no value to cut at, but every task is below.
+  a = advise_grain(grain({{1, 10}, {2, 20}}, 1), 1000);
+  EXPECT_FALSE(a.cut_off);
+  EXPECT_DOUBLE_EQ(a.below, 1.0);
 }
 
 // Two independent tasks run side by side: the span is the longer branch, not the sum.
