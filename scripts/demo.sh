@@ -8,4 +8,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TASKLENS_BUILD_DIR:-$root/build}
 out=$(mktemp -d /tmp/tasklens-demo-XXXXXX)/nqueens
 "$build/bin/tasklens" run -n 2 -o "$out" -- "$build/examples/nqueens" 8
-"$build/bin/tasklens" report "$out" --profile --depth 2
+"$build/bin/tasklens" report "$out" --profile --graph --depth 2
