@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "format/kinds.h"
 
@@ -64,8 +65,10 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   running_.assign(info.threads, Running{});
   nodes_ = replay::StableIdMap<Node>();
   regions_ = replay::IdMap<Region>();
-  ended_with_deps_ = replay::IdMap<uint64_t>();
+  ended_with_deps_ = replay::IdMap<Longest>();
   grain_index_ = replay::IdMap<uint32_t>();
+  paths_ = PathArena();
+  best_ = Longest{};
 }
 
 uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
@@ -82,6 +85,7 @@ void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
   if (r.task && t > r.since) {
     if (Node* n = nodes_.find(r.task)) {
       n->span += t - r.since;
+      n->pending += t - r.since;
       n->subtree += t - r.since;
     }
     result_.work_ns += t - r.since;
@@ -89,13 +93,50 @@ void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
   r.since = t;
 }
 
-uint64_t TaskGraphPass::span_of(uint64_t id) {
-  const Node* n = nodes_.find(id);
-  return n ? n->span : 0;
+TaskGraphPass::Longest TaskGraphPass::longest(Node& n) {
+  if (n.pending) {
+    n.path = paths_.extend(n.path, n.id, n.grain, n.pending);
+    n.pending = 0;
+  }
+  return {n.span, n.path};
 }
 
-void TaskGraphPass::raise(uint64_t id, uint64_t span) {
-  if (Node* n = nodes_.find(id); n && n->span < span) n->span = span;
+TaskGraphPass::Longest TaskGraphPass::longest(uint64_t id) {
+  Node* n = nodes_.find(id);
+  return n ? longest(*n) : Longest{};
+}
+
+void TaskGraphPass::raise(Node& n, const Longest& l) {
+  if (n.span >= l.ns) return;
+  // A longer path reaches this point: the task's own time since its path's end is not on it.
+  n.span = l.ns;
+  paths_.assign(&n.path, l.path);
+  n.pending = 0;
+}
+
+void TaskGraphPass::raise(uint64_t id, const Longest& l) {
+  if (Node* n = nodes_.find(id)) raise(*n, l);
+}
+
+void TaskGraphPass::take(Longest& dst, const Longest& l) {
+  if (l.ns <= dst.ns) return;
+  dst.ns = l.ns;
+  paths_.assign(&dst.path, l.path);
+}
+
+void TaskGraphPass::drop(Longest& l) {
+  paths_.release(l.path);
+  l = Longest{};
+}
+
+TaskGraphPass::Node& TaskGraphPass::fresh_node(uint64_t id) {
+  Node& n = nodes_[id];
+  paths_.release(n.path);
+  drop(n.children_end);
+  drop(n.descendants_end);
+  n.clear();
+  n.id = id;
+  return n;
 }
 
 void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
@@ -107,34 +148,33 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const replay::ThreadInfo& th = m.thread(p);
   switch (e.kind) {
     case Kind::kParallelBegin:
-      regions_[e.a].fork_span = span_of(th.current);
+      take(regions_[e.a].fork, longest(th.current));
       break;
     case Kind::kParallelEnd:
       // The encountering task (current again) continues after the whole region.
-      if (const Region* region = regions_.find(e.a)) {
+      if (Region* region = regions_.find(e.a)) {
         raise(th.current, region->max_end);
+        drop(region->fork);
+        drop(region->max_end);
         regions_.erase(e.a);
       }
       break;
     case Kind::kImplicitTask:
       if (e.op == uint8_t(Endpoint::kBegin)) {
-        Node& n = nodes_[e.a];
-        n.clear();
-        n.id = e.a;
+        Node& n = fresh_node(e.a);
         n.region = e.b;
         // A region whose parallel_begin is not in the trace starts at 0.
-        if (e.b) n.span = regions_[e.b].fork_span;
+        if (e.b) raise(n, regions_[e.b].fork);
       }
       break;
     case Kind::kTaskCreate: {
-      Node& n = nodes_[e.a];
-      n.clear();
-      n.id = e.a;
+      Longest creator = longest(th.current);  // it may start once its creator got this far
+      Node& n = fresh_node(e.a);
       n.parent = e.b;
       const replay::TaskInfo* info = m.task(e.a);
       n.region = info ? info->region : th.region;
       n.has_deps = e.op != 0;
-      n.span = span_of(th.current);  // it may start once its creator got this far
+      raise(n, creator);
       if (Node* parent = nodes_.find(e.b)) ++parent->live_children;
       if (e.flags & format::task_flag::kExplicit) {
         ++result_.tasks;
@@ -156,19 +196,15 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       if (!n) break;
       if (e.op == uint8_t(Endpoint::kBegin)) {
         if (is_barrier(e.sub)) {
-          if (Region* region = regions_.find(n->region)) {
-            region->max_end = std::max(region->max_end, n->span);  // its arrival
-          }
+          if (Region* region = regions_.find(n->region)) take(region->max_end, longest(*n));
         }
       } else if (e.op == uint8_t(Endpoint::kEnd)) {
         if (e.sub == uint16_t(SyncKind::kTaskwait)) {
-          n->span = std::max(n->span, n->children_end);
+          raise(*n, n->children_end);
         } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
-          n->span = std::max(n->span, n->descendants_end);
+          raise(*n, n->descendants_end);
         } else if (is_barrier(e.sub)) {
-          if (const Region* region = regions_.find(n->region)) {
-            n->span = std::max(n->span, region->max_end);
-          }
+          if (const Region* region = regions_.find(n->region)) raise(*n, region->max_end);
         }
       }
       break;
@@ -181,10 +217,10 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
     Node* pred = nodes_.find(edge.pred);
     if (pred && !pred->completed) {
       pred->successors.push_back(edge.succ);
-    } else if (const uint64_t* end = ended_with_deps_.find(edge.pred)) {
+    } else if (const Longest* end = ended_with_deps_.find(edge.pred)) {
       raise(edge.succ, *end);
     } else if (pred) {
-      raise(edge.succ, pred->span);
+      raise(edge.succ, longest(*pred));
     }
   }
   for (const replay::Transition& tr : m.transitions()) {
@@ -197,18 +233,21 @@ void TaskGraphPass::on_complete(uint64_t id) {
   Node* n = nodes_.find(id);
   if (!n || n->completed) return;
   n->completed = true;
-  const uint64_t end = n->span;
-  result_.span_ns = std::max(result_.span_ns, end);
+  const Longest end = longest(*n);
+  take(best_, end);
   for (uint64_t s : n->successors) raise(s, end);
   n->successors.clear();
-  if (n->has_deps) ended_with_deps_[id] = end;
-  if (Region* region = regions_.find(n->region)) region->max_end = std::max(region->max_end, end);
+  if (n->has_deps) {
+    Longest& kept = ended_with_deps_[id];
+    take(kept, end);
+  }
+  if (Region* region = regions_.find(n->region)) take(region->max_end, end);
   if (n->grain) count_grain(*n);
   if (Node* parent = nodes_.find(n->parent)) {
     parent->subtree += n->subtree;
-    parent->children_end = std::max(parent->children_end, end);
-    for (Node* a = parent; a && a->descendants_end < end; a = nodes_.find(a->parent)) {
-      a->descendants_end = end;
+    take(parent->children_end, end);
+    for (Node* a = parent; a && a->descendants_end.ns < end.ns; a = nodes_.find(a->parent)) {
+      take(a->descendants_end, end);
     }
     if (parent->live_children) --parent->live_children;
     release(*parent);
@@ -235,12 +274,38 @@ void TaskGraphPass::count_grain(const Node& n) {
 
 void TaskGraphPass::release(Node& n) {
   // A completed task stays while it has children: they still walk up through it.
-  if (n.completed && n.live_children == 0) nodes_.erase(n.id);
+  if (!n.completed || n.live_children) return;
+  paths_.release(n.path);
+  drop(n.children_end);
+  drop(n.descendants_end);
+  n.path = 0;
+  nodes_.erase(n.id);
+}
+
+void TaskGraphPass::compose_critical_path() {
+  // Per construct (grain index + 1, 0 for implicit tasks): time and distinct task instances.
+  std::vector<PathShare> shares(result_.grains.size() + 1);
+  std::vector<std::unordered_set<uint64_t>> tasks(shares.size());
+  for (PathArena::Ref r = best_.path; r; r = paths_.segment(r).prev) {
+    const PathArena::Segment& s = paths_.segment(r);
+    shares[s.construct].ns += s.ns;
+    tasks[s.construct].insert(s.task);
+  }
+  for (size_t i = 0; i < shares.size(); ++i) {
+    if (shares[i].ns == 0) continue;
+    shares[i].codeptr = i ? result_.grains[i - 1].codeptr : 0;
+    shares[i].tasks = tasks[i].size();
+    result_.critical_path.push_back(shares[i]);
+  }
+  std::stable_sort(result_.critical_path.begin(), result_.critical_path.end(),
+                   [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
 }
 
 void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
   for (uint32_t p = 0; p < running_.size(); ++p) flush(p, info.end_ns);
-  nodes_.for_each([&](uint64_t, Node& n) { result_.span_ns = std::max(result_.span_ns, n.span); });
+  nodes_.for_each([&](uint64_t, Node& n) { take(best_, longest(n)); });
+  result_.span_ns = best_.ns;
+  compose_critical_path();  // before the grains are sorted: segments name them by index
   result_.run_ns = info.end_ns;
   uint32_t threads = 0;
   for (uint32_t p = 0; p < m.thread_count(); ++p) {

@@ -23,6 +23,7 @@
 #include <map>
 #include <vector>
 
+#include "analysis/path_arena.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
 #include "replay/stable_id_map.h"
@@ -50,6 +51,14 @@ struct TaskGrain {
   double tasks_below(uint64_t ns) const;
 };
 
+// One task construct's share of the critical path (codeptr 0: implicit and initial tasks, i.e.
+// serial code and the parallel regions' own work).
+struct PathShare {
+  uint64_t codeptr = 0;
+  uint64_t ns = 0;
+  uint64_t tasks = 0;  // instances with time on the path
+};
+
 struct TaskGraph {
   uint64_t work_ns = 0;
   uint64_t span_ns = 0;     // the critical path's length
@@ -60,6 +69,7 @@ struct TaskGraph {
   uint64_t tasks = 0;       // explicit tasks created
   uint64_t dependence_edges = 0;
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
+  std::vector<PathShare> critical_path;  // what the span is made of, most time first
 };
 
 // Which tasks of a construct cost more than they carry, and where a cut-off on its parameter
@@ -85,13 +95,22 @@ class TaskGraphPass : public replay::Pass {
   const TaskGraph& result() const { return result_; }
 
  private:
+  // A longest path's length and the path itself (PathArena), which it holds a reference to.
+  struct Longest {
+    uint64_t ns = 0;
+    PathArena::Ref path = 0;
+  };
   struct Node {
     uint64_t id = 0;
     uint64_t parent = 0;
     uint64_t region = 0;
-    uint64_t span = 0;             // the longest path ending at this task's current point
-    uint64_t children_end = 0;     // the latest end of its completed children
-    uint64_t descendants_end = 0;  // the latest end of its completed descendants
+    // The longest path ending at this task's current point: `path`, then `pending` ns of this
+    // task's running time not yet made a segment of it.
+    uint64_t span = 0;
+    PathArena::Ref path = 0;
+    uint64_t pending = 0;
+    Longest children_end;     // the latest end of its completed children
+    Longest descendants_end;  // the latest end of its completed descendants
     uint32_t live_children = 0;
     bool has_deps = false;
     bool completed = false;
@@ -101,6 +120,7 @@ class TaskGraphPass : public replay::Pass {
     uint64_t param = 0;         // the first parameter it set, and the value
     int64_t param_value = 0;
     std::vector<uint64_t> successors;  // tasks that depend on it
+    // Back to a new node, keeping the successors' capacity (its paths must be released first).
     void clear() {
       std::vector<uint64_t> s = std::move(successors);
       *this = Node{};
@@ -109,8 +129,8 @@ class TaskGraphPass : public replay::Pass {
     }
   };
   struct Region {
-    uint64_t fork_span = 0;  // the encountering task's span when the region began
-    uint64_t max_end = 0;    // the latest end of its tasks and barrier arrivals
+    Longest fork;     // the encountering task's longest path when the region began
+    Longest max_end;  // the latest end of its tasks and barrier arrivals
   };
   struct Running {
     uint64_t task = 0;  // the task whose body the thread runs, 0 if none
@@ -122,12 +142,21 @@ class TaskGraphPass : public replay::Pass {
   void count_grain(const Node& n);
   uint32_t grain_of(uint64_t codeptr);
   void release(Node& n);  // forgets a completed task once no child refers to it
-  uint64_t span_of(uint64_t id);
-  void raise(uint64_t id, uint64_t span);  // the task continues after a point at `span`
+  Node& fresh_node(uint64_t id);  // a new node for `id` (an old one's paths released)
+  // The longest path to the task's current point, its pending time made a segment.
+  Longest longest(Node& n);
+  Longest longest(uint64_t id);
+  void raise(Node& n, const Longest& l);  // the task continues after a point `l` reaches
+  void raise(uint64_t id, const Longest& l);
+  void take(Longest& dst, const Longest& l);  // dst = the longer of the two
+  void drop(Longest& l);                      // releases its path
+  void compose_critical_path();
 
   replay::StableIdMap<Node> nodes_;
   replay::IdMap<Region> regions_;
-  replay::IdMap<uint64_t> ended_with_deps_;  // completed tasks that had dependences -> end
+  replay::IdMap<Longest> ended_with_deps_;  // completed tasks that had dependences -> end
+  PathArena paths_;
+  Longest best_;  // the longest path found so far
   std::vector<Running> running_;
   replay::IdMap<uint32_t> grain_index_;  // task construct -> index in result_.grains + 1
   TaskGraph result_;

@@ -38,6 +38,14 @@ std::string advice(const TaskGraph& g) {
   return "the graph has enough parallelism and the run is close to the fastest schedule.";
 }
 
+constexpr size_t kPathShown = 4;  // constructs named on the critical path's line
+
+std::string path_label(const analysis::PathShare& share, const ReportContext& ctx) {
+  if (share.codeptr == 0) return "implicit tasks (serial code, parallel regions)";
+  return fmt::format("{} task{} of {}", count(share.tasks), share.tasks == 1 ? "" : "s",
+                     ctx.symbols.short_name(share.codeptr));
+}
+
 // A task should carry at least this many times what each task costs the run (POT overhead
 // per task), so that its management stays below 5 % of its work.
 constexpr uint64_t kGrainFactor = 20;
@@ -71,6 +79,16 @@ class GraphSection : public Section {
                        duration(g.work_ns), duration(g.span_ns), g.parallelism);
     out += fmt::format("  {} explicit tasks, {} dependence edges\n", count(g.tasks),
                        count(g.dependence_edges));
+    if (!g.critical_path.empty()) {
+      out += "  The critical path runs through:";
+      for (size_t i = 0; i < g.critical_path.size() && i < kPathShown; ++i) {
+        const analysis::PathShare& share = g.critical_path[i];
+        out += fmt::format("{} {} ({}, {})", i ? ";" : "", path_label(share, ctx),
+                           duration(share.ns), percent(share.ns, g.span_ns));
+      }
+      if (g.critical_path.size() > kPathShown) out += "; ...";
+      out += "\n";
+    }
     out += fmt::format(
         "  On {} threads no schedule takes less than max(work / {}, span) = {}; the run took {} "
         "({:.0f}% of the way there).\n",
@@ -126,7 +144,19 @@ class GraphSection : public Section {
       }
       grains.push_back(j);
     }
-    return {{"task_cost_ns", task_cost()},
+    nlohmann::json path = nlohmann::json::array();
+    for (const analysis::PathShare& share : g.critical_path) {
+      nlohmann::json j = {{"ns", share.ns}, {"tasks", share.tasks}};
+      if (share.codeptr) {
+        j["codeptr"] = fmt::format("{:#x}", share.codeptr);
+        j["location"] = ctx.symbols.short_name(share.codeptr);
+      } else {
+        j["implicit"] = true;
+      }
+      path.push_back(j);
+    }
+    return {{"critical_path", path},
+            {"task_cost_ns", task_cost()},
             {"grain_threshold_ns", threshold},
             {"grains", grains},
             {"work_ns", g.work_ns},

@@ -39,6 +39,14 @@ TEST(TaskGraphEndToEnd, DependenceChainIsTheCriticalPath) {
   EXPECT_GE(g.dependence_edges, 19u);
   EXPECT_GE(g.span_ns, 20u * 100'000);  // each task busy-waits at least its grain
   EXPECT_LT(g.parallelism, 1.3) << g.work_ns << " / " << g.span_ns;
+  // The chain is the critical path: all its tasks, unless the creator's strand outran the
+  // chain for a moment (a task created more than a grain after its predecessor began, which a
+  // descheduled creator can cause) and took its place there.
+  ASSERT_FALSE(g.critical_path.empty());
+  EXPECT_NE(g.critical_path[0].codeptr, 0u);
+  EXPECT_GE(g.critical_path[0].tasks, 15u);
+  EXPECT_LE(g.critical_path[0].tasks, 20u);
+  EXPECT_GE(g.critical_path[0].ns, g.critical_path[0].tasks * 100'000);
 }
 
 // A 6 x 6 wavefront: the longest dependence path crosses 2*6-1 = 11 blocks of 100 us, out of 36.
@@ -50,6 +58,17 @@ TEST(TaskGraphEndToEnd, WavefrontSpanIsItsLongestAntidiagonalPath) {
   EXPECT_GE(g.span_ns, 11u * 100'000);
   EXPECT_GE(g.work_ns, 36u * 100'000);
   EXPECT_LT(g.span_ns, g.work_ns * 3 / 4) << g.work_ns << " / " << g.span_ns;
+  // A dependence path crosses at most 2*6-1 = 11 blocks (each step goes one row down or one
+  // column right). The creator's strand may start the critical path: creating a task with
+  // dependences takes libomp 10-60 us here, so blocks created late may start after the creator
+  // rather than after their first predecessor.
+  uint64_t blocks = 0, block_ns = 0;
+  for (const PathShare& share : g.critical_path) {
+    if (share.codeptr) blocks += share.tasks, block_ns += share.ns;
+  }
+  EXPECT_GE(blocks, 1u);
+  EXPECT_LE(blocks, 11u);
+  EXPECT_GE(block_ns, blocks * 100'000);
 }
 
 // fib without a cut-off: a task's subtree work grows with n like fib(n) (fib(15) / fib(10) =

@@ -52,6 +52,16 @@ TEST(TaskGraph, ADependenceChainIsOnePath) {
   EXPECT_EQ(g.grains[0].tasks, 2u);
   EXPECT_EQ(g.grains[0].subtree_ns, 200u);
   EXPECT_EQ(g.grains[0].by_log2[7], 2u);  // 100 ns: [64, 128)
+  // The path: I0 before creating task 10 (10), both tasks (200), then I1 after the barrier (10):
+  // at 240 thread 0 leaves the barrier before thread 1's task 11 ends (ties go to the lower
+  // thread), so only I1 continues from task 11's end.
+  ASSERT_EQ(g.critical_path.size(), 2u);
+  EXPECT_EQ(g.critical_path[0].codeptr, 0x2000u);
+  EXPECT_EQ(g.critical_path[0].ns, 200u);
+  EXPECT_EQ(g.critical_path[0].tasks, 2u);
+  EXPECT_EQ(g.critical_path[1].codeptr, 0u);
+  EXPECT_EQ(g.critical_path[1].ns, 20u);
+  EXPECT_EQ(g.critical_path[1].tasks, 2u);
 }
 
 // Thread 0 waits in a taskwait for its child, which thread 1 runs.
@@ -86,6 +96,11 @@ TEST(TaskGraph, ATaskgroupContinuesAfterEveryDescendant) {
   // grandchild (100), I0 after the taskgroup (10) and after the barrier (10). Had the taskgroup
   // waited only for the child (ended at 40), the span would be 140.
   EXPECT_EQ(g.span_ns, 150u);
+  // The path: I0 10, the child 20, the grandchild 100, I0 10 + 10.
+  ASSERT_EQ(g.critical_path.size(), 2u);
+  EXPECT_EQ(g.critical_path[0].ns, 120u);
+  EXPECT_EQ(g.critical_path[0].tasks, 2u);
+  EXPECT_EQ(g.critical_path[1].ns, 30u);
   // The child's subtree is its own 30 ns: the grandchild (100) ended after it.
   ASSERT_EQ(g.grains.size(), 1u);
   EXPECT_EQ(g.grains[0].tasks, 2u);
