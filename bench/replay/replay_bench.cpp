@@ -1,9 +1,9 @@
 // Replay throughput: events per second through the merge alone, the merge plus the task model,
 // and the merge, model and breakdown pass (the budget: >= 30 M events/s on one core), with the
-// peak memory; then the merge and model with the call-path profile pass, and with the overheads
-// pass (what `report --profile` and `--overheads` add). Usage: replay_bench EXPERIMENT_DIR
-// [repetitions [merge|model|breakdown|profile|overheads]]; naming a stage runs only that one (for
-// a profiler).
+// peak memory; then the merge and model with the call-path profile pass, with the overheads
+// pass, and with the task graph pass (what `report --profile`, `--overheads` and `--graph` add).
+// Usage: replay_bench EXPERIMENT_DIR [repetitions [merge|model|breakdown|profile|overheads|graph]];
+// naming a stage runs only that one (for a profiler).
 // Times are CPU time of this process (the machine is shared and noisy); medians are printed.
 #include <sys/resource.h>
 #include <time.h>
@@ -17,6 +17,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/overheads.h"
 #include "analysis/profile.h"
+#include "analysis/task_graph.h"
 #include "format/experiment.h"
 #include "replay/merged_stream.h"
 #include "replay/replay.h"
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s EXPERIMENT_DIR [repetitions "
-                 "[merge|model|breakdown|profile|overheads]]\n",
+                 "[merge|model|breakdown|profile|overheads|graph]]\n",
                  argv[0]);
     return 2;
   }
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", x.error().message.c_str());
     return 2;
   }
-  std::vector<double> merge_s, model_s, breakdown_s, profile_s, overheads_s;
+  std::vector<double> merge_s, model_s, breakdown_s, profile_s, overheads_s, graph_s;
   uint64_t events = 0, peak_live = 0;
   for (int i = 0; i < reps; ++i) {
     double t0 = cpu_seconds();
@@ -89,6 +90,10 @@ int main(int argc, char** argv) {
       analysis::ProfilePass profile;
       timed(profile, profile_s);
     }
+    if (runs("graph")) {
+      analysis::TaskGraphPass graph;
+      timed(graph, graph_s);
+    }
     if (runs("overheads")) {
       analysis::OverheadsPass overheads;
       timed(overheads, overheads_s);
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
   std::printf("merge + model + breakdown  %7.1f M events/s  (budget: >= 30)\n", rate(breakdown_s));
   std::printf("merge + model + profile    %7.1f M events/s\n", rate(profile_s));
   std::printf("merge + model + overheads  %7.1f M events/s\n", rate(overheads_s));
+  std::printf("merge + model + graph      %7.1f M events/s\n", rate(graph_s));
   std::printf("peak RSS                   %7.1f MiB (live tasks at most %llu, sampled)\n",
               double(ru.ru_maxrss) / 1024.0, (unsigned long long)peak_live);
   return 0;
