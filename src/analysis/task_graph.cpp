@@ -175,7 +175,9 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.region = info ? info->region : th.region;
       n.has_deps = e.op != 0;
       raise(n, creator);
-      if (Node* parent = nodes_.find(e.b)) ++parent->live_children;
+      if (const Node* parent = nodes_.find(e.b)) {
+        n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
+      }
       if (e.flags & format::task_flag::kExplicit) {
         ++result_.tasks;
         n.grain = grain_of(m.task_code(e.a));
@@ -197,12 +199,15 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       if (e.op == uint8_t(Endpoint::kBegin)) {
         if (is_barrier(e.sub)) {
           if (Region* region = regions_.find(n->region)) take(region->max_end, longest(*n));
+        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+          ++n->open_groups;
         }
       } else if (e.op == uint8_t(Endpoint::kEnd)) {
         if (e.sub == uint16_t(SyncKind::kTaskwait)) {
           raise(*n, n->children_end);
         } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
           raise(*n, n->descendants_end);
+          if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
         } else if (is_barrier(e.sub)) {
           if (const Region* region = regions_.find(n->region)) raise(*n, region->max_end);
         }
@@ -219,8 +224,6 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       pred->successors.push_back(edge.succ);
     } else if (const Longest* end = ended_with_deps_.find(edge.pred)) {
       raise(edge.succ, *end);
-    } else if (pred) {
-      raise(edge.succ, longest(*pred));
     }
   }
   for (const replay::Transition& tr : m.transitions()) {
@@ -243,16 +246,15 @@ void TaskGraphPass::on_complete(uint64_t id) {
   }
   if (Region* region = regions_.find(n->region)) take(region->max_end, end);
   if (n->grain) count_grain(*n);
+  // The taskgroups it belongs to wait for it: its owner's, and the enclosing owners'.
+  for (Node* owner = nodes_.find(n->group_owner); owner; owner = nodes_.find(owner->group_owner)) {
+    take(owner->descendants_end, end);
+  }
   if (Node* parent = nodes_.find(n->parent)) {
     parent->subtree += n->subtree;
     take(parent->children_end, end);
-    for (Node* a = parent; a && a->descendants_end.ns < end.ns; a = nodes_.find(a->parent)) {
-      take(a->descendants_end, end);
-    }
-    if (parent->live_children) --parent->live_children;
-    release(*parent);
   }
-  release(*n);
+  forget(*n);
 }
 
 void TaskGraphPass::count_grain(const Node& n) {
@@ -272,9 +274,7 @@ void TaskGraphPass::count_grain(const Node& n) {
   it->second.subtree_ns += n.subtree;
 }
 
-void TaskGraphPass::release(Node& n) {
-  // A completed task stays while it has children: they still walk up through it.
-  if (!n.completed || n.live_children) return;
+void TaskGraphPass::forget(Node& n) {
   paths_.release(n.path);
   drop(n.children_end);
   drop(n.descendants_end);

@@ -13,9 +13,10 @@
 // work / span is the average parallelism: how many threads the graph can keep busy.
 //
 // Online and O(1) per event: every live task carries the length of the longest path that ends
-// where its execution is now. Completing a task also walks up its live ancestors, stopping at the
-// first one already past it. Memory: the live tasks, plus the end of every completed task that
-// had dependences, because a later task may name it as a predecessor.
+// where its execution is now (and the path itself, as shared segments: path_arena.h). Completing
+// a task also updates the owners of the taskgroups it belongs to (nested ones: one per level).
+// Memory: the live tasks and their paths, plus the end of every completed task that had
+// dependences, because a later task may name it as a predecessor.
 #pragma once
 
 #include <array>
@@ -110,8 +111,9 @@ class TaskGraphPass : public replay::Pass {
     PathArena::Ref path = 0;
     uint64_t pending = 0;
     Longest children_end;     // the latest end of its completed children
-    Longest descendants_end;  // the latest end of its completed descendants
-    uint32_t live_children = 0;
+    Longest descendants_end;  // while it has a taskgroup open: the latest end of those in it
+    uint32_t open_groups = 0;  // taskgroups it has open
+    uint64_t group_owner = 0;  // the innermost task with a taskgroup open this task belongs to
     bool has_deps = false;
     bool completed = false;
     bool has_param = false;
@@ -141,7 +143,7 @@ class TaskGraphPass : public replay::Pass {
   void on_complete(uint64_t id);
   void count_grain(const Node& n);
   uint32_t grain_of(uint64_t codeptr);
-  void release(Node& n);  // forgets a completed task once no child refers to it
+  void forget(Node& n);  // a completed task: its paths released, its node freed
   Node& fresh_node(uint64_t id);  // a new node for `id` (an old one's paths released)
   // The longest path to the task's current point, its pending time made a segment.
   Longest longest(Node& n);
