@@ -107,6 +107,29 @@ TEST(TaskGraph, ATaskgroupContinuesAfterEveryDescendant) {
   EXPECT_EQ(g.grains[0].subtree_ns, 130u);
 }
 
+// A taskgroup waits only for the tasks created inside it: task 10, created before it opened and
+// ending after task 11, is joined by the barrier, not by the taskgroup.
+TEST(TaskGraph, ATaskgroupIgnoresTasksCreatedBeforeIt) {
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 10, kI0);
+  t.sync(0, 15, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
+  t.create(0, 20, 11, kI0);
+  t.sync_wait(0, 30, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
+  t.schedule(0, 35, kI0, Status::kSwitch, 11).schedule(0, 45, 11, Status::kComplete, kI0);
+  t.schedule(1, 30, kI1, Status::kSwitch, 10).schedule(1, 70, 10, Status::kComplete, kI1);
+  t.sync_wait(0, 80, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
+  t.sync(0, 80, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
+  arrive(t, 0, 90);
+  team_end(t, 100, 120);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.work_ns, 115u);  // I0 30 + 10 + 10, I1 5 + 10, task 10 40, task 11 10
+  // I0 leaves the taskgroup at 30 (its own 30, task 11 ends at 20 + 10), arrives at 40; the
+  // barrier joins task 10 (10 + 40 = 50), then 10 more. Had the taskgroup waited for task 10,
+  // I0 would arrive at 60 and the span be 70.
+  EXPECT_EQ(g.span_ns, 60u);
+}
+
 // A child's subtree work counts in its parent when the parent waits for it.
 TEST(TaskGraph, SubtreeWorkHoldsTheChildrenWaitedFor) {
   TraceBuilder t;
