@@ -33,6 +33,12 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
     p.amdahl_ns = base_predicted
                       ? uint64_t(double(predicted) / double(base_predicted) * double(base.overheads.run_ns))
                       : 0;
+    p.work_ns = r.graph.work_ns;
+    p.span_ns = r.graph.span_ns;
+    p.parallelism = r.graph.parallelism;
+    p.bound_ns = std::max<uint64_t>(r.graph.work_ns / p.threads, r.graph.span_ns);
+    p.work_inflation =
+        base.graph.work_ns ? double(r.graph.work_ns) / double(base.graph.work_ns) : 0;
     if (i && r.threads == runs[i - 1].threads) {
       s.notes.push_back(r.name + " and " + runs[i - 1].name + " both ran " +
                         std::to_string(r.threads) + " threads");

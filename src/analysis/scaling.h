@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/overheads.h"
+#include "analysis/task_graph.h"
 
 namespace tasklens::analysis {
 
@@ -16,6 +17,7 @@ struct ScalingRun {
   std::string name;  // how the run is shown (its directory)
   uint32_t threads = 0;
   Overheads overheads;
+  TaskGraph graph;  // work and span of the same run
   // One key per overheads.regions: the same region has the same key in every run (a source
   // location, or object + offset: code addresses move between runs).
   std::vector<std::string> region_keys;
@@ -32,6 +34,11 @@ struct ScalingPoint {
   double speedup = 0;        // wall time of the smallest run / this one's
   double efficiency = 0;     // speedup x smallest thread count / this thread count
   uint64_t amdahl_ns = 0;    // Amdahl's prediction of the wall time from the smallest run
+  // The task graph: its work (the breakdown's), span and parallelism; work inflation is the work
+  // against the smallest run's (Olivier et al.: the same program doing more work with more
+  // threads, e.g. from memory contention); the bound is max(work / threads, span).
+  uint64_t work_ns = 0, span_ns = 0, bound_ns = 0;
+  double parallelism = 0, work_inflation = 0;
 };
 
 struct RegionScaling {

@@ -9,6 +9,7 @@
 
 #include "analysis/overheads.h"
 #include "analysis/scaling.h"
+#include "analysis/task_graph.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "format/experiment.h"
@@ -52,8 +53,9 @@ int run_compare(const CompareOptions& o) {
   for (size_t i = 0; i < runs.size(); ++i) {
     const format::Experiment& x = runs[i];
     analysis::OverheadsPass pass;
+    analysis::TaskGraphPass graph;
     ProgressLine progress("replaying " + o.dirs[i]);
-    auto stats = replay::run_replay(x, {&pass}, progress.callback());
+    auto stats = replay::run_replay(x, {&pass, &graph}, progress.callback());
     progress.done();
     if (!stats) return fail(stats.error().message);
     for (const auto& p : stats->problems) notes.push_back(o.dirs[i] + ": " + p.message);
@@ -61,6 +63,7 @@ int run_compare(const CompareOptions& o) {
     analysis::ScalingRun run;
     run.name = o.dirs[i];
     run.overheads = pass.result();
+    run.graph = graph.result();
     run.threads = std::max(run.overheads.max_team, 1u);
     nlohmann::json objects = x.meta.value("objects", nlohmann::json::array());
     replay::Symbolizer symbols(objects, !o.no_symbols);
@@ -98,7 +101,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand(
       "compare",
       "Compare runs of one program with different thread counts: time accumulated over threads "
-      "per overhead class (ompP), speedup, and per parallel region work and overhead");
+      "per overhead class (ompP), speedup, the task graph's work, span and work inflation, and per "
+      "parallel region work and overhead");
   sub->add_option("dirs", o->dirs, "Experiment directories (two or more)")->required();
   sub->add_option("-o,--chart", o->chart, "Write an SVG chart of the comparison to this file");
   sub->add_flag("--json", o->json, "One JSON document (keys: docs/REPORT.md)");

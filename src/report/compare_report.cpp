@@ -101,6 +101,16 @@ std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& prog
   out += "  Serial: time outside parallel regions, accumulated over threads (one thread runs, "
          "the others wait).\n";
 
+  out += "\nTask graph per run (work = running task bodies, as in the breakdown; inflation = work "
+         "against the\nfirst run's; bound = max(work / threads, span), which no schedule beats)\n";
+  out += fmt::format("  {:>7} {:>11} {:>9} {:>11} {:>11} {:>11} {:>11}  {}\n", "Threads", "Work",
+                     "Inflation", "Span", "Parallelism", "Bound", "Wallclock", "Run");
+  for (const auto& p : s.runs) {
+    out += fmt::format("  {:>7} {:>11} {:>8.2f}x {:>11} {:>11.1f} {:>11} {:>11}  {}\n", p.threads,
+                       duration(p.work_ns), p.work_inflation, duration(p.span_ns), p.parallelism,
+                       duration(p.bound_ns), duration(p.run_ns), p.name);
+  }
+
   if (s.regions.empty()) return out;
   out += "\nPer parallel region: work and overhead accumulated over threads (seed 004 Fig. 7)\n";
   out += fmt::format("  {:<5} {:<28}", "", "Location");
@@ -148,7 +158,13 @@ nlohmann::json scaling_json(const analysis::Scaling& s, const ProgramIdentity& p
                         {"total_ns", p.total_ns},
                         {"serial_ns", p.serial_ns},
                         {"serial_share", share(p.serial_ns, p.total_ns)},
-                        {"regions_total_ns", p.cost.total_ns()}};
+                        {"regions_total_ns", p.cost.total_ns()},
+                        {"graph",
+                         {{"work_ns", p.work_ns},
+                          {"span_ns", p.span_ns},
+                          {"parallelism", p.parallelism},
+                          {"bound_ns", p.bound_ns},
+                          {"work_inflation", p.work_inflation}}}};
     add_cost_fields(r, p.cost, p.total_ns);
     j["runs"].push_back(r);
   }

@@ -66,7 +66,15 @@ TEST_F(Compare, TableJsonAndChart) {
     uint64_t classes = ns(run, "work");
     for (const auto& c : overhead_classes()) classes += ns(run, c);
     EXPECT_EQ(classes, uint64_t(run["regions_total_ns"]));
+    // The task graph: its longest path is part of its work; no schedule beats the bound.
+    const auto& g = run["graph"];
+    EXPECT_GT(uint64_t(g["span_ns"]), 0u);
+    EXPECT_LE(uint64_t(g["span_ns"]), uint64_t(g["work_ns"]));
+    EXPECT_GE(uint64_t(g["bound_ns"]), uint64_t(g["span_ns"]));
+    EXPECT_GE(uint64_t(g["bound_ns"]) * uint64_t(run["threads"]) + uint64_t(run["threads"]),
+              uint64_t(g["work_ns"]));
   }
+  EXPECT_DOUBLE_EQ(double(j["runs"][0]["graph"]["work_inflation"]), 1.0);
   EXPECT_EQ(threads, (std::vector<int>{1, 2, 4}));
   EXPECT_DOUBLE_EQ(double(j["runs"][0]["speedup"]), 1.0);
   EXPECT_TRUE(j["amdahl"]["measured"]);  // the smallest run has one thread
