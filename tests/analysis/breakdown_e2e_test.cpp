@@ -29,27 +29,30 @@ TEST(BreakdownEndToEnd, FineGrainedFibIsOverheadDominated) {
   expect_breakdown_invariant(b);
 }
 
-// A chain of 20 dependent tasks of 100 us: the critical path holds them all, and the graph has
-// no parallelism to speak of (the implicit tasks' own work is small beside the chain).
-TEST(TaskGraphEndToEnd, DependenceChainIsTheCriticalPath) {
+// The task graph of real runs: facts of the graph's structure, which hold on any machine. What
+// depends on the measured times (which path is longest, how large tasks are next to their cost)
+// is in breakdown_accuracy_test.cpp, which runs alone.
+// A chain of 20 dependent tasks of 100 us.
+TEST(TaskGraphEndToEnd, DependenceChainIsAPathOfTheGraph) {
   RecordedBreakdown run = record_and_replay({example("dep_chain"), "20", "100"});
   ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
   const TaskGraph& g = run.graph;
   EXPECT_EQ(g.tasks, 20u);
   EXPECT_GE(g.dependence_edges, 19u);
+  // The chain is a path of the graph, so the longest one is at least as long.
   EXPECT_GE(g.span_ns, 20u * 100'000);  // each task busy-waits at least its grain
-  EXPECT_LT(g.parallelism, 1.3) << g.work_ns << " / " << g.span_ns;
-  // The chain is the critical path: all its tasks, unless the creator's strand outran the
-  // chain for a moment (a task created more than a grain after its predecessor began, which a
-  // descheduled creator can cause) and took its place there.
-  ASSERT_FALSE(g.critical_path.empty());
-  EXPECT_NE(g.critical_path[0].codeptr, 0u);
-  EXPECT_GE(g.critical_path[0].tasks, 15u);
-  EXPECT_LE(g.critical_path[0].tasks, 20u);
-  EXPECT_GE(g.critical_path[0].ns, g.critical_path[0].tasks * 100'000);
+  uint64_t path_ns = 0;
+  for (const PathShare& share : g.critical_path) {
+    path_ns += share.ns;
+    if (share.codeptr) {
+      EXPECT_LE(share.tasks, 20u);
+      EXPECT_GE(share.ns, share.tasks * 100'000);
+    }
+  }
+  EXPECT_EQ(path_ns, g.span_ns);
 }
 
-// A 6 x 6 wavefront: the longest dependence path crosses 2*6-1 = 11 blocks of 100 us, out of 36.
+// A 6 x 6 wavefront of 100 us blocks: the longest dependence path crosses 2*6-1 = 11 blocks.
 TEST(TaskGraphEndToEnd, WavefrontSpanIsItsLongestAntidiagonalPath) {
   RecordedBreakdown run = record_and_replay({example("wavefront"), "6", "100"});
   ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
@@ -57,22 +60,19 @@ TEST(TaskGraphEndToEnd, WavefrontSpanIsItsLongestAntidiagonalPath) {
   EXPECT_EQ(g.tasks, 36u);
   EXPECT_GE(g.span_ns, 11u * 100'000);
   EXPECT_GE(g.work_ns, 36u * 100'000);
-  EXPECT_LT(g.span_ns, g.work_ns * 3 / 4) << g.work_ns << " / " << g.span_ns;
-  // A dependence path crosses at most 2*6-1 = 11 blocks (each step goes one row down or one
-  // column right). The creator's strand may start the critical path: creating a task with
-  // dependences takes libomp 10-60 us here, so blocks created late may start after the creator
-  // rather than after their first predecessor.
+  // A path crosses at most 11 blocks (each step goes one row down or one column right), each
+  // with at least its grain. It may cross fewer: creating a task with dependences takes libomp
+  // 10-60 us here, so the creator's strand may start the critical path.
   uint64_t blocks = 0, block_ns = 0;
   for (const PathShare& share : g.critical_path) {
     if (share.codeptr) blocks += share.tasks, block_ns += share.ns;
   }
-  EXPECT_GE(blocks, 1u);
   EXPECT_LE(blocks, 11u);
   EXPECT_GE(block_ns, blocks * 100'000);
 }
 
-// fib without a cut-off: a task's subtree work grows with n like fib(n) (fib(15) / fib(10) =
-// 11), and the tasks are so small beside their cost that a cut-off on n is advised.
+// fib without a cut-off: each task's parameter n is recorded, and a task's subtree work grows with
+// n like fib(n): fib(18) / fib(8) = 123, far beyond what a descheduled thread can add.
 TEST(TaskGraphEndToEnd, FibSubtreeWorkGrowsWithN) {
   RecordedBreakdown run = record_and_replay({example("fib"), "20"});
   const TaskGraph& g = run.graph;
@@ -81,19 +81,14 @@ TEST(TaskGraphEndToEnd, FibSubtreeWorkGrowsWithN) {
   for (const TaskGrain& grain : g.grains) {
     tasks += grain.tasks;
     ASSERT_NE(grain.param, 0u);
+    uint64_t valued = 0;
+    for (const auto& [n, v] : grain.by_value) valued += v.tasks;
+    EXPECT_EQ(valued, grain.tasks);  // every task set n
     auto mean = [&](int64_t n) {
       const TaskGrain::Values& v = grain.by_value.at(n);
       return double(v.subtree_ns) / double(v.tasks);
     };
-    EXPECT_GT(mean(15), 3 * mean(10));
-    EXPECT_GT(mean(10), 3 * mean(5));
-    uint64_t cost = run.breakdown.total.overhead_ns / g.tasks;
-    GrainAdvice a = advise_grain(grain, 20 * cost);
-    EXPECT_GT(a.below, 0.5);
-    EXPECT_TRUE(a.cut_off);
-    EXPECT_TRUE(a.inline_below);
-    EXPECT_GE(a.value, 2);
-    EXPECT_LT(a.value, 19);
+    EXPECT_GT(mean(18), 10 * mean(8));
   }
   EXPECT_EQ(tasks, g.tasks);
 }
