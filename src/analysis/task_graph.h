@@ -4,7 +4,7 @@
 //   - the point where its task was created, for a task's first strand;
 //   - the completion of the task's predecessors (dependences);
 //   - the completion of the task's children, after a taskwait;
-//   - the completion of its descendants, after a taskgroup;
+//   - the completion of the tasks created in a taskgroup and of their descendants, after it;
 //   - the arrival of every implicit task and the completion of every task of the region, after
 //     a barrier;
 //   - the end of the parallel region, for the encountering task once the region has ended.
