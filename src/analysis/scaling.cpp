@@ -36,7 +36,7 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
     p.work_ns = r.graph.work_ns;
     p.span_ns = r.graph.span_ns;
     p.parallelism = r.graph.parallelism;
-    p.bound_ns = std::max<uint64_t>(r.graph.work_ns / p.threads, r.graph.span_ns);
+    p.bound_ns = fastest_schedule_ns(r.graph.work_ns, r.graph.span_ns, p.threads);
     p.work_inflation =
         base.graph.work_ns ? double(r.graph.work_ns) / double(base.graph.work_ns) : 0;
     if (i && r.threads == runs[i - 1].threads) {

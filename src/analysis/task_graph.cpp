@@ -61,7 +61,6 @@ GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
 
 void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   result_ = TaskGraph{};
-  result_.threads = info.threads;
   running_.assign(info.threads, Running{});
   nodes_ = replay::StableIdMap<Node>();
   regions_ = replay::IdMap<Region>();
@@ -129,11 +128,16 @@ void TaskGraphPass::drop(Longest& l) {
   l = Longest{};
 }
 
-TaskGraphPass::Node& TaskGraphPass::fresh_node(uint64_t id) {
-  Node& n = nodes_[id];
+void TaskGraphPass::release_paths(Node& n) {
   paths_.release(n.path);
+  n.path = 0;
   drop(n.children_end);
   drop(n.descendants_end);
+}
+
+TaskGraphPass::Node& TaskGraphPass::fresh_node(uint64_t id) {
+  Node& n = nodes_[id];
+  release_paths(n);  // a reused id
   n.clear();
   n.id = id;
   return n;
@@ -275,10 +279,7 @@ void TaskGraphPass::count_grain(const Node& n) {
 }
 
 void TaskGraphPass::forget(Node& n) {
-  paths_.release(n.path);
-  drop(n.children_end);
-  drop(n.descendants_end);
-  n.path = 0;
+  release_paths(n);
   nodes_.erase(n.id);
 }
 
@@ -316,8 +317,7 @@ void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   result_.parallelism = result_.span_ns ? double(result_.work_ns) / double(result_.span_ns) : 0;
   std::stable_sort(result_.grains.begin(), result_.grains.end(),
                    [](const TaskGrain& a, const TaskGrain& b) { return a.subtree_ns > b.subtree_ns; });
-  result_.bound_ns = std::max<uint64_t>((result_.work_ns + result_.threads - 1) / result_.threads,
-                                        result_.span_ns);
+  result_.bound_ns = fastest_schedule_ns(result_.work_ns, result_.span_ns, result_.threads);
 }
 
 }  // namespace tasklens::analysis

@@ -19,6 +19,7 @@
 // dependences, because a later task may name it as a predecessor.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -72,6 +73,17 @@ struct TaskGraph {
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
 };
+
+// Brent's bounds for a graph of `work_ns` with a critical path of `span_ns` on `threads`: no
+// schedule takes less than fastest_schedule_ns, a greedy one (no thread idle while a strand is
+// ready) no more than greedy_schedule_ns.
+inline uint64_t fastest_schedule_ns(uint64_t work_ns, uint64_t span_ns, uint32_t threads) {
+  threads = threads ? threads : 1;
+  return std::max<uint64_t>((work_ns + threads - 1) / threads, span_ns);
+}
+inline uint64_t greedy_schedule_ns(uint64_t work_ns, uint64_t span_ns, uint32_t threads) {
+  return work_ns / (threads ? threads : 1) + span_ns;
+}
 
 // Which tasks of a construct cost more than they carry, and where a cut-off on its parameter
 // would fall: the tasks below `threshold_ns` of subtree work should run inline.
@@ -143,6 +155,7 @@ class TaskGraphPass : public replay::Pass {
   void on_complete(uint64_t id);
   void count_grain(const Node& n);
   uint32_t grain_of(uint64_t codeptr);
+  void release_paths(Node& n);
   void forget(Node& n);  // a completed task: its paths released, its node freed
   Node& fresh_node(uint64_t id);  // a new node for `id` (an old one's paths released)
   // The longest path to the task's current point, its pending time made a segment.

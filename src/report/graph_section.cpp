@@ -16,9 +16,11 @@ using analysis::TaskGraph;
 // needs slack: Brent's bound is reached only when parallelism is well above the thread count).
 constexpr double kSlack = 2.0;
 
-// A greedy schedule (no thread idle while a strand is ready) takes at most work / P + span
-// (Brent): a run much longer than that lost its time outside the graph.
-uint64_t greedy_bound(const TaskGraph& g) { return g.work_ns / g.threads + g.span_ns; }
+// A greedy schedule takes at most work / P + span: a run much longer than that lost its time
+// outside the graph.
+uint64_t greedy_bound(const TaskGraph& g) {
+  return analysis::greedy_schedule_ns(g.work_ns, g.span_ns, g.threads);
+}
 
 std::string advice(const TaskGraph& g) {
   if (g.span_ns == 0) return "no task body ran.";
