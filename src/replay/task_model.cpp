@@ -143,8 +143,7 @@ uint64_t TaskModel::sync_code(const format::Event& e, uint32_t thread) const {
   using format::SyncKind;
   bool workshare_barrier = e.sub == uint16_t(SyncKind::kBarrierImplicit) ||
                            e.sub == uint16_t(SyncKind::kBarrierImplicitWorkshare);
-  if (workshare_barrier && e.c >= runtime_code_begin_ && e.c < runtime_code_end_ &&
-      threads_[thread].work_code) {
+  if (workshare_barrier && in_runtime(e.c) && threads_[thread].work_code) {
     return threads_[thread].work_code;
   }
   return e.c;
@@ -221,7 +220,7 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     t.group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
   }
-  if (e.c >= runtime_code_begin_ && e.c < runtime_code_end_) {
+  if (in_runtime(e.c)) {
     // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
     // runs on this thread is that construct's (libomp names the taskloop's encountering task as
     // the parent instead).

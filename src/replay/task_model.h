@@ -177,6 +177,9 @@ class TaskModel {
 
  private:
   uint64_t runtime_code_begin_ = 0, runtime_code_end_ = 0;
+  bool in_runtime(uint64_t code) const {
+    return code >= runtime_code_begin_ && code < runtime_code_end_;
+  }
   struct Region {
     uint32_t team_size = 0;
     uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier
