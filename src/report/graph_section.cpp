@@ -124,12 +124,11 @@ class GraphSection : public Section {
     for (const analysis::TaskGrain& grain : g.grains) {
       if (grain.tasks == 0) continue;
       analysis::GrainAdvice a = analysis::advise_grain(grain, threshold);
-      nlohmann::json j = {{"codeptr", fmt::format("{:#x}", grain.codeptr)},
-                          {"location", ctx.symbols.short_name(grain.codeptr)},
-                          {"tasks", grain.tasks},
+      nlohmann::json j = {{"tasks", grain.tasks},
                           {"subtree_ns", grain.subtree_ns},
                           {"below_threshold", a.below},
                           {"advice", grain_advice(grain, a, threshold, g, ctx)}};
+      add_code_fields(j, grain.codeptr, ctx.symbols);
       if (grain.param) {
         j["parameter"] = ctx.experiment.string(grain.param);
         nlohmann::json values = nlohmann::json::array();
@@ -150,8 +149,7 @@ class GraphSection : public Section {
     for (const analysis::PathShare& share : g.critical_path) {
       nlohmann::json j = {{"ns", share.ns}, {"tasks", share.tasks}};
       if (share.codeptr) {
-        j["codeptr"] = fmt::format("{:#x}", share.codeptr);
-        j["location"] = ctx.symbols.short_name(share.codeptr);
+        add_code_fields(j, share.codeptr, ctx.symbols);
       } else {
         j["implicit"] = true;
       }

@@ -102,8 +102,7 @@ nlohmann::json node_json(const Profile& p, uint32_t index, const ReportContext& 
       break;
   }
   if (n.kind != NodeKind::kUser && n.kind != NodeKind::kParam && n.code) {
-    j["codeptr"] = hex(n.code);
-    j["location"] = ctx.symbols.short_name(n.code);
+    add_code_fields(j, n.code, ctx.symbols);
   }
   j["metrics"] = metrics_json(n.total);
   j["threads"] = nlohmann::json::array();

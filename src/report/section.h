@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "format/experiment.h"
@@ -28,6 +29,12 @@ struct ReportContext {
   const ReportOptions& options;
   const replay::ReplayStats& stats;
 };
+
+// The `codeptr` (hex) and `location` (short symbolized form) keys of a code address.
+inline void add_code_fields(nlohmann::json& j, uint64_t codeptr, replay::Symbolizer& symbols) {
+  j["codeptr"] = fmt::format("{:#x}", codeptr);
+  j["location"] = symbols.short_name(codeptr);
+}
 
 class Section {
  public:
