@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what tasklens needs from Debian's packages. Idempotent: installs only what is missing.
-# Never installs libomp-19-dev: apt would remove libomp 14, which clang 14 needs (RUNTIME-NOTES.md).
+# Never installs libomp-19-dev: apt would remove libomp 14, which clang 14 needs (docs/LIBOMP.md).
 set -euo pipefail
 
 packages=(

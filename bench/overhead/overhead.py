@@ -6,8 +6,8 @@ callbacks are all registered and empty (bench/empty_tool: the floor of OMPT itse
 and under `tasklens run` -- in rounds: each round runs every program once in every mode (the mode
 order rotates from round to round), so that a change of machine load falls on all programs and
 modes alike. Prints, per program and thread count, the median slowdown of each column against the
-uninstrumented run and its range over the rounds, the geometric mean, the budgets of DESIGN.md /
-issue 8, and writes every run and the table as CSV.
+uninstrumented run and its range over the rounds, the geometric mean, the budgets of
+docs/PERFORMANCE.md (issue 8), and writes every run and the table as CSV.
 
 The time of a run is the `time=<seconds>` the program prints when it prints one (bench/programs
 do: the wall time of the parallel part only, without start-up, the recorder's set-up and the
@@ -39,7 +39,7 @@ import tempfile
 import time
 
 MODES = ("plain", "empty", "tasklens")
-# Budgets (DESIGN.md, issue 8).
+# Budgets (docs/PERFORMANCE.md, issue 8).
 BAR_GEOMEAN = 1.03
 BAR_FINE_FIB = 1.10
 BAR_OVER_EMPTY = 1.05

@@ -1,4 +1,4 @@
-// recording_bench: the recorder's budgets of DESIGN.md, measured in one run.
+// recording_bench: the recorder's budgets (docs/PERFORMANCE.md), measured in one run.
 //
 //   recording_bench [--skip-micro] [--runs N] [--fib N] [--memory FIB_N] [benchmark flags]
 //

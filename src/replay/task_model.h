@@ -2,7 +2,7 @@
 // (seed 002), what each thread runs, which tasks are ready, and the dependence graph rebuilt from
 // the dependence addresses. It is driven one event at a time, in time order, by Replay.
 //
-// Event -> transition (libomp's reporting, RUNTIME-NOTES.md):
+// Event -> transition (libomp's reporting, docs/LIBOMP.md):
 //   implicit_task begin           task created running on the thread (implicit or initial)
 //   task_create                   initialized; ready at once unless it has dependences (ready
 //                                 when its last predecessor completes) or is undeferred (runs at
