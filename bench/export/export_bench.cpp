@@ -64,7 +64,7 @@ Measure measure(const std::string& dir, const std::string& format, const std::st
     else m.events = stats->events;
   } else {
     exports::ExportOptions o;
-    auto s = exports::export_experiment(*x, *exports::parse_format(format), out, o);
+    auto s = exports::export_experiment(*x, *exports::find_export_format(format), out, o);
     if (!s) {
       m.error = s.error().message;
     } else {
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
               "events/s", "written", "unit", "MB", "peak MB");
   formats.insert(formats.begin(), "");  // the replay alone first
   for (const std::string& f : formats) {
-    if (!f.empty() && !exports::parse_format(f)) {
+    if (!f.empty() && !exports::find_export_format(f)) {
       std::fprintf(stderr, "export_bench: unknown format %s\n", f.c_str());
       return 2;
     }

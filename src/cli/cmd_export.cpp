@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -83,42 +82,37 @@ bool parse_threads(const std::string& text, std::vector<uint32_t>* out) {
   return !out->empty();
 }
 
-std::optional<exports::Format> format_from_path(const std::string& out) {
-  std::string ext = std::filesystem::path(out).extension().string();
-  if (ext == ".otf2") return exports::Format::kOtf2;
-  if (ext == ".prv") return exports::Format::kParaver;
-  if (ext == ".json") return exports::Format::kPerfetto;
-  if (ext == ".dot" || ext == ".gv") return exports::Format::kDot;
-  return std::nullopt;
-}
-
 int fail(const std::string& message) {
   std::fprintf(stderr, "tasklens export: %s\n", message.c_str());
   return 2;
 }
 
 int run_export(ExportCli& o) {
-  std::optional<exports::Format> format;
+  const exports::ExportFormat* format = nullptr;
   bool have_end = false;
   for (const std::string& v : o.to) {
     uint64_t t;
-    if (auto f = exports::parse_format(v)) {
-      if (format) return fail("--to names two formats (" + std::string(exports::format_name(*format)) + ", " + v + ")");
+    if (const exports::ExportFormat* f = exports::find_export_format(v)) {
+      if (format) return fail(fmt::format("--to names two formats ({}, {})", format->name, v));
       format = f;
     } else if (parse_time(v, &t)) {
       if (have_end) return fail("--to gives two window ends");
       o.options.to_ns = t;
       have_end = true;
     } else {
-      return fail("--to " + v + ": not a format (otf2, paraver, perfetto, dot) nor a time "
-                  "(e.g. 1500000, 1.5ms, 2s)");
+      return fail(fmt::format("--to {}: not a format ({}) nor a time (e.g. 1500000, 1.5ms, 2s)",
+                              v, exports::export_format_names()));
     }
   }
-  if (!format) format = format_from_path(o.out);
-  if (!format) return fail("which format? --to otf2|paraver|perfetto|dot");
-  if (o.out == "-" && (*format == exports::Format::kOtf2 || *format == exports::Format::kParaver)) {
-    return fail(std::string("-o -: ") + exports::format_name(*format) +
-                " writes several files; only the perfetto and dot exports can go to stdout");
+  if (!format) format = exports::export_format_for_path(o.out);
+  if (!format) return fail("which format? --to " + exports::export_format_names("|"));
+  if (o.out == "-" && !format->to_stdout) {
+    std::string can;
+    for (const exports::ExportFormat* f : exports::export_formats()) {
+      if (f->to_stdout) can += std::string(can.empty() ? "" : " and ") + std::string(f->name);
+    }
+    return fail(fmt::format("-o -: {} writes several files; only the {} exports can go to stdout",
+                            format->name, can));
   }
   if (!o.from.empty() && !parse_time(o.from, &o.options.from_ns)) {
     return fail("--from " + o.from + ": not a time (e.g. 1500000, 1.5ms, 2s)");
@@ -136,7 +130,7 @@ int run_export(ExportCli& o) {
   // A timeline without one of its threads would mislead: refuse the run.
   if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
   FILE* info = o.out == "-" ? stderr : stdout;
-  if (*format == exports::Format::kPerfetto && o.options.threads.empty() &&
+  if (format->name == "perfetto" && o.options.threads.empty() &&
       o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX) {
     uint64_t recorded = x->meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
     if (recorded > o.options.browser_events) {
@@ -166,21 +160,38 @@ int run_export(ExportCli& o) {
 
 }  // namespace
 
+// The formats as --help lists them: "otf2 (...): help" lines, and what -o names for each.
+std::string formats_help() {
+  std::string text = "The format, one of:";
+  for (const exports::ExportFormat* f : exports::export_formats()) {
+    std::string also;
+    for (std::string_view a : f->aliases) {
+      if (!a.empty()) also += std::string(also.empty() ? " (or " : ", ") + std::string(a);
+    }
+    text += fmt::format("\n  {}{}{}: {}", f->name, also, also.empty() ? "" : ")", f->help);
+  }
+  return text + "\nWith a time (ns, or with a unit: us, ms, s): the end of the window";
+}
+
+std::string output_help() {
+  std::string text = "Output, per format:";
+  for (const exports::ExportFormat* f : exports::export_formats()) {
+    text += fmt::format("\n  {}: {}{}", f->name, f->output, f->to_stdout ? " ('-': stdout)" : "");
+  }
+  return text;
+}
+
 void add_export_command(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<ExportCli>();
   CLI::App* sub = app.add_subcommand(
-      "export", "Convert an experiment for another tool: OTF2 (Vampir), Paraver, Perfetto/Chrome "
-                "JSON, or the task graph as DOT (mappings: docs/EXPORTS.md)");
+      "export", fmt::format("Convert an experiment for another tool ({}; mappings: "
+                            "docs/EXPORTS.md)",
+                            exports::export_format_names()));
   sub->add_option("dir", o->dir, "Experiment directory")->required();
-  sub->add_option("--to", o->to,
-                  "The format: otf2, paraver, perfetto or dot; with a time (ns, or with a unit: "
-                  "us, ms, s), the end of the window")
+  sub->add_option("--to", o->to, formats_help())
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("-o,--output", o->out,
-                  "Output: OTF2 archive directory (or .../name.otf2), Paraver base name "
-                  "(name.prv/.pcf/.row), JSON file, DOT file; '-' is stdout for JSON and DOT")
-      ->required();
+  sub->add_option("-o,--output", o->out, output_help())->required();
   sub->add_option("--from", o->from, "Start of the window (time since the start of the run)");
   sub->add_option("--threads", o->threads, "Threads to export, e.g. 0,2-3 (default: all)");
   sub->add_flag("--no-symbols", o->no_symbols, "Name constructs by code address, not source line");

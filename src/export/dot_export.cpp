@@ -1,4 +1,11 @@
 // DOT export: the task graph (creation, dependence, join and taskwait edges) for Graphviz.
+//
+// The task graph as Graphviz DOT. Small graphs: one node per task (its construct, id and running
+// time), creation edges (parent -> child), dependence edges (predecessor -> successor) and one
+// join node per taskwait (children created since the previous taskwait -> taskwait). Large
+// graphs: one node per task construct and per taskwait construct, weighted by instances and
+// running time, with the same edges counted. ExportOptions::graph chooses; kAuto switches to the
+// collapsed graph above ExportOptions::max_graph_tasks tasks (memory stays bounded either way).
 #include "export/formats.h"
 
 #include <fmt/format.h>
@@ -372,12 +379,20 @@ Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
   return s;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<Exporter>> make_dot_exporter(const format::Experiment& x,
                                                     const std::string& out, const ExportOptions& o,
                                                     replay::Symbolizer* symbols) {
   return open_exporter<DotExporter>(x, o, symbols, out);
 }
+
+}  // namespace
+
+extern const ExportFormat kDotFormat;
+const ExportFormat kDotFormat = {
+    "dot", {"graphviz"}, {".dot", ".gv"}, true,
+    "a DOT file",
+    "the task graph as Graphviz DOT",
+    make_dot_exporter};
+
 
 }  // namespace tasklens::exports

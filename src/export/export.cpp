@@ -12,24 +12,6 @@
 
 namespace tasklens::exports {
 
-std::optional<Format> parse_format(std::string_view name) {
-  if (name == "otf2") return Format::kOtf2;
-  if (name == "paraver" || name == "prv") return Format::kParaver;
-  if (name == "perfetto" || name == "chrome" || name == "json") return Format::kPerfetto;
-  if (name == "dot" || name == "graphviz") return Format::kDot;
-  return std::nullopt;
-}
-
-const char* format_name(Format f) {
-  switch (f) {
-    case Format::kOtf2: return "otf2";
-    case Format::kParaver: return "paraver";
-    case Format::kPerfetto: return "perfetto";
-    case Format::kDot: return "dot";
-  }
-  return "?";
-}
-
 namespace {
 
 std::string id_list(const std::set<uint32_t>& ids) {
@@ -73,19 +55,13 @@ Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) 
   return true;
 }
 
-Result<ExportSummary> export_experiment(const format::Experiment& x, Format format,
+Result<ExportSummary> export_experiment(const format::Experiment& x, const ExportFormat& format,
                                         const std::string& out, const ExportOptions& o,
                                         const replay::Progress& progress) {
   auto ok = check_options(x, o);
   if (!ok) return ok.error();
   replay::Symbolizer symbols(x.meta.value("objects", nlohmann::json::array()), o.symbols);
-  Result<std::unique_ptr<Exporter>> e = Error{"unknown format"};
-  switch (format) {
-    case Format::kOtf2: e = make_otf2_exporter(x, out, o, &symbols); break;
-    case Format::kParaver: e = make_paraver_exporter(x, out, o, &symbols); break;
-    case Format::kPerfetto: e = make_perfetto_exporter(x, out, o, &symbols); break;
-    case Format::kDot: e = make_dot_exporter(x, out, o, &symbols); break;
-  }
+  Result<std::unique_ptr<Exporter>> e = format.make(x, out, o, &symbols);
   if (!e) return e.error();
   auto stats = replay::run_replay(x, {&(*e)->pass()}, progress);
   if (!stats) return stats.error();

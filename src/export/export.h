@@ -3,10 +3,10 @@
 // dot_export); the mapping of each is documented in docs/EXPORTS.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,11 +16,11 @@
 #include "replay/pass.h"
 #include "replay/replay.h"
 
-namespace tasklens::exports {
+namespace tasklens::replay {
+class Symbolizer;
+}
 
-enum class Format { kOtf2, kParaver, kPerfetto, kDot };
-std::optional<Format> parse_format(std::string_view name);
-const char* format_name(Format f);
+namespace tasklens::exports {
 
 // How the DOT export draws the task graph.
 enum class GraphDetail { kAuto, kTasks, kConstructs };
@@ -58,12 +58,41 @@ class Exporter {
   virtual Result<ExportSummary> finish(const replay::ReplayStats& stats) = 0;
 };
 
+// A converter's factory: the experiment, the output path, the options, the symbolizer naming
+// code addresses (nullptr: raw addresses). Errors: the output cannot be written.
+using MakeExporter = Result<std::unique_ptr<Exporter>>(const format::Experiment& x,
+                                                       const std::string& out,
+                                                       const ExportOptions& o,
+                                                       replay::Symbolizer* symbols);
+
+// What `tasklens export` knows of a format. Each converter defines its own beside its code
+// (otf2_export.cpp, ...); registry.cpp lists them, and the command
+// line, its --help and export_experiment() read that list. A new format is a new file and a row there.
+struct ExportFormat {
+  std::string_view name;                       // --to NAME
+  std::array<std::string_view, 2> aliases;     // other names --to accepts ("" = none)
+  std::array<std::string_view, 2> extensions;  // -o PATH ending so picks the format
+  bool to_stdout;                              // -o - writes to standard output
+  std::string_view output;                     // what -o names (for --help)
+  std::string_view help;                       // one line: what it is for
+  MakeExporter* make;
+};
+
+// Every format, in the order --help lists them.
+const std::vector<const ExportFormat*>& export_formats();
+// The format called `name` (or one of its aliases); nullptr if none.
+const ExportFormat* find_export_format(std::string_view name);
+// The format whose extension `path` ends in; nullptr if none.
+const ExportFormat* export_format_for_path(std::string_view path);
+// "otf2, paraver, perfetto, dot" (with `separator`).
+std::string export_format_names(std::string_view separator = ", ");
+
 // Checks the options against the experiment (threads that exist, a window inside the run).
 Result<bool> check_options(const format::Experiment& x, const ExportOptions& o);
 
 // Converts `x` to `format` at `out` (a file, a base name or a directory: see docs/EXPORTS.md).
 // Errors (bad options, unwritable output, unreadable trace) are one line each.
-Result<ExportSummary> export_experiment(const format::Experiment& x, Format format,
+Result<ExportSummary> export_experiment(const format::Experiment& x, const ExportFormat& format,
                                         const std::string& out, const ExportOptions& o,
                                         const replay::Progress& progress = nullptr);
 

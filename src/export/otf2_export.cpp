@@ -1,4 +1,13 @@
 // OTF2 export: the timeline written through the OTF2 library (mapping: docs/EXPORTS.md).
+//
+// OTF2 export through the OTF2 library (Vampir, Scalasca, the Score-P tool chain read it): one
+// location per thread, a region per construct and per task construct, enter/leave nested per
+// location (tasks' contexts left and re-entered around suspensions, see timeline.h), the
+// ThreadTaskCreate/Switch/Complete records of OTF2 1.2+, fork/join and team records, user
+// parameters, and a "ready tasks" metric. Timestamps in ns (timer resolution 1e9).
+//
+// `out` is the archive: "dir/name.otf2" writes the anchor file there (name.def and name/ beside
+// it); any other path is a directory that receives traces.otf2, traces.def and traces/.
 #include "export/formats.h"
 
 #include <otf2/otf2.h>
@@ -457,8 +466,6 @@ Result<ExportSummary> Otf2Exporter::finish(const replay::ReplayStats& stats) {
   return s;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<Exporter>> make_otf2_exporter(const format::Experiment& x,
                                                      const std::string& out,
                                                      const ExportOptions& o,
@@ -467,5 +474,15 @@ Result<std::unique_ptr<Exporter>> make_otf2_exporter(const format::Experiment& x
   if (fs::path(out).extension() != ".otf2") path = OutputPath{out, "traces"};
   return open_exporter<Otf2Exporter>(x, o, symbols, path);
 }
+
+}  // namespace
+
+extern const ExportFormat kOtf2Format;
+const ExportFormat kOtf2Format = {
+    "otf2", {}, {".otf2"}, false,
+    "an OTF2 archive directory, or dir/name.otf2",
+    "OTF2 for Vampir and the Score-P tools",
+    make_otf2_exporter};
+
 
 }  // namespace tasklens::exports

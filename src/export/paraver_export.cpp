@@ -1,4 +1,18 @@
 // Paraver export: the timeline as .prv records (sorted on disk when needed), .pcf and .row.
+//
+// Paraver export (.prv records, .pcf names, .row object names), times in ns. Two applications:
+//   1. the thread view: one row per thread, its state (running a task, idle, synchronization,
+//      runtime overhead, not created) and events for the innermost region, the running task's
+//      construct and instance, the number of ready tasks and user parameters;
+//   2. the task view (seed 003 Fig. 2b/2d): one row per task instance with its state (created,
+//      ready, running, suspended, detached) and the thread executing it. Above
+//      ExportOptions::max_task_rows instances, rows are shared by instances that do not overlap
+//      in time (the executing task is an event of each row).
+// Task creation, dependences and migrations are communications (tags 1, 2, 3) in the thread
+// view; creation and dependences also in the task view. Records are sorted by time through an
+// external sort, so memory does not grow with the trace.
+//
+// `out` names the trace: "dir/name.prv" or "dir/name" writes dir/name.prv, .pcf and .row.
 #include "export/formats.h"
 
 #include <fmt/format.h>
@@ -528,13 +542,21 @@ Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) 
   return s;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<Exporter>> make_paraver_exporter(const format::Experiment& x,
                                                         const std::string& out,
                                                         const ExportOptions& o,
                                                         replay::Symbolizer* symbols) {
   return open_exporter<ParaverExporter>(x, o, symbols, split_output(out, ".prv"));
 }
+
+}  // namespace
+
+extern const ExportFormat kParaverFormat;
+const ExportFormat kParaverFormat = {
+    "paraver", {"prv"}, {".prv"}, false,
+    "a base name: name.prv, .pcf and .row",
+    "Paraver (thread and task views)",
+    make_paraver_exporter};
+
 
 }  // namespace tasklens::exports

@@ -1,4 +1,14 @@
 // Perfetto export: the timeline as Chrome/Perfetto JSON (thread and task tracks, flows).
+//
+// Perfetto / Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing):
+//   * process "threads": a track per thread with nested B/E slices for tasks and constructs (the
+//     same nesting as the OTF2 export), and a counter track "ready tasks";
+//   * one process per task construct ("tasks: task fib.c:39"): each instance is a slice from its
+//     first start to its completion on one of the construct's lanes (instances that overlap in
+//     time take different lanes), with nested slices while it is suspended, ready or detached;
+//   * flow arrows for task creation (creator -> first start), dependences (predecessor's end ->
+//     successor's start) and migrations (where a task left -> where it resumed).
+// Times are in microseconds with nanosecond decimals; displayTimeUnit is ns.
 #include "export/formats.h"
 
 #include <fmt/format.h>
@@ -286,13 +296,21 @@ Result<ExportSummary> PerfettoExporter::finish(const replay::ReplayStats& stats)
   return s;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<Exporter>> make_perfetto_exporter(const format::Experiment& x,
                                                          const std::string& out,
                                                          const ExportOptions& o,
                                                          replay::Symbolizer* symbols) {
   return open_exporter<PerfettoExporter>(x, o, symbols, out);
 }
+
+}  // namespace
+
+extern const ExportFormat kPerfettoFormat;
+const ExportFormat kPerfettoFormat = {
+    "perfetto", {"chrome", "json"}, {".json"}, true,
+    "a JSON file",
+    "Chrome/Perfetto trace-event JSON (ui.perfetto.dev)",
+    make_perfetto_exporter};
+
 
 }  // namespace tasklens::exports

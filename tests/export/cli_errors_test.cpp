@@ -109,5 +109,15 @@ TEST(ExportCli, FormatFromTheOutputNameAndStdout) {
   EXPECT_NE(r.err.find("tasklens export: wrote -"), std::string::npos) << r.err;
 }
 
+// --help lists every format of the registry with its line of help.
+TEST(ExportCli, HelpListsTheRegisteredFormats) {
+  CommandResult r = export_cli({"--help"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"otf2", "paraver (or prv)", "perfetto (or chrome, json)", "dot (or graphviz)"}) {
+    EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
+  }
+  EXPECT_NE(r.out.find("Graphviz DOT"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace tasklens::testing

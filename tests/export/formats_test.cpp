@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "export/export.h"
 #include "export/export_checks.h"
@@ -14,7 +15,7 @@
 namespace tasklens::testing {
 namespace {
 
-exports::ExportSummary export_to(const std::string& dir, exports::Format f, const std::string& out,
+exports::ExportSummary export_to(const std::string& dir, const exports::ExportFormat& f, const std::string& out,
                                  exports::ExportOptions o = {}) {
   auto x = format::open_experiment(dir);
   EXPECT_TRUE(x.ok());
@@ -48,7 +49,7 @@ std::vector<std::string> after_opening(std::initializer_list<std::string> rest) 
 TEST(Otf2Golden, ChildInsideTaskwaitKeepsTheParentsRegionsOpen) {
   TraceBuilder t;
   std::string dir = taskwait_with_child_trace(t);
-  export_to(dir, exports::Format::kOtf2, dir + "/out.otf2");
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/out.otf2");
   Otf2Print p = expect_valid_otf2(dir + "/out.otf2");
   std::vector<std::string> expected = after_opening({
       "THREAD_TASK_CREATE 0 40 T0#3",
@@ -80,7 +81,7 @@ TEST(Otf2Golden, ChildInsideTaskwaitKeepsTheParentsRegionsOpen) {
 TEST(Otf2Golden, UntiedTaskResumedOnAnotherThreadReentersItsRegionsThere) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
-  export_to(dir, exports::Format::kOtf2, dir + "/archive");
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/archive");
   Otf2Print p = expect_valid_otf2(dir + "/archive/traces.otf2");
   std::vector<std::string> expected = after_opening({
       "THREAD_TEAM_BEGIN 1 35",
@@ -119,7 +120,7 @@ TEST(Otf2Golden, WindowAndThreadFilter) {
   o.from_ns = 65;
   o.to_ns = 85;
   o.threads = {1};
-  export_to(dir, exports::Format::kOtf2, dir + "/w.otf2", o);
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/w.otf2", o);
   Otf2Print p = expect_valid_otf2(dir + "/w.otf2");
   EXPECT_EQ(otf2_lines(p), (std::vector<std::string>{
                                "THREAD_TASK_SWITCH 1 65 T1#1",
@@ -136,13 +137,13 @@ TEST(Otf2Golden, WindowAndThreadFilter) {
 TEST(Otf2Golden, ExportingAgainReplacesTheArchiveButNotAForeignDirectory) {
   TraceBuilder t;
   std::string dir = taskwait_with_child_trace(t);
-  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
-  export_to(dir, exports::Format::kOtf2, dir + "/again.otf2");
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/again.otf2");
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/again.otf2");
   expect_valid_otf2(dir + "/again.otf2");
   std::filesystem::create_directories(dir + "/mine");
   std::ofstream(dir + "/mine/notes.txt") << "keep me";
   auto x = format::open_experiment(dir);
-  auto s = exports::export_experiment(*x, exports::Format::kOtf2, dir + "/mine.otf2", {});
+  auto s = exports::export_experiment(*x, *exports::find_export_format("otf2"), dir + "/mine.otf2", {});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("is not an OTF2 event directory"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir + "/mine/notes.txt"));
@@ -153,7 +154,7 @@ TEST(Otf2Golden, ExportingAgainReplacesTheArchiveButNotAForeignDirectory) {
 TEST(ParaverGolden, MigrationCreationAndBothViews) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
-  export_to(dir, exports::Format::kParaver, dir + "/trace.prv");
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/trace.prv");
   ParaverFacts f = expect_valid_paraver(dir + "/trace");
   // Two thread rows; task rows: T0#1, T0#2, T1#1, T0#3.
   EXPECT_EQ(f.threads_per_appl, (std::vector<uint32_t>{2, 4}));
@@ -178,7 +179,7 @@ TEST(ParaverGolden, MigrationCreationAndBothViews) {
 TEST(ParaverGolden, DependenceIsARelationInBothViews) {
   TraceBuilder t;
   std::string dir = dependence_trace(t);
-  export_to(dir, exports::Format::kParaver, dir + "/dep");
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/dep");
   ParaverFacts f = expect_valid_paraver(dir + "/dep");
   EXPECT_TRUE(has_line(f.lines, "3:1:1:1:1:50:50:2:1:1:2:60:60:0:2"));  // thread 0 -> thread 1
   EXPECT_TRUE(has_line(f.lines, "3:0:2:1:2:50:50:0:2:1:3:60:60:0:2"));  // task row 2 -> row 3
@@ -192,7 +193,7 @@ TEST(ParaverGolden, SharedTaskRowsAboveTheLimitAndSpilledSort) {
   exports::ExportOptions o;
   o.max_task_rows = 1;      // rows shared by tasks that do not overlap
   o.sort_run_records = 16;  // several sorted runs merged from disk
-  export_to(dir, exports::Format::kParaver, dir + "/shared.prv", o);
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/shared.prv", o);
   ParaverFacts f = expect_valid_paraver(dir + "/shared");
   // All four tasks are alive together at 80 (initial, implicit, A, C): four rows, no fewer.
   EXPECT_EQ(f.threads_per_appl, (std::vector<uint32_t>{1, 4}));
@@ -204,7 +205,7 @@ TEST(ParaverGolden, SharedTaskRowsAboveTheLimitAndSpilledSort) {
 TEST(PerfettoGolden, SlicesNestAndFlowsPair) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
-  auto s = export_to(dir, exports::Format::kPerfetto, dir + "/trace.json");
+  auto s = export_to(dir, *exports::find_export_format("perfetto"), dir + "/trace.json");
   PerfettoFacts f = expect_valid_perfetto(dir + "/trace.json");
   EXPECT_EQ(f.flows["create"], 1u);
   EXPECT_EQ(f.flows["migration"], 1u);
@@ -221,7 +222,7 @@ TEST(PerfettoGolden, WarnsWhenTooBigForABrowser) {
   std::string dir = taskwait_with_child_trace(t);
   exports::ExportOptions o;
   o.browser_events = 10;
-  auto s = export_to(dir, exports::Format::kPerfetto, dir + "/big.json", o);
+  auto s = export_to(dir, *exports::find_export_format("perfetto"), dir + "/big.json", o);
   ASSERT_FALSE(s.notes.empty());
   EXPECT_NE(s.notes[0].find("warning: "), std::string::npos) << s.notes[0];
   EXPECT_NE(s.notes[0].find("too much for a browser"), std::string::npos) << s.notes[0];
@@ -232,7 +233,7 @@ TEST(PerfettoGolden, WarnsWhenTooBigForABrowser) {
 TEST(DotGolden, TaskGraphWithCreationDependenceAndTaskwaitJoin) {
   TraceBuilder t;
   std::string dir = taskwait_with_child_trace(t);
-  export_to(dir, exports::Format::kDot, dir + "/g.dot");
+  export_to(dir, *exports::find_export_format("dot"), dir + "/g.dot");
   std::string dot = read_file(dir + "/g.dot");
   EXPECT_NE(dot.find("digraph tasks"), std::string::npos);
   // implicit task -> A (creation), A -> C (creation), C -> taskwait (join), A -> taskwait.
@@ -251,15 +252,43 @@ TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
   std::string dir = taskwait_with_child_trace(t);
   exports::ExportOptions o;
   o.max_graph_tasks = 1;
-  auto s = export_to(dir, exports::Format::kDot, dir + "/c.dot", o);
+  auto s = export_to(dir, *exports::find_export_format("dot"), dir + "/c.dot", o);
   std::string dot = read_file(dir + "/c.dot");
   EXPECT_NE(dot.find("digraph task_constructs"), std::string::npos) << dot;
   EXPECT_NE(dot.find("task 0x2000\\n1 tasks"), std::string::npos) << dot;
   EXPECT_NE(dot.find("1 joined"), std::string::npos) << dot;
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/c.svg", dir + "/c.dot"}).status, 0);
   o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
-  export_to(dir, exports::Format::kDot, dir + "/d.dot", o);
+  export_to(dir, *exports::find_export_format("dot"), dir + "/d.dot", o);
   EXPECT_NE(read_file(dir + "/d.dot").find("digraph tasks"), std::string::npos);
+}
+
+// The registry: every format is found by its name, its aliases and its extensions, and no two
+// formats claim the same name or extension.
+TEST(ExportRegistry, NamesAliasesAndExtensionsAreUniqueAndFound) {
+  std::set<std::string_view> names, extensions;
+  ASSERT_GE(exports::export_formats().size(), 4u);
+  for (const exports::ExportFormat* f : exports::export_formats()) {
+    EXPECT_TRUE(names.insert(f->name).second) << f->name;
+    EXPECT_EQ(exports::find_export_format(f->name), f);
+    for (std::string_view a : f->aliases) {
+      if (a.empty()) continue;
+      EXPECT_TRUE(names.insert(a).second) << a;
+      EXPECT_EQ(exports::find_export_format(a), f);
+    }
+    for (std::string_view e : f->extensions) {
+      if (e.empty()) continue;
+      EXPECT_TRUE(extensions.insert(e).second) << e;
+      EXPECT_EQ(exports::export_format_for_path("dir/trace" + std::string(e)), f);
+    }
+    EXPECT_NE(f->make, nullptr);
+    EXPECT_FALSE(f->help.empty());
+  }
+  EXPECT_EQ(exports::find_export_format("pdf"), nullptr);
+  EXPECT_EQ(exports::export_format_for_path("trace.txt"), nullptr);
+  EXPECT_EQ(exports::export_format_for_path(".json"), nullptr);  // a bare extension names no file
+  EXPECT_EQ(exports::find_export_format("prv")->name, "paraver");
+  EXPECT_EQ(exports::export_format_names(), "otf2, paraver, perfetto, dot");
 }
 
 }  // namespace
