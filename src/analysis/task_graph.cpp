@@ -218,6 +218,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       take(region.fork, longest(th.current));
       region.has_fork = true;
       region.fork_ns = e.time;
+      region.fork_thread = p;
       uint32_t& site = fork_site_index_[e.c ? e.c : 1];
       if (!site) {
         fork_sites_.push_back(e.c);
@@ -247,7 +248,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         if (e.b) {
           const Region& region = regions_[e.b];
           raise(n, region.fork, PathVia::kFork);
-          if (region.has_fork && e.time > region.fork_ns) {
+          if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
             // The runtime's time from the fork to this task's begin, on the path.
             PathArena::Label label;
             label.kind = uint8_t(PathKind::kFork);

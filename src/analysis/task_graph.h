@@ -8,9 +8,11 @@
 //   - the arrival of every implicit task and the completion of every task of the region, after
 //     a barrier;
 //   - the end of the parallel region, for the encountering task once the region has ended;
-//   - the fork of the region, for its implicit tasks: the path goes through the runtime's time
-//     from parallel_begin to the implicit task's begin (thread creation, wake-up), a weight
-//     labelled runtime, never work of a task, so every region's path hangs off its fork.
+//   - the fork of the region, for its implicit tasks; on the thread that forked it the path goes
+//     through the runtime's time from parallel_begin to its implicit task's begin (thread
+//     creation), a weight labelled runtime, never work of a task, so every region's path hangs
+//     off its fork. (A worker that starts late is a matter of the schedule, like any thread
+//     that is busy elsewhere: its implicit task hangs off the fork itself.)
 // work = the sum of all strands: the breakdown's work less the fork time (runtime_ns). span =
 // the longest path (the critical path), fork time on it included. No schedule on P threads takes less than max(work / P, span) (Brent), and
 // work / span is the average parallelism: how many threads the graph can keep busy.
@@ -214,6 +216,7 @@ class TaskGraphPass : public replay::Pass {
     Longest max_end;  // the latest end of its tasks and barrier arrivals
     uint64_t fork_ns = 0;     // when parallel_begin came (0 with has_fork false)
     uint32_t fork_site = 0;   // index in fork_sites_ + 1
+    uint32_t fork_thread = 0;  // the thread that forked it
     bool has_fork = false;    // its parallel_begin is in the trace
   };
   struct Running {
