@@ -17,6 +17,7 @@ struct PathLabel {
   uint8_t kind = 0;      // e.g. a task body's time or the runtime's
   uint8_t via = 0;       // the edge from the segment before it
   uint8_t detail = 0;    // about that edge (e.g. the dependence type)
+  bool serial = false;   // its task runs outside any parallel region (the initial task)
 };
 
 class PathArena {

@@ -150,6 +150,7 @@ TaskGraphPass::Longest TaskGraphPass::longest(Node& n) {
     label.kind = uint8_t(PathKind::kWork);
     label.via = n.via;
     label.detail = n.via_detail;
+    label.serial = n.region == 0 && !n.grain;
     n.path = paths_.extend(n.path, n.id, n.grain, n.pending, label);
     n.pending = 0;
     n.pending_creates = 0;
@@ -423,7 +424,10 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
   uint64_t first_create_end = 0, last_create_end = 0;  // offsets in the current run
   for (const PathArena::Segment* s : in_order) {
     auto kind = PathKind(s->label.kind);
-    bool same_run = !runs.empty() && runs.back().kind == kind && construct == s->construct;
+    // Implicit tasks (construct 0) are each a run of their own: the encountering task, each
+    // region's implicit tasks and the code after a barrier or a join are different strands.
+    bool same_run = !runs.empty() && runs.back().kind == kind && construct == s->construct &&
+                    (s->construct != 0 || kind != PathKind::kWork || s->task == task);
     if (left_off || (!same_run && runs.size() == TaskGraph::kMaxRuns)) {
       // Full: count the runs left off.
       if (!left_off || !same_run) ++left_off;
@@ -434,6 +438,7 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
       PathRun& run = runs.emplace_back();
       run.kind = kind;
       run.via = PathVia(s->label.via);
+      run.serial = s->label.serial;
       if (kind == PathKind::kFork) {
         run.codeptr = s->construct ? fork_sites_[s->construct - 1] : 0;
       } else {
@@ -453,6 +458,7 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
       task = s->task;
     }
     run.ns += s->ns;
+    if (s->label.serial) result_.path_serial_ns += s->ns;
     if (s->label.creates) {
       if (!run.creates) first_create_end = run.ns;
       last_create_end = run.ns;
@@ -461,15 +467,16 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
     }
   }
   result_.path_runs_left_off = left_off;
-  // One task's creations bound the run: the longest run is one task whose creations on the
-  // path span at least half of it.
+  // One task's creations bound the run: the longest run in parallel regions is one task whose
+  // creations on the path span at least half of the path outside serial code.
   constexpr uint64_t kManyTasks = 32;
   const PathRun* longest_run = nullptr;
   for (const PathRun& run : runs) {
-    if (!longest_run || run.ns > longest_run->ns) longest_run = &run;
+    if (!run.serial && (!longest_run || run.ns > longest_run->ns)) longest_run = &run;
   }
   if (longest_run && longest_run->kind == PathKind::kWork && longest_run->tasks == 1 &&
-      longest_run->creates >= kManyTasks && 2 * longest_run->creating_ns >= result_.span_ns) {
+      longest_run->creates >= kManyTasks &&
+      2 * longest_run->creating_ns >= result_.span_ns - result_.path_serial_ns) {
     CreationBound& b = result_.creation_bound;
     b.found = true;
     b.run = size_t(longest_run - runs.data());

@@ -101,9 +101,11 @@ struct PathRun {
   uint64_t creating_ns = 0;  // from the first of those creations to the last
   uint64_t chained = 0;   // links from one of its tasks to the next that are dependences
   uint8_t dependence_type = 0;  // the successor's dependence type on the first such link
+  bool serial = false;    // the initial task outside any parallel region (serial code)
 };
 
-// One creating task bounds the run: its strand of task creations is most of the path.
+// One creating task bounds the run: its strand of task creations is at least half of the path
+// less the serial code on it.
 struct CreationBound {
   bool found = false;
   size_t run = 0;        // in path_runs
@@ -123,6 +125,7 @@ struct TaskGraph {
   uint64_t satisfied_edges = 0;   // of those, predecessors completed at the successor's creation
   uint64_t runtime_ns = 0;        // fork time on every thread: runtime, not work
   uint64_t path_runtime_ns = 0;   // of the span: the runtime's time on the critical path
+  uint64_t path_serial_ns = 0;    // of the span: the initial task outside parallel regions
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
   std::vector<PathRun> path_runs;        // the critical path in time order (at most kMaxRuns)

@@ -65,7 +65,8 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
   if (run.kind == PathKind::kFork) {
     return fmt::format("runtime: fork of the parallel region at {}", ctx.symbols.short_name(run.codeptr));
   }
-  std::string s = run.codeptr == 0
+  std::string s = run.serial ? std::string("serial code (the initial task)")
+                  : run.codeptr == 0
                       ? fmt::format("{} implicit task{}", count(run.tasks), run.tasks == 1 ? "" : "s")
                       : fmt::format("{} x task at {}", count(run.tasks),
                                     ctx.symbols.short_name(run.codeptr));
@@ -74,11 +75,13 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
     std::string_view type = format::dependence_type_name(run.dependence_type);
     s += type.empty() ? "dependences" : fmt::format("depend({})", type);
   }
+  if (run.via == analysis::PathVia::kDependence) s += ", after a dependence";
   if (run.creates) s += fmt::format(", creating {} task{}", count(run.creates), run.creates == 1 ? "" : "s");
   return s;
 }
 
-constexpr size_t kRunsShown = 12;  // runs of the critical path the text prints
+constexpr size_t kRunsShown = 12;   // runs of the critical path the text prints at most
+constexpr double kRunShown = 0.01;  // ... when they are at least this share of the span
 
 // A task should carry at least this many times what each task costs the run (POT overhead
 // per task), so that its management stays below 5 % of its work.
@@ -145,33 +148,46 @@ class GraphSection : public Section {
     }
     if (g.creation_bound.found) {
       out += fmt::format("  Task creation by one thread bounds the run: {} tasks created in {} ({} "
-                         "of the span); then:\n",
+                         "of the span, {} of its part in parallel regions)\n",
                          count(g.creation_bound.tasks), duration(g.creation_bound.ns),
-                         percent(g.creation_bound.ns, g.span_ns));
+                         percent(g.creation_bound.ns, g.span_ns),
+                         percent(g.creation_bound.ns, g.span_ns - g.path_serial_ns));
     }
     if (!g.path_runs.empty()) {
-      out += "  The critical path in order (runs of one construct):\n";
-      size_t first = g.creation_bound.found ? g.creation_bound.run : 0;
+      // Runs of at least kRunShown of the span, in order; the shorter ones between them
+      // summed on one line.
+      out += "  The critical path in order (runs of one construct; shorter ones summed):\n";
+      uint64_t short_ns = 0, short_runs = 0;
+      auto flush_short = [&] {
+        if (short_runs) {
+          out += fmt::format("    {:<64} {:>10} {:>6}\n",
+                             fmt::format("({} short run{})", count(short_runs),
+                                         short_runs == 1 ? "" : "s"),
+                             duration(short_ns), percent(short_ns, g.span_ns));
+        }
+        short_ns = short_runs = 0;
+      };
       size_t shown = 0;
-      uint64_t rest_ns = 0, rest = 0;
-      for (size_t i = first; i < g.path_runs.size(); ++i) {
+      for (size_t i = 0; i < g.path_runs.size(); ++i) {
         const analysis::PathRun& run = g.path_runs[i];
-        if (shown == kRunsShown) {
-          rest_ns += run.ns;
-          ++rest;
+        // What follows a creation bound (the tasks created last, a dependence chain) is shown
+        // up to the next serial code, however short.
+        bool after_bound = g.creation_bound.found && i > g.creation_bound.run &&
+                           i <= g.creation_bound.run + kRunsShown && !run.serial;
+        bool show = g.path_runs.size() <= kRunsShown || after_bound ||
+                    (shown < kRunsShown && double(run.ns) >= kRunShown * double(g.span_ns));
+        if (!show) {
+          short_ns += run.ns;
+          ++short_runs;
           continue;
         }
+        flush_short();
         ++shown;
         out += fmt::format("    {:<64} {:>10} {:>6}\n", run_label(run, ctx), duration(run.ns),
                            percent(run.ns, g.span_ns));
       }
-      rest += g.path_runs_left_off;
-      if (rest) out += fmt::format("    ... {} more runs ({} listed)\n", count(rest), duration(rest_ns));
-      if (first) {
-        uint64_t before = 0;
-        for (size_t i = 0; i < first; ++i) before += g.path_runs[i].ns;
-        out += fmt::format("    (before it: {} in {} runs)\n", duration(before), count(first));
-      }
+      short_runs += g.path_runs_left_off;
+      flush_short();
     }
     out += fmt::format(
         "  On {} threads no schedule takes less than max(work / {}, span) = {}; the run took {} "
@@ -271,6 +287,7 @@ class GraphSection : public Section {
       } else if (run.kind == analysis::PathKind::kWork) {
         j["implicit"] = true;
       }
+      if (run.serial) j["serial"] = true;
       runs.push_back(j);
     }
     nlohmann::json bound = nullptr;
@@ -285,6 +302,7 @@ class GraphSection : public Section {
             {"creation_bound", bound},
             {"runtime_ns", g.runtime_ns},
             {"path_runtime_ns", g.path_runtime_ns},
+            {"path_serial_ns", g.path_serial_ns},
             {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
             {"task_cost_ns", task_cost()},
             {"grain_threshold_ns", threshold},

@@ -460,9 +460,10 @@ TEST(TaskGraph, ARegionAfterALongForkGapHangsOffItsFork) {
   EXPECT_EQ(g.span_ns, prelude_span(1000, 5000));
   // In order: the initial task's prelude, the fork (runtime, at the parallel construct), I0
   // creating 8 tasks, one task, I0 after the barrier and the initial task after the join.
-  ASSERT_EQ(g.path_runs.size(), 5u);
+  ASSERT_EQ(g.path_runs.size(), 6u);
   EXPECT_EQ(g.path_runs[0].codeptr, 0u);
   EXPECT_EQ(g.path_runs[0].ns, 1000u);
+  EXPECT_TRUE(g.path_runs[0].serial);
   EXPECT_EQ(g.path_runs[1].kind, PathKind::kFork);
   EXPECT_EQ(g.path_runs[1].codeptr, 0x1000u);
   EXPECT_EQ(g.path_runs[1].ns, 5000u);
@@ -471,8 +472,13 @@ TEST(TaskGraph, ARegionAfterALongForkGapHangsOffItsFork) {
   EXPECT_EQ(g.path_runs[2].creating_ns, 7u);
   EXPECT_EQ(g.path_runs[3].codeptr, 0x2000u);
   EXPECT_EQ(g.path_runs[3].ns, 100u);
-  EXPECT_EQ(g.path_runs[4].ns, 70u);
-  EXPECT_EQ(g.path_runs[4].tasks, 2u);
+  EXPECT_EQ(g.path_runs[4].ns, 10u);
+  EXPECT_EQ(g.path_runs[4].via, PathVia::kBarrier);
+  EXPECT_FALSE(g.path_runs[4].serial);
+  EXPECT_EQ(g.path_runs[5].ns, 60u);
+  EXPECT_EQ(g.path_runs[5].via, PathVia::kJoin);
+  EXPECT_TRUE(g.path_runs[5].serial);
+  EXPECT_EQ(g.path_serial_ns, 1060u);
   PathShare runtime;
   for (const PathShare& s : g.critical_path) {
     if (s.runtime) runtime = s;
