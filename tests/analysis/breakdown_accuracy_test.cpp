@@ -192,5 +192,23 @@ TEST(TaskGraphAccuracy, FibTasksGetACutOff) {
   if (!judged) GTEST_SKIP() << "every run competed with other processes for the cores";
 }
 
+// Issue 14 §8: a 4-ary tree of 21,844 tasks of 2 us, no tasklens_param_int: the cut-off comes
+// from the creation depth, in 2..5 (measured without tasklens: 23-31 ms cut off at depth 1-4,
+// 45 ms without a cut-off).
+TEST(TaskGraphAccuracy, TreeGetsADepthCutOffWithoutParameters) {
+  bool judged = on_an_undisturbed_run({example("tree"), "7", "4", "2"}, "tree",
+                                      [](const RecordedBreakdown& run) {
+    const TaskGraph& g = run.graph;
+    ASSERT_EQ(g.grains.size(), 1u);
+    uint64_t cost = run.breakdown.total.overhead_ns / g.tasks;
+    GrainAdvice a = advise_grain(g.grains[0], 20 * cost);
+    EXPECT_FALSE(a.cut_off);
+    EXPECT_TRUE(a.depth_cut_off);
+    EXPECT_GE(a.depth, 2) << cost;
+    EXPECT_LE(a.depth, 5) << cost;
+  });
+  if (!judged) GTEST_SKIP() << "every run competed with other processes for the cores";
+}
+
 }  // namespace
 }  // namespace tasklens::analysis

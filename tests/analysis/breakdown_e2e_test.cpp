@@ -93,6 +93,23 @@ TEST(TaskGraphEndToEnd, FibSubtreeWorkGrowsWithN) {
   EXPECT_EQ(tasks, g.tasks);
 }
 
+// A 4-ary tree of 7 levels, one task construct, no tasklens_param_int: the creation tree gives
+// each task's depth, W^(d+1) tasks at depth d.
+TEST(TaskGraphEndToEnd, TreeDepthsComeFromTheCreationTree) {
+  RecordedBreakdown run = record_and_replay({example("tree"), "7", "4", "2"});
+  ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
+  const TaskGraph& g = run.graph;
+  EXPECT_EQ(g.tasks, 21844u);
+  ASSERT_EQ(g.grains.size(), 1u);
+  EXPECT_EQ(g.grains[0].param, 0u);
+  ASSERT_EQ(g.grains[0].by_depth.size(), 7u);
+  uint64_t level = 1;
+  for (const auto& [depth, v] : g.grains[0].by_depth) {
+    level *= 4;
+    EXPECT_EQ(v.tasks, level) << depth;
+  }
+}
+
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
 // region and per slice) on every example.
 class EveryExample : public ::testing::TestWithParam<std::vector<std::string>> {};
