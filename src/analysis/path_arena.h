@@ -11,20 +11,31 @@
 
 namespace tasklens::analysis {
 
+// What a segment's time is and how the path came to its task (the caller's codes).
+struct PathLabel {
+  uint32_t creates = 0;  // tasks its task created within the segment
+  uint8_t kind = 0;      // e.g. a task body's time or the runtime's
+  uint8_t via = 0;       // the edge from the segment before it
+  uint8_t detail = 0;    // about that edge (e.g. the dependence type)
+  bool serial = false;   // its task runs outside any parallel region (the initial task)
+};
+
 class PathArena {
  public:
   using Ref = uint32_t;  // 0: the empty path
+  using Label = PathLabel;
   struct Segment {
     uint64_t task = 0;
     uint64_t ns = 0;
     uint32_t construct = 0;  // the caller's key for the task's construct
     Ref prev = 0;            // the path before this segment
     uint32_t refs = 0;
+    Label label;
   };
 
   // A new path: `prev` followed by a segment. It takes over the caller's reference to `prev`;
   // the caller holds the one reference to the result.
-  Ref extend(Ref prev, uint64_t task, uint32_t construct, uint64_t ns) {
+  Ref extend(Ref prev, uint64_t task, uint32_t construct, uint64_t ns, Label label = {}) {
     Ref r;
     if (!free_.empty()) {
       r = free_.back();
@@ -33,7 +44,7 @@ class PathArena {
       segments_.emplace_back();
       r = Ref(segments_.size() - 1);
     }
-    segments_[r] = Segment{task, ns, construct, prev, 1};
+    segments_[r] = Segment{task, ns, construct, prev, 1, label};
     return r;
   }
   Ref acquire(Ref r) {

@@ -28,15 +28,38 @@ double TaskGrain::tasks_below(uint64_t ns) const {
   return below;
 }
 
-GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
-  GrainAdvice a;
-  if (g.tasks == 0) return a;
-  a.below = g.tasks_below(threshold_ns) / double(g.tasks);
-  if (g.by_value.size() < 2) return a;
+const char* path_via_name(PathVia v) {
+  switch (v) {
+    case PathVia::kSame: return "same task";
+    case PathVia::kCreated: return "created";
+    case PathVia::kDependence: return "dependence";
+    case PathVia::kTaskwait: return "taskwait";
+    case PathVia::kTaskgroup: return "taskgroup";
+    case PathVia::kBarrier: return "barrier";
+    case PathVia::kJoin: return "join";
+    case PathVia::kFork: return "fork";
+  }
+  return "?";
+}
+
+namespace {
+
+// Where a cut-off falls on values (a parameter's, or the creation depth) whose tasks' mean
+// subtree work is below the threshold on one side and at or above it on the other.
+struct Split {
+  bool found = false;
+  bool inline_below = true;  // the small values are the low ones
+  int64_t value = 0;         // the last small value (inline_below) or the first one (else)
+  uint64_t inlined = 0, kept = 0;
+};
+
+Split split_by_size(const std::map<int64_t, TaskGrain::Values>& by, uint64_t threshold_ns) {
+  Split a;
+  if (by.size() < 2) return a;
   // Small: the values' mean subtree work is below the threshold. A cut-off needs the small
   // values all on one side of the large ones.
   std::vector<bool> small;
-  for (const auto& [value, v] : g.by_value) small.push_back(v.subtree_ns < threshold_ns * v.tasks);
+  for (const auto& [value, v] : by) small.push_back(v.subtree_ns < threshold_ns * v.tasks);
   auto split = [&](bool first_small) {
     size_t i = 0;
     while (i < small.size() && small[i] == first_small) ++i;
@@ -48,13 +71,38 @@ GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
   a.inline_below = boundary != 0;
   if (!boundary) boundary = split(false);
   if (!boundary) return a;
-  a.cut_off = true;
+  a.found = true;
   size_t i = 0;
-  for (const auto& [value, v] : g.by_value) {
+  for (const auto& [value, v] : by) {
     bool inlined = (i < boundary) == a.inline_below;
-    (inlined ? a.tasks_inlined : a.tasks_kept) += v.tasks;
+    (inlined ? a.inlined : a.kept) += v.tasks;
     if (a.inline_below ? i + 1 == boundary : i == boundary) a.value = value;
     ++i;
+  }
+  return a;
+}
+
+}  // namespace
+
+GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
+  GrainAdvice a;
+  if (g.tasks == 0) return a;
+  a.below = g.tasks_below(threshold_ns) / double(g.tasks);
+  Split by_value = split_by_size(g.by_value, threshold_ns);
+  if (by_value.found) {
+    a.cut_off = true;
+    a.inline_below = by_value.inline_below;
+    a.value = by_value.value;
+    a.tasks_inlined = by_value.inlined;
+    a.tasks_kept = by_value.kept;
+  }
+  // The deeper tasks are the smaller ones in a recursion: inline from a depth on.
+  Split by_depth = split_by_size(g.by_depth, threshold_ns);
+  if (by_depth.found && !by_depth.inline_below) {
+    a.depth_cut_off = true;
+    a.depth = by_depth.value;
+    a.depth_tasks_inlined = by_depth.inlined;
+    a.depth_tasks_kept = by_depth.kept;
   }
   return a;
 }
@@ -66,6 +114,8 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   regions_ = replay::IdMap<Region>();
   ended_with_deps_ = replay::IdMap<Longest>();
   grain_index_ = replay::IdMap<uint32_t>();
+  fork_sites_.clear();
+  fork_site_index_ = replay::IdMap<uint32_t>();
   paths_ = PathArena();
   best_ = Longest{};
 }
@@ -81,6 +131,7 @@ uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
 
 void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
   Running& r = running_[thread];
+  if (r.forking && t > r.since) result_.runtime_ns += t - r.since;
   if (r.task && t > r.since) {
     if (Node* n = nodes_.find(r.task)) {
       n->span += t - r.since;
@@ -94,8 +145,17 @@ void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
 
 TaskGraphPass::Longest TaskGraphPass::longest(Node& n) {
   if (n.pending) {
-    n.path = paths_.extend(n.path, n.id, n.grain, n.pending);
+    PathArena::Label label;
+    label.creates = n.pending_creates;
+    label.kind = uint8_t(PathKind::kWork);
+    label.via = n.via;
+    label.detail = n.via_detail;
+    label.serial = n.region == 0 && !n.grain;
+    n.path = paths_.extend(n.path, n.id, n.grain, n.pending, label);
     n.pending = 0;
+    n.pending_creates = 0;
+    n.via = uint8_t(PathVia::kSame);
+    n.via_detail = 0;
   }
   return {n.span, n.path};
 }
@@ -105,16 +165,19 @@ TaskGraphPass::Longest TaskGraphPass::longest(uint64_t id) {
   return n ? longest(*n) : Longest{};
 }
 
-void TaskGraphPass::raise(Node& n, const Longest& l) {
+void TaskGraphPass::raise(Node& n, const Longest& l, PathVia via, uint8_t detail) {
   if (n.span >= l.ns) return;
   // A longer path reaches this point: the task's own time since its path's end is not on it.
   n.span = l.ns;
   paths_.assign(&n.path, l.path);
   n.pending = 0;
+  n.pending_creates = 0;
+  n.via = uint8_t(via);
+  n.via_detail = detail;
 }
 
-void TaskGraphPass::raise(uint64_t id, const Longest& l) {
-  if (Node* n = nodes_.find(id)) raise(*n, l);
+void TaskGraphPass::raise(uint64_t id, const Longest& l, PathVia via, uint8_t detail) {
+  if (Node* n = nodes_.find(id)) raise(*n, l, via, detail);
 }
 
 void TaskGraphPass::take(Longest& dst, const Longest& l) {
@@ -151,13 +214,27 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   flush(p, e.time);
   const replay::ThreadInfo& th = m.thread(p);
   switch (e.kind) {
-    case Kind::kParallelBegin:
-      take(regions_[e.a].fork, longest(th.current));
+    case Kind::kParallelBegin: {
+      Region& region = regions_[e.a];
+      take(region.fork, longest(th.current));
+      region.has_fork = true;
+      region.fork_ns = e.time;
+      region.fork_thread = p;
+      uint32_t& site = fork_site_index_[e.c ? e.c : 1];
+      if (!site) {
+        fork_sites_.push_back(e.c);
+        site = uint32_t(fork_sites_.size());
+      }
+      region.fork_site = site;
+      // Until its implicit task begins the thread is in the runtime: no task's work.
+      running_[p].forking = e.a;
       break;
+    }
     case Kind::kParallelEnd:
+      if (running_[p].forking == e.a) running_[p].forking = 0;
       // The encountering task (current again) continues after the whole region.
       if (Region* region = regions_.find(e.a)) {
-        raise(th.current, region->max_end);
+        raise(th.current, region->max_end, PathVia::kJoin);
         drop(region->fork);
         drop(region->max_end);
         regions_.erase(e.a);
@@ -167,24 +244,38 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       if (e.op == uint8_t(Endpoint::kBegin)) {
         Node& n = fresh_node(e.a);
         n.region = e.b;
+        if (running_[p].forking == e.b) running_[p].forking = 0;
         // A region whose parallel_begin is not in the trace starts at 0.
-        if (e.b) raise(n, regions_[e.b].fork);
+        if (e.b) {
+          const Region& region = regions_[e.b];
+          raise(n, region.fork, PathVia::kFork);
+          if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
+            // The runtime's time from the fork to this task's begin, on the path.
+            PathArena::Label label;
+            label.kind = uint8_t(PathKind::kFork);
+            label.via = uint8_t(PathVia::kFork);
+            n.path = paths_.extend(n.path, n.id, region.fork_site, e.time - region.fork_ns, label);
+            n.span += e.time - region.fork_ns;
+            n.via = uint8_t(PathVia::kSame);
+          }
+        }
       }
       break;
     case Kind::kTaskCreate: {
+      if (Node* c = nodes_.find(th.current)) ++c->pending_creates;
       Longest creator = longest(th.current);  // it may start once its creator got this far
       Node& n = fresh_node(e.a);
       n.parent = e.b;
       const replay::TaskInfo* info = m.task(e.a);
       n.region = info ? info->region : th.region;
       n.has_deps = e.op != 0;
-      raise(n, creator);
-      if (const Node* parent = nodes_.find(e.b)) {
-        n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
-      }
+      raise(n, creator, PathVia::kCreated);
+      const Node* parent = nodes_.find(e.b);
+      if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
       if (e.flags & format::task_flag::kExplicit) {
         ++result_.tasks;
         n.grain = grain_of(m.task_code(e.a));
+        if (parent && parent->grain) n.depth = parent->depth + 1;
       }
       break;
     }
@@ -208,12 +299,14 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         }
       } else if (e.op == uint8_t(Endpoint::kEnd)) {
         if (e.sub == uint16_t(SyncKind::kTaskwait)) {
-          raise(*n, n->children_end);
+          raise(*n, n->children_end, PathVia::kTaskwait);
         } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
-          raise(*n, n->descendants_end);
+          raise(*n, n->descendants_end, PathVia::kTaskgroup);
           if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
         } else if (is_barrier(e.sub)) {
-          if (const Region* region = regions_.find(n->region)) raise(*n, region->max_end);
+          if (const Region* region = regions_.find(n->region)) {
+            raise(*n, region->max_end, PathVia::kBarrier);
+          }
         }
       }
       break;
@@ -223,17 +316,18 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   }
   for (const replay::Edge& edge : m.new_edges()) {
     ++result_.dependence_edges;
+    if (edge.satisfied) ++result_.satisfied_edges;
     Node* pred = nodes_.find(edge.pred);
     if (pred && !pred->completed) {
-      pred->successors.push_back(edge.succ);
+      pred->successors.push_back({edge.succ, edge.type});
     } else if (const Longest* end = ended_with_deps_.find(edge.pred)) {
-      raise(edge.succ, *end);
+      raise(edge.succ, *end, PathVia::kDependence, edge.type);
     }
   }
   for (const replay::Transition& tr : m.transitions()) {
     if (tr.to == replay::TaskState::kCompleted) on_complete(tr.task);
   }
-  running_[p].task = th.exists && m.working(p) ? th.current : 0;
+  running_[p].task = th.exists && m.working(p) && !running_[p].forking ? th.current : 0;
 }
 
 void TaskGraphPass::on_complete(uint64_t id) {
@@ -242,7 +336,7 @@ void TaskGraphPass::on_complete(uint64_t id) {
   n->completed = true;
   const Longest end = longest(*n);
   take(best_, end);
-  for (uint64_t s : n->successors) raise(s, end);
+  for (const Node::Successor& s : n->successors) raise(s.id, end, PathVia::kDependence, s.type);
   n->successors.clear();
   if (n->has_deps) {
     Longest& kept = ended_with_deps_[id];
@@ -266,6 +360,11 @@ void TaskGraphPass::count_grain(const Node& n) {
   ++g.tasks;
   g.subtree_ns += n.subtree;
   ++g.by_log2[n.subtree ? 64 - __builtin_clzll(n.subtree) : 0];
+  if (g.by_depth.size() < TaskGrain::kMaxParamValues || g.by_depth.count(n.depth)) {
+    TaskGrain::Values& d = g.by_depth[n.depth];
+    ++d.tasks;
+    d.subtree_ns += n.subtree;
+  }
   if (!n.has_param) return;
   if (!g.param) g.param = n.param;
   if (n.param != g.param) return;
@@ -284,22 +383,106 @@ void TaskGraphPass::forget(Node& n) {
 }
 
 void TaskGraphPass::compose_critical_path() {
-  // Per construct (grain index + 1, 0 for implicit tasks): time and distinct task instances.
+  // Per construct (grain index + 1, 0 for implicit tasks): time and distinct task instances;
+  // the runtime's time (forks) in a share of its own.
   std::vector<PathShare> shares(result_.grains.size() + 1);
   std::vector<std::unordered_set<uint64_t>> tasks(shares.size());
+  PathShare runtime;
+  runtime.runtime = true;
+  std::vector<const PathArena::Segment*> in_order;
   for (PathArena::Ref r = best_.path; r; r = paths_.segment(r).prev) {
     const PathArena::Segment& s = paths_.segment(r);
+    in_order.push_back(&s);
+    if (s.label.kind == uint8_t(PathKind::kFork)) {
+      runtime.ns += s.ns;
+      continue;
+    }
     shares[s.construct].ns += s.ns;
     tasks[s.construct].insert(s.task);
   }
+  std::reverse(in_order.begin(), in_order.end());
   for (size_t i = 0; i < shares.size(); ++i) {
     if (shares[i].ns == 0) continue;
     shares[i].codeptr = i ? result_.grains[i - 1].codeptr : 0;
     shares[i].tasks = tasks[i].size();
     result_.critical_path.push_back(shares[i]);
   }
+  if (runtime.ns) result_.critical_path.push_back(runtime);
+  result_.path_runtime_ns = runtime.ns;
   std::stable_sort(result_.critical_path.begin(), result_.critical_path.end(),
                    [](const PathShare& a, const PathShare& b) { return a.ns > b.ns; });
+  compose_path_runs(in_order);
+}
+
+void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment*>& in_order) {
+  // Consecutive segments of one construct and kind make a run; a run's tasks are linked by the
+  // edges of their first segments (a chain of dependences, a task and the child it waited for).
+  std::vector<PathRun>& runs = result_.path_runs;
+  uint64_t left_off = 0;
+  uint32_t construct = 0;
+  uint64_t task = 0;
+  uint64_t first_create_end = 0, last_create_end = 0;  // offsets in the current run
+  for (const PathArena::Segment* s : in_order) {
+    auto kind = PathKind(s->label.kind);
+    // Implicit tasks (construct 0) are each a run of their own: the encountering task, each
+    // region's implicit tasks and the code after a barrier or a join are different strands.
+    bool same_run = !runs.empty() && runs.back().kind == kind && construct == s->construct &&
+                    (s->construct != 0 || kind != PathKind::kWork || s->task == task);
+    if (left_off || (!same_run && runs.size() == TaskGraph::kMaxRuns)) {
+      // Full: count the runs left off.
+      if (!left_off || !same_run) ++left_off;
+      construct = s->construct;
+      continue;
+    }
+    if (!same_run) {
+      PathRun& run = runs.emplace_back();
+      run.kind = kind;
+      run.via = PathVia(s->label.via);
+      run.serial = s->label.serial;
+      if (kind == PathKind::kFork) {
+        run.codeptr = s->construct ? fork_sites_[s->construct - 1] : 0;
+      } else {
+        run.codeptr = s->construct ? result_.grains[s->construct - 1].codeptr : 0;
+      }
+      construct = s->construct;
+      task = 0;
+      first_create_end = last_create_end = 0;
+    }
+    PathRun& run = runs.back();
+    if (s->task != task || !same_run) {
+      ++run.tasks;
+      if (same_run && PathVia(s->label.via) == PathVia::kDependence) {
+        if (!run.chained) run.dependence_type = s->label.detail;
+        ++run.chained;
+      }
+      task = s->task;
+    }
+    run.ns += s->ns;
+    if (s->label.serial) result_.path_serial_ns += s->ns;
+    if (s->label.creates) {
+      if (!run.creates) first_create_end = run.ns;
+      last_create_end = run.ns;
+      run.creates += s->label.creates;
+      run.creating_ns = last_create_end - first_create_end;
+    }
+  }
+  result_.path_runs_left_off = left_off;
+  // One task's creations bound the run: the longest run in parallel regions is one task whose
+  // creations on the path span at least half of the path outside serial code.
+  constexpr uint64_t kManyTasks = 32;
+  const PathRun* longest_run = nullptr;
+  for (const PathRun& run : runs) {
+    if (!run.serial && (!longest_run || run.ns > longest_run->ns)) longest_run = &run;
+  }
+  if (longest_run && longest_run->kind == PathKind::kWork && longest_run->tasks == 1 &&
+      longest_run->creates >= kManyTasks &&
+      2 * longest_run->creating_ns >= result_.span_ns - result_.path_serial_ns) {
+    CreationBound& b = result_.creation_bound;
+    b.found = true;
+    b.run = size_t(longest_run - runs.data());
+    b.tasks = longest_run->creates;
+    b.ns = longest_run->creating_ns;
+  }
 }
 
 void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
@@ -315,6 +498,15 @@ void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   }
   result_.threads = std::max<uint32_t>(threads, 1);
   result_.parallelism = result_.span_ns ? double(result_.work_ns) / double(result_.span_ns) : 0;
+  // Creation depth counted from each construct's shallowest tasks.
+  for (TaskGrain& g : result_.grains) {
+    if (g.by_depth.empty()) continue;
+    g.min_depth = g.by_depth.begin()->first;
+    if (g.min_depth == 0) continue;
+    std::map<int64_t, TaskGrain::Values> relative;
+    for (const auto& [depth, v] : g.by_depth) relative[depth - g.min_depth] = v;
+    g.by_depth = std::move(relative);
+  }
   std::stable_sort(result_.grains.begin(), result_.grains.end(),
                    [](const TaskGrain& a, const TaskGrain& b) { return a.subtree_ns > b.subtree_ns; });
   result_.bound_ns = fastest_schedule_ns(result_.work_ns, result_.span_ns, result_.threads);

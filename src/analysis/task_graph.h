@@ -7,9 +7,14 @@
 //   - the completion of the tasks created in a taskgroup and of their descendants, after it;
 //   - the arrival of every implicit task and the completion of every task of the region, after
 //     a barrier;
-//   - the end of the parallel region, for the encountering task once the region has ended.
-// work = the sum of all strands, which is exactly the breakdown's work. span = the longest path
-// (the critical path). No schedule on P threads takes less than max(work / P, span) (Brent), and
+//   - the end of the parallel region, for the encountering task once the region has ended;
+//   - the fork of the region, for its implicit tasks; on the thread that forked it the path goes
+//     through the runtime's time from parallel_begin to its implicit task's begin (thread
+//     creation), a weight labelled runtime, never work of a task, so every region's path hangs
+//     off its fork. (A worker that starts late is a matter of the schedule, like any thread
+//     that is busy elsewhere: its implicit task hangs off the fork itself.)
+// work = the sum of all strands: the breakdown's work less the fork time (runtime_ns). span =
+// the longest path (the critical path), fork time on it included. No schedule on P threads takes less than max(work / P, span) (Brent), and
 // work / span is the average parallelism: how many threads the graph can keep busy.
 //
 // Online and O(1) per event: every live task carries the length of the longest path that ends
@@ -48,6 +53,11 @@ struct TaskGrain {
   };
   std::map<int64_t, Values> by_value;
   static constexpr size_t kMaxParamValues = 4096;
+  // Per creation depth (explicit tasks above it in the creation tree, counted from this
+  // construct's shallowest tasks: for a construct that recurses into itself, its ancestors of
+  // the same construct), the tasks and their subtree work. Needs no tasklens_param_int.
+  std::map<int64_t, Values> by_depth;
+  int64_t min_depth = -1;  // the shallowest absolute depth seen (-1: none yet)
 
   // The tasks whose subtree work is below `ns`, interpolated within a power of two.
   double tasks_below(uint64_t ns) const;
@@ -59,6 +69,48 @@ struct PathShare {
   uint64_t codeptr = 0;
   uint64_t ns = 0;
   uint64_t tasks = 0;  // instances with time on the path
+  bool runtime = false;  // the runtime's time (forks of parallel regions), not a task's
+};
+
+// What a critical path segment's time is (PathArena::Label::kind).
+enum class PathKind : uint8_t {
+  kWork,  // a task body
+  kFork,  // the runtime, from parallel_begin to an implicit task's begin
+};
+// How the critical path reached a segment's task (PathArena::Label::via).
+enum class PathVia : uint8_t {
+  kSame,        // the same task went on
+  kCreated,     // created by the task before
+  kDependence,  // a dependence on the task before (Label::detail: the successor's type)
+  kTaskwait,    // its child, waited for
+  kTaskgroup,   // a descendant, waited for at the end of a taskgroup
+  kBarrier,     // a barrier of the region
+  kJoin,        // the end of a parallel region
+  kFork,        // the fork of a parallel region
+};
+const char* path_via_name(PathVia v);
+
+// A run of the critical path, in time order: consecutive segments of one construct and kind.
+struct PathRun {
+  uint64_t codeptr = 0;   // kWork: the task construct (0: implicit tasks); kFork: the parallel
+  PathKind kind = PathKind::kWork;
+  PathVia via = PathVia::kSame;  // how the path entered it
+  uint64_t ns = 0;
+  uint64_t tasks = 0;     // task instances along it
+  uint64_t creates = 0;   // tasks they created along it
+  uint64_t creating_ns = 0;  // from the first of those creations to the last
+  uint64_t chained = 0;   // links from one of its tasks to the next that are dependences
+  uint8_t dependence_type = 0;  // the successor's dependence type on the first such link
+  bool serial = false;    // the initial task outside any parallel region (serial code)
+};
+
+// One creating task bounds the run: its strand of task creations is at least half of the path
+// less the serial code on it.
+struct CreationBound {
+  bool found = false;
+  size_t run = 0;        // in path_runs
+  uint64_t tasks = 0;    // tasks it created on the path
+  uint64_t ns = 0;       // from its first creation on the path to its last
 };
 
 struct TaskGraph {
@@ -69,9 +121,17 @@ struct TaskGraph {
   uint64_t bound_ns = 0;    // max(work / threads, span): no schedule on `threads` is faster
   uint64_t run_ns = 0;      // how long the run took
   uint64_t tasks = 0;       // explicit tasks created
-  uint64_t dependence_edges = 0;
+  uint64_t dependence_edges = 0;  // distinct (predecessor, successor) pairs
+  uint64_t satisfied_edges = 0;   // of those, predecessors completed at the successor's creation
+  uint64_t runtime_ns = 0;        // fork time on every thread: runtime, not work
+  uint64_t path_runtime_ns = 0;   // of the span: the runtime's time on the critical path
+  uint64_t path_serial_ns = 0;    // of the span: the initial task outside parallel regions
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
+  std::vector<PathRun> path_runs;        // the critical path in time order (at most kMaxRuns)
+  uint64_t path_runs_left_off = 0;       // runs beyond kMaxRuns
+  CreationBound creation_bound;
+  static constexpr size_t kMaxRuns = 1000;
 };
 
 // Brent's bounds for a graph of `work_ns` with a critical path of `span_ns` on `threads`: no
@@ -95,6 +155,11 @@ struct GrainAdvice {
   bool inline_below = true;  // inline the tasks with value <= `value` (else >= `value`)
   int64_t value = 0;
   uint64_t tasks_inlined = 0, tasks_kept = 0;
+  // A cut-off on the creation depth (TaskGrain::by_depth): the tasks at `depth` and deeper
+  // average below the threshold, the shallower ones at or above it.
+  bool depth_cut_off = false;
+  int64_t depth = 0;
+  uint64_t depth_tasks_inlined = 0, depth_tasks_kept = 0;
 };
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns);
 
@@ -130,13 +195,20 @@ class TaskGraphPass : public replay::Pass {
     bool completed = false;
     bool has_param = false;
     uint32_t grain = 0;         // index in grains_ + 1; 0: not an explicit task
+    uint32_t depth = 0;         // explicit tasks above it in the creation tree
+    uint32_t pending_creates = 0;  // tasks it created within `pending`
+    uint8_t via = 0, via_detail = 0;  // how `path` reached it (PathVia), for its next segment
     uint64_t subtree = 0;       // its running time and that of the descendants that completed
     uint64_t param = 0;         // the first parameter it set, and the value
     int64_t param_value = 0;
-    std::vector<uint64_t> successors;  // tasks that depend on it
+    struct Successor {
+      uint64_t id;
+      uint8_t type;  // its dependence type
+    };
+    std::vector<Successor> successors;  // tasks that depend on it
     // Back to a new node, keeping the successors' capacity (its paths must be released first).
     void clear() {
-      std::vector<uint64_t> s = std::move(successors);
+      std::vector<Successor> s = std::move(successors);
       *this = Node{};
       s.clear();
       successors = std::move(s);
@@ -145,10 +217,15 @@ class TaskGraphPass : public replay::Pass {
   struct Region {
     Longest fork;     // the encountering task's longest path when the region began
     Longest max_end;  // the latest end of its tasks and barrier arrivals
+    uint64_t fork_ns = 0;     // when parallel_begin came (0 with has_fork false)
+    uint32_t fork_site = 0;   // index in fork_sites_ + 1
+    uint32_t fork_thread = 0;  // the thread that forked it
+    bool has_fork = false;    // its parallel_begin is in the trace
   };
   struct Running {
     uint64_t task = 0;  // the task whose body the thread runs, 0 if none
     uint64_t since = 0;
+    uint64_t forking = 0;  // the region the thread forks (parallel_begin, no implicit task yet)
   };
 
   void flush(uint32_t thread, uint64_t t);  // adds the running time up to t to the task
@@ -161,11 +238,13 @@ class TaskGraphPass : public replay::Pass {
   // The longest path to the task's current point, its pending time made a segment.
   Longest longest(Node& n);
   Longest longest(uint64_t id);
-  void raise(Node& n, const Longest& l);  // the task continues after a point `l` reaches
-  void raise(uint64_t id, const Longest& l);
+  // The task continues after a point `l` reaches, through an edge of kind `via`.
+  void raise(Node& n, const Longest& l, PathVia via, uint8_t detail = 0);
+  void raise(uint64_t id, const Longest& l, PathVia via, uint8_t detail = 0);
   void take(Longest& dst, const Longest& l);  // dst = the longer of the two
   void drop(Longest& l);                      // releases its path
   void compose_critical_path();
+  void compose_path_runs(const std::vector<const PathArena::Segment*>& in_order);
 
   replay::StableIdMap<Node> nodes_;
   replay::IdMap<Region> regions_;
@@ -174,6 +253,8 @@ class TaskGraphPass : public replay::Pass {
   Longest best_;  // the longest path found so far
   std::vector<Running> running_;
   replay::IdMap<uint32_t> grain_index_;  // task construct -> index in result_.grains + 1
+  std::vector<uint64_t> fork_sites_;     // parallel constructs whose fork is on some path
+  replay::IdMap<uint32_t> fork_site_index_;
   TaskGraph result_;
 };
 

@@ -251,6 +251,7 @@ void TaskModel::on_dependence(const format::Event& e, uint32_t thread) {
   if (e.flags == 0 || p.task != e.a) {
     p.task = e.a;
     p.items.clear();
+    p.preds.clear();
   }
   p.items.emplace_back(e.b, e.op);
   if (e.flags + 1 >= e.c) resolve_dependences(p);
@@ -277,10 +278,16 @@ void TaskModel::resolve_dependences(PendingDeps& p) {
       preds = &s.previous;
     }
     for (uint64_t pred : *preds) {
-      if (pred != succ) add_edge(pred, succ, false);
+      // One edge per predecessor, however many addresses name it (a finished one too).
+      if (pred == succ || std::find(p.preds.begin(), p.preds.end(), pred) != p.preds.end()) {
+        continue;
+      }
+      p.preds.push_back(pred);
+      add_edge(pred, succ, false, kind);
     }
   }
   p.items.clear();
+  p.preds.clear();
   p.task = 0;
   if (TaskInfo* t = tasks_.find(succ)) {
     t->deps_pending = false;
@@ -288,9 +295,10 @@ void TaskModel::resolve_dependences(PendingDeps& p) {
   }
 }
 
-void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime) {
+void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime, uint8_t type) {
   TaskInfo* p = tasks_.find(pred);
-  if (p && p->state != TaskState::kCompleted) {
+  bool live = p && p->state != TaskState::kCompleted;
+  if (live) {
     std::vector<uint64_t>& succs = successors_[pred];
     if (std::find(succs.begin(), succs.end(), succ) != succs.end()) {
       return;  // known already (from the addresses, or reported twice)
@@ -304,7 +312,7 @@ void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime) {
   } else if (from_runtime) {
     return;  // an edge from a finished task adds nothing the addresses did not give
   }
-  edges_.push_back({pred, succ, from_runtime});
+  edges_.push_back({pred, succ, from_runtime, !live, type});
 }
 
 void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {

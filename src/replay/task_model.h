@@ -110,10 +110,15 @@ struct Transition {
   TaskState from, to;
 };
 
-// A dependence edge the model learned (from addresses or from the runtime).
+// A dependence edge the model learned (from addresses or from the runtime): one per distinct
+// (predecessor, successor) pair, however many addresses link them.
 struct Edge {
   uint64_t pred, succ;
   bool from_runtime;  // reported by task_dependence (and not found from addresses)
+  // The predecessor had completed when the successor's dependences were resolved (at its
+  // creation): the edge orders them but never made the successor wait.
+  bool satisfied = false;
+  uint8_t type = 0;  // the successor's access (format::DependenceType) that found it; 0: runtime
 };
 
 class TaskModel {
@@ -199,6 +204,7 @@ class TaskModel {
   struct PendingDeps {
     uint64_t task = 0;
     std::vector<std::pair<uint64_t, uint8_t>> items;  // (address, type)
+    std::vector<uint64_t> preds;  // predecessors found so far (each one edge)
   };
 
   void collect_garbage();
@@ -242,7 +248,7 @@ class TaskModel {
   void on_create(const format::Event& e, uint32_t thread);
   void on_dependence(const format::Event& e, uint32_t thread);
   void resolve_dependences(PendingDeps& p);
-  void add_edge(uint64_t pred, uint64_t succ, bool from_runtime);
+  void add_edge(uint64_t pred, uint64_t succ, bool from_runtime, uint8_t type = 0);
   void on_schedule(const format::Event& e, uint32_t thread);
   void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread);
   void complete(TaskInfo& t, uint64_t now);

@@ -5,6 +5,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/task_graph.h"
+#include "format/kinds.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -24,6 +25,14 @@ uint64_t greedy_bound(const TaskGraph& g) {
 
 std::string advice(const TaskGraph& g) {
   if (g.span_ns == 0) return "no task body ran.";
+  if (g.creation_bound.found) {
+    return fmt::format(
+        "task creation by one thread bounds the run: {} tasks created in {} ({} of the span). "
+        "Create the tasks from several threads (e.g. nested tasks or a taskloop), or make each "
+        "carry more work.",
+        count(g.creation_bound.tasks), duration(g.creation_bound.ns),
+        percent(g.creation_bound.ns, g.span_ns));
+  }
   if (g.run_ns > 2 * greedy_bound(g)) {
     return fmt::format(
         "the graph is not what limits this run: a greedy schedule would take at most work / {} "
@@ -43,29 +52,65 @@ std::string advice(const TaskGraph& g) {
 constexpr size_t kPathShown = 4;  // constructs named on the critical path's line
 
 std::string path_label(const analysis::PathShare& share, const ReportContext& ctx) {
+  if (share.runtime) return "runtime (forks of parallel regions)";
   if (share.codeptr == 0) return "implicit tasks (serial code, parallel regions)";
   return fmt::format("{} task{} of {}", count(share.tasks), share.tasks == 1 ? "" : "s",
                      ctx.symbols.short_name(share.codeptr));
 }
 
+// A run of the critical path as the text prints it, e.g. `142 x task at jacobi.c:37, chained
+// by depend(inout)`.
+std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
+  using analysis::PathKind;
+  if (run.kind == PathKind::kFork) {
+    return fmt::format("runtime: fork of the parallel region at {}", ctx.symbols.short_name(run.codeptr));
+  }
+  std::string s = run.serial ? std::string("serial code (the initial task)")
+                  : run.codeptr == 0
+                      ? fmt::format("{} implicit task{}", count(run.tasks), run.tasks == 1 ? "" : "s")
+                      : fmt::format("{} x task at {}", count(run.tasks),
+                                    ctx.symbols.short_name(run.codeptr));
+  if (run.chained) {
+    s += run.chained + 1 >= run.tasks ? ", chained by " : fmt::format(", {} links by ", count(run.chained));
+    std::string_view type = format::dependence_type_name(run.dependence_type);
+    s += type.empty() ? "dependences" : fmt::format("depend({})", type);
+  }
+  if (run.via == analysis::PathVia::kDependence) s += ", after a dependence";
+  if (run.creates) s += fmt::format(", creating {} task{}", count(run.creates), run.creates == 1 ? "" : "s");
+  return s;
+}
+
+constexpr size_t kRunsShown = 12;   // runs of the critical path the text prints at most
+constexpr double kRunShown = 0.01;  // ... when they are at least this share of the span
+
 // A task should carry at least this many times what each task costs the run (POT overhead
 // per task), so that its management stays below 5 % of its work.
 constexpr uint64_t kGrainFactor = 20;
+
+std::string few_left(uint64_t kept, const TaskGraph& graph) {
+  if (kept >= 10ull * graph.threads) return "";
+  return fmt::format("; few for {} threads, so keep some of the smaller ones", graph.threads);
+}
 
 std::string grain_advice(const analysis::TaskGrain& g, const analysis::GrainAdvice& a,
                          uint64_t threshold, const TaskGraph& graph, const ReportContext& ctx) {
   if (a.below < 0.5) return "";
   std::string s = fmt::format("{:.0f}% of its tasks carry less than {}: ", 100 * a.below,
                               duration(threshold));
+  if (!a.cut_off && a.depth_cut_off) {
+    // From the creation tree: works on any binary, no tasklens_param_int needed.
+    return s + fmt::format(
+                   "run the tasks at creation depth >= {} inline (a cut-off on the recursion "
+                   "depth: {} tasks fewer, {} left{}).",
+                   a.depth, count(a.depth_tasks_inlined), count(a.depth_tasks_kept),
+                   few_left(a.depth_tasks_kept, graph));
+  }
   if (!a.cut_off) return s + "make fewer, larger tasks (a cut-off, a larger grain size).";
   const std::string& name = ctx.experiment.string(g.param);
   s += fmt::format("run the tasks with {} {} {} inline (a cut-off: {} tasks fewer, {} left",
                    name, a.inline_below ? "<=" : ">=", a.value, count(a.tasks_inlined),
                    count(a.tasks_kept));
-  if (a.tasks_kept < 10ull * graph.threads) {
-    s += fmt::format("; few for {} threads, so keep some of the smaller ones", graph.threads);
-  }
-  return s + ").";
+  return s + few_left(a.tasks_kept, graph) + ").";
 }
 
 class GraphSection : public Section {
@@ -79,8 +124,18 @@ class GraphSection : public Section {
            "impose)\n";
     out += fmt::format("  work {}, span {} (the critical path): average parallelism {:.1f}\n",
                        duration(g.work_ns), duration(g.span_ns), g.parallelism);
-    out += fmt::format("  {} explicit tasks, {} dependence edges\n", count(g.tasks),
+    out += fmt::format("  {} explicit tasks, {} dependence edges", count(g.tasks),
                        count(g.dependence_edges));
+    if (g.satisfied_edges) {
+      out += fmt::format(" ({} satisfied at creation: the predecessor had completed)",
+                         count(g.satisfied_edges));
+    }
+    out += "\n";
+    if (g.runtime_ns) {
+      out += fmt::format("  {} of runtime in forks of parallel regions (not work), {} of it on "
+                         "the critical path\n",
+                         duration(g.runtime_ns), duration(g.path_runtime_ns));
+    }
     if (!g.critical_path.empty()) {
       out += "  The critical path runs through:";
       for (size_t i = 0; i < g.critical_path.size() && i < kPathShown; ++i) {
@@ -90,6 +145,49 @@ class GraphSection : public Section {
       }
       if (g.critical_path.size() > kPathShown) out += "; ...";
       out += "\n";
+    }
+    if (g.creation_bound.found) {
+      out += fmt::format("  Task creation by one thread bounds the run: {} tasks created in {} ({} "
+                         "of the span, {} of its part in parallel regions)\n",
+                         count(g.creation_bound.tasks), duration(g.creation_bound.ns),
+                         percent(g.creation_bound.ns, g.span_ns),
+                         percent(g.creation_bound.ns, g.span_ns - g.path_serial_ns));
+    }
+    if (!g.path_runs.empty()) {
+      // Runs of at least kRunShown of the span, in order; the shorter ones between them
+      // summed on one line.
+      out += "  The critical path in order (runs of one construct; shorter ones summed):\n";
+      uint64_t short_ns = 0, short_runs = 0;
+      auto flush_short = [&] {
+        if (short_runs) {
+          out += fmt::format("    {:<64} {:>10} {:>6}\n",
+                             fmt::format("({} short run{})", count(short_runs),
+                                         short_runs == 1 ? "" : "s"),
+                             duration(short_ns), percent(short_ns, g.span_ns));
+        }
+        short_ns = short_runs = 0;
+      };
+      size_t shown = 0;
+      for (size_t i = 0; i < g.path_runs.size(); ++i) {
+        const analysis::PathRun& run = g.path_runs[i];
+        // What follows a creation bound (the tasks created last, a dependence chain) is shown
+        // up to the next serial code, however short.
+        bool after_bound = g.creation_bound.found && i > g.creation_bound.run &&
+                           i <= g.creation_bound.run + kRunsShown && !run.serial;
+        bool show = g.path_runs.size() <= kRunsShown || after_bound ||
+                    (shown < kRunsShown && double(run.ns) >= kRunShown * double(g.span_ns));
+        if (!show) {
+          short_ns += run.ns;
+          ++short_runs;
+          continue;
+        }
+        flush_short();
+        ++shown;
+        out += fmt::format("    {:<64} {:>10} {:>6}\n", run_label(run, ctx), duration(run.ns),
+                           percent(run.ns, g.span_ns));
+      }
+      short_runs += g.path_runs_left_off;
+      flush_short();
     }
     out += fmt::format(
         "  On {} threads no schedule takes less than max(work / {}, span) = {}; the run took {} "
@@ -143,19 +241,69 @@ class GraphSection : public Section {
                           {"tasks_kept", a.tasks_kept}};
         }
       }
+      nlohmann::json depths = nlohmann::json::array();
+      for (const auto& [depth, v] : grain.by_depth) {
+        depths.push_back({{"depth", depth}, {"tasks", v.tasks}, {"subtree_ns", v.subtree_ns}});
+      }
+      j["depths"] = depths;
+      if (a.depth_cut_off) {
+        nlohmann::json& cut = j["cut_off"];
+        if (!a.cut_off) {
+          cut = {{"inline", ">="},
+                 {"tasks_inlined", a.depth_tasks_inlined},
+                 {"tasks_kept", a.depth_tasks_kept}};
+        }
+        cut["depth"] = a.depth;
+        cut["depth_tasks_inlined"] = a.depth_tasks_inlined;
+        cut["depth_tasks_kept"] = a.depth_tasks_kept;
+      }
       grains.push_back(j);
     }
     nlohmann::json path = nlohmann::json::array();
     for (const analysis::PathShare& share : g.critical_path) {
       nlohmann::json j = {{"ns", share.ns}, {"tasks", share.tasks}};
-      if (share.codeptr) {
+      if (share.runtime) {
+        j["runtime"] = true;
+      } else if (share.codeptr) {
         add_code_fields(j, share.codeptr, ctx.symbols);
       } else {
         j["implicit"] = true;
       }
       path.push_back(j);
     }
+    nlohmann::json runs = nlohmann::json::array();
+    for (const analysis::PathRun& run : g.path_runs) {
+      nlohmann::json j = {{"kind", run.kind == analysis::PathKind::kFork ? "fork" : "task"},
+                          {"via", analysis::path_via_name(run.via)},
+                          {"ns", run.ns},
+                          {"tasks", run.tasks},
+                          {"creates", run.creates},
+                          {"creating_ns", run.creating_ns},
+                          {"chained", run.chained},
+                          {"label", run_label(run, ctx)}};
+      if (run.chained) j["dependence_type"] = format::dependence_type_name(run.dependence_type);
+      if (run.codeptr) {
+        add_code_fields(j, run.codeptr, ctx.symbols);
+      } else if (run.kind == analysis::PathKind::kWork) {
+        j["implicit"] = true;
+      }
+      if (run.serial) j["serial"] = true;
+      runs.push_back(j);
+    }
+    nlohmann::json bound = nullptr;
+    if (g.creation_bound.found) {
+      bound = {{"tasks", g.creation_bound.tasks},
+               {"ns", g.creation_bound.ns},
+               {"run", g.creation_bound.run}};
+    }
     return {{"critical_path", path},
+            {"critical_path_runs", runs},
+            {"critical_path_runs_left_off", g.path_runs_left_off},
+            {"creation_bound", bound},
+            {"runtime_ns", g.runtime_ns},
+            {"path_runtime_ns", g.path_runtime_ns},
+            {"path_serial_ns", g.path_serial_ns},
+            {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
             {"task_cost_ns", task_cost()},
             {"grain_threshold_ns", threshold},
             {"grains", grains},

@@ -38,7 +38,7 @@ TEST(TaskGraphEndToEnd, DependenceChainIsAPathOfTheGraph) {
   ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
   const TaskGraph& g = run.graph;
   EXPECT_EQ(g.tasks, 20u);
-  EXPECT_GE(g.dependence_edges, 19u);
+  EXPECT_EQ(g.dependence_edges, 19u);  // distinct pairs, however many finished first
   // The chain is a path of the graph, so the longest one is at least as long.
   EXPECT_GE(g.span_ns, 20u * 100'000);  // each task busy-waits at least its grain
   uint64_t path_ns = 0;
@@ -93,6 +93,23 @@ TEST(TaskGraphEndToEnd, FibSubtreeWorkGrowsWithN) {
   EXPECT_EQ(tasks, g.tasks);
 }
 
+// A 4-ary tree of 7 levels, one task construct, no tasklens_param_int: the creation tree gives
+// each task's depth, W^(d+1) tasks at depth d.
+TEST(TaskGraphEndToEnd, TreeDepthsComeFromTheCreationTree) {
+  RecordedBreakdown run = record_and_replay({example("tree"), "7", "4", "2"});
+  ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
+  const TaskGraph& g = run.graph;
+  EXPECT_EQ(g.tasks, 21844u);
+  ASSERT_EQ(g.grains.size(), 1u);
+  EXPECT_EQ(g.grains[0].param, 0u);
+  ASSERT_EQ(g.grains[0].by_depth.size(), 7u);
+  uint64_t level = 1;
+  for (const auto& [depth, v] : g.grains[0].by_depth) {
+    level *= 4;
+    EXPECT_EQ(v.tasks, level) << depth;
+  }
+}
+
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
 // region and per slice) on every example.
 class EveryExample : public ::testing::TestWithParam<std::vector<std::string>> {};
@@ -106,10 +123,15 @@ TEST_P(EveryExample, BreakdownSumsToThreadTime) {
     EXPECT_GE(run.breakdown.threads.size(), 1u) << program[0];
     EXPECT_LE(run.breakdown.threads.size(), size_t(threads)) << program[0];
     expect_breakdown_invariant(run.breakdown);
-    // The task graph's work is the breakdown's; its longest path is part of it.
-    EXPECT_EQ(run.graph.work_ns, run.breakdown.total.work_ns) << program[0];
+    // The task graph's work is the breakdown's less the forks' runtime time; its longest path
+    // is part of the work plus the runtime's time on it.
+    EXPECT_EQ(run.graph.work_ns + run.graph.runtime_ns, run.breakdown.total.work_ns) << program[0];
     EXPECT_GT(run.graph.span_ns, 0u) << program[0];
-    EXPECT_LE(run.graph.span_ns, run.graph.work_ns) << program[0];
+    EXPECT_LE(run.graph.span_ns, run.graph.work_ns + run.graph.path_runtime_ns) << program[0];
+    // Every dependence edge is a distinct pair: dep_chain's tasks make N - 1 of them.
+    if (program[0].find("dep_chain") != std::string::npos) {
+      EXPECT_EQ(run.graph.dependence_edges, 19u) << threads;
+    }
   }
 }
 

@@ -21,12 +21,12 @@ using testing::Status;
 using testing::SyncKind;
 using testing::TraceBuilder;
 
-// The graph, and the breakdown's work, which must be the graph's.
+// The graph, and the breakdown's work, which must be the graph's plus the forks' runtime time.
 TaskGraph run(TraceBuilder& t) {
   TaskGraphPass graph;
   BreakdownPass breakdown;
   EXPECT_TRUE(testing::replay_experiment(t.write(), {&graph, &breakdown}));
-  EXPECT_EQ(graph.result().work_ns, breakdown.result().total.work_ns);
+  EXPECT_EQ(graph.result().work_ns + graph.result().runtime_ns, breakdown.result().total.work_ns);
   return graph.result();
 }
 
@@ -204,6 +204,309 @@ TEST(TaskGraph, IndependentTasksAreParallelBranches) {
   EXPECT_EQ(g.work_ns, 30u + 15 + 10 + 100 + 50);
   // Path: 10 ns of I0, task 10 (100), 10 after the barrier; task 11 ends at 20 + 50.
   EXPECT_EQ(g.span_ns, 120u);
+}
+
+
+// A chain of N tasks of g ns (each depend(inout: A)), created up front by thread 0 and run in
+// order by thread 1: the span is the chain, N g, plus 10 ns of I0 before and after.
+TEST(TaskGraph, AChainOfNTasksIsItsLength) {
+  constexpr uint64_t N = 50, g = 100;
+  TraceBuilder t;
+  team(t, 5);
+  for (uint64_t i = 0; i < N; ++i) {
+    t.create(0, 10 + i, 10 + i, kI0, 0x2000, format::task_flag::kExplicit, true);
+    t.deps(0, 10 + i, 10 + i, {{0xA0, DependenceType::kInout}});
+  }
+  arrive(t, 0, 10 + N);
+  for (uint64_t i = 0; i < N; ++i) {
+    t.schedule(1, 100 + i * g, kI1, Status::kSwitch, 10 + i);
+    t.schedule(1, 100 + (i + 1) * g, 10 + i, Status::kComplete, kI1);
+  }
+  team_end(t, 100 + N * g, 100 + N * g + 20);
+  TaskGraph g_ = run(t);
+  EXPECT_EQ(g_.span_ns, N * g + 20);  // without the dependences: 10 + N + g + 10
+  EXPECT_EQ(g_.dependence_edges, N - 1);
+  EXPECT_EQ(g_.satisfied_edges, 0u);
+  // In order: I0 creating the first task, the chain, an implicit task after the barrier.
+  ASSERT_EQ(g_.path_runs.size(), 3u);
+  EXPECT_EQ(g_.path_runs[0].codeptr, 0u);
+  EXPECT_EQ(g_.path_runs[0].ns, 10u);
+  EXPECT_EQ(g_.path_runs[0].creates, 1u);
+  const PathRun& chain = g_.path_runs[1];
+  EXPECT_EQ(chain.codeptr, 0x2000u);
+  EXPECT_EQ(chain.kind, PathKind::kWork);
+  EXPECT_EQ(chain.via, PathVia::kCreated);
+  EXPECT_EQ(chain.ns, N * g);
+  EXPECT_EQ(chain.tasks, N);
+  EXPECT_EQ(chain.chained, N - 1);
+  EXPECT_EQ(chain.dependence_type, uint8_t(DependenceType::kInout));
+  EXPECT_EQ(g_.path_runs[2].via, PathVia::kBarrier);
+  EXPECT_EQ(g_.path_runs[2].ns, 10u);
+  EXPECT_FALSE(g_.creation_bound.found);
+}
+
+// A binary tree of depth D run on one thread: each inner task runs a = 3 ns, creates its two
+// children 1 ns apart, waits for them in a taskwait, then runs b = 2 ns; a leaf runs 50 ns.
+struct Tree {
+  TraceBuilder& t;
+  uint64_t now = 0, next_id = 10;
+  static constexpr uint64_t a = 3, b = 2, leaf = 50;
+  void run(uint64_t id, uint32_t depth, uint32_t max_depth) {
+    if (depth == max_depth) {
+      now += leaf;
+      return;
+    }
+    now += a;
+    uint64_t c1 = next_id++, c2 = next_id++;
+    t.create(0, now, c1, id, 0x2000);
+    t.create(0, ++now, c2, id, 0x2000);
+    ++now;
+    t.sync(0, now, SyncKind::kTaskwait, Endpoint::kBegin, kRegion, id);
+    t.sync_wait(0, now, SyncKind::kTaskwait, Endpoint::kBegin, kRegion, id);
+    for (uint64_t c : {c1, c2}) {
+      t.schedule(0, now, id, Status::kSwitch, c);
+      run(c, depth + 1, max_depth);
+      t.schedule(0, now, c, Status::kComplete, id);
+    }
+    t.sync_wait(0, now, SyncKind::kTaskwait, Endpoint::kEnd, kRegion, id);
+    t.sync(0, now, SyncKind::kTaskwait, Endpoint::kEnd, kRegion, id);
+    now += b;
+  }
+};
+
+TEST(TaskGraph, ABalancedTreeIsItsDepthTimesTheLevelCost) {
+  constexpr uint32_t D = 4;
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 9, kI0, 0x2000);
+  arrive(t, 0, 11);
+  t.schedule(0, 11, kI0, Status::kSwitch, 9);
+  Tree tree{t, 11};
+  tree.run(9, 0, D);
+  t.schedule(0, tree.now, 9, Status::kComplete, kI0);
+  team_end(t, tree.now, tree.now + 20);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.tasks, 31u);
+  // I0 to the root's creation (10), per level a + 1 + b (the second child's creation 1 ns in),
+  // a leaf, 10 after the barrier. Had the taskwaits been missed: 10 + a + 1 + ... no b.
+  EXPECT_EQ(g.span_ns, 10 + D * (Tree::a + 1 + Tree::b) + Tree::leaf + 10);
+  // Creation depth from the creation tree, no parameter: subtree work 905, 449, 221, 107, 50
+  // by depth 0..4.
+  ASSERT_EQ(g.grains.size(), 1u);
+  const TaskGrain& grain = g.grains[0];
+  ASSERT_EQ(grain.by_depth.size(), 5u);
+  EXPECT_EQ(grain.by_depth.at(0).tasks, 1u);
+  EXPECT_EQ(grain.by_depth.at(0).subtree_ns, 905u);
+  EXPECT_EQ(grain.by_depth.at(4).tasks, 16u);
+  EXPECT_EQ(grain.by_depth.at(4).subtree_ns, 16u * 50);
+  EXPECT_EQ(grain.by_depth.at(2).subtree_ns, 4u * 221);
+  GrainAdvice a = advise_grain(grain, 300);
+  EXPECT_FALSE(a.cut_off);  // no parameter
+  EXPECT_TRUE(a.depth_cut_off);
+  EXPECT_EQ(a.depth, 2);  // 221 < 300 <= 449
+  EXPECT_EQ(a.depth_tasks_inlined, 4u + 8 + 16);
+  EXPECT_EQ(a.depth_tasks_kept, 3u);
+  EXPECT_FALSE(advise_grain(grain, 10).depth_cut_off);  // nothing small
+}
+
+// The same tree created by a task of another construct: depth counts from the construct's
+// shallowest tasks, so the cut-off names the same depth.
+TEST(TaskGraph, CreationDepthCountsFromTheConstructsFirstLevel) {
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 8, kI0, 0x2800);
+  arrive(t, 0, 11);
+  t.schedule(0, 11, kI0, Status::kSwitch, 8);
+  t.create(0, 12, 9, 8, 0x2000);
+  t.schedule(0, 13, 8, Status::kSwitch, 9);
+  Tree tree{t, 13};
+  tree.run(9, 0, 4);
+  t.schedule(0, tree.now, 9, Status::kComplete, 8);
+  t.schedule(0, tree.now + 1, 8, Status::kComplete, kI0);
+  team_end(t, tree.now + 1, tree.now + 20);
+  TaskGraph g = run(t);
+  ASSERT_EQ(g.grains.size(), 2u);
+  EXPECT_EQ(g.grains[0].codeptr, 0x2000u);
+  EXPECT_EQ(g.grains[0].min_depth, 1);
+  EXPECT_EQ(g.grains[0].by_depth.begin()->first, 0);
+  EXPECT_EQ(advise_grain(g.grains[0], 300).depth, 2);
+}
+
+// An N x N wavefront: task (i, j) reads its upper and left neighbours' cells and writes its
+// own. Created up front, run in row order on thread 1: the span is the antidiagonal, (2N-1) g.
+TEST(TaskGraph, AWavefrontIsItsAntidiagonal) {
+  constexpr uint64_t N = 8, g = 100;
+  TraceBuilder t;
+  team(t, 5);
+  auto id = [](uint64_t i, uint64_t j) { return 10 + i * N + j; };
+  auto cell = [](uint64_t i, uint64_t j) { return 0x10000 + 8 * (i * N + j); };
+  for (uint64_t i = 0; i < N; ++i) {
+    for (uint64_t j = 0; j < N; ++j) {
+      uint64_t when = 10 + i * N + j;
+      t.create(0, when, id(i, j), kI0, 0x2000, format::task_flag::kExplicit, true);
+      std::vector<std::pair<uint64_t, DependenceType>> deps;
+      if (i) deps.push_back({cell(i - 1, j), DependenceType::kIn});
+      if (j) deps.push_back({cell(i, j - 1), DependenceType::kIn});
+      deps.push_back({cell(i, j), DependenceType::kInout});
+      for (size_t k = 0; k < deps.size(); ++k) {
+        t.event(0, format::Event{when, format::Kind::kDependence, uint8_t(deps[k].second), 0,
+                                 uint32_t(k), id(i, j), deps[k].first, deps.size()});
+      }
+    }
+  }
+  arrive(t, 0, 10 + N * N);
+  uint64_t now = 200;
+  for (uint64_t k = 0; k < N * N; ++k) {
+    t.schedule(1, now, kI1, Status::kSwitch, 10 + k);
+    now += g;
+    t.schedule(1, now, 10 + k, Status::kComplete, kI1);
+  }
+  team_end(t, now, now + 20);
+  TaskGraph gr = run(t);
+  EXPECT_EQ(gr.dependence_edges, 2 * N * (N - 1));
+  EXPECT_EQ(gr.satisfied_edges, 0u);
+  EXPECT_EQ(gr.span_ns, 10 + (2 * N - 1) * g + 10);  // serial execution took N^2 g
+}
+
+// Each of N tasks has depend(inout: a, b): N - 1 edges however the two addresses name the
+// predecessor. The first half run as soon as they are created, so their successors find them
+// completed: those edges are satisfied at creation and still counted once.
+TEST(TaskGraph, DependencesOnTwoAddressesCountOncePerPair) {
+  constexpr uint64_t N = 100;
+  TraceBuilder t;
+  team(t, 5);
+  uint64_t now = 10;
+  for (uint64_t k = 0; k < N; ++k) {
+    t.create(0, now, 10 + k, kI0, 0x2000, format::task_flag::kExplicit, true);
+    t.deps(0, now, 10 + k, {{0xA0, DependenceType::kInout}, {0xB0, DependenceType::kInout}});
+    ++now;
+    if (k < N / 2) {
+      t.schedule(0, now, kI0, Status::kSwitch, 10 + k);
+      now += 5;
+      t.schedule(0, now, 10 + k, Status::kComplete, kI0);
+      ++now;
+    }
+  }
+  arrive(t, 0, now);
+  for (uint64_t k = N / 2; k < N; ++k) {
+    t.schedule(1, now, kI1, Status::kSwitch, 10 + k);
+    now += 5;
+    t.schedule(1, now, 10 + k, Status::kComplete, kI1);
+  }
+  team_end(t, now, now + 20);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.dependence_edges, N - 1);
+  // 0 -> 1 ... 49 -> 50: the predecessor had completed when the successor was created.
+  EXPECT_EQ(g.satisfied_edges, N / 2);
+}
+
+// The program's initial task runs a serial prelude, then forks a region whose implicit task on
+// thread 0 begins `gap` ns later (thread creation); I0 creates 8 independent tasks of 100 ns,
+// 1 ns apart, that both threads run; after the region the initial task runs 60 ns more.
+void prelude_then_tasks(TraceBuilder& t, uint64_t prelude, uint64_t gap) {
+  constexpr uint64_t kInitial = 50;
+  uint64_t f = prelude, s = prelude + gap;  // fork, I0's begin
+  t.thread_begin(0, 0, 1).initial_task(0, 0, kInitial);
+  t.parallel_begin(0, f, kRegion, kInitial, 2, 0x1000);
+  t.thread_begin(1, f + gap / 2).implicit_begin(1, f + gap / 2 + 10, kI1, kRegion, 2, 1);
+  arrive(t, 1, f + gap / 2 + 20);
+  t.implicit_begin(0, s, kI0, kRegion, 2, 0);
+  for (uint64_t k = 0; k < 8; ++k) t.create(0, s + 10 + k, 10 + k, kI0);
+  arrive(t, 0, s + 18);
+  for (uint64_t k = 0; k < 8; k += 2) {
+    t.schedule(0, s + 18 + 50 * k, kI0, Status::kSwitch, 10 + k);
+    t.schedule(0, s + 18 + 50 * k + 100, 10 + k, Status::kComplete, kI0);
+  }
+  for (uint64_t k = 1; k < 8; k += 2) {
+    t.schedule(1, s + 18 + 50 * k, kI1, Status::kSwitch, 10 + k);
+    t.schedule(1, s + 18 + 50 * k + 100, 10 + k, Status::kComplete, kI1);
+  }
+  uint64_t e = s + 18 + 50 * 7 + 100 + 2;
+  for (uint32_t th = 0; th < 2; ++th) {
+    uint64_t task = th ? kI1 : kI0;
+    t.sync_wait(th, e, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, task);
+    t.sync(th, e, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, task);
+    t.implicit_end(th, e + 10, task);
+  }
+  t.thread_end(1, e + 20);
+  t.parallel_end(0, e + 20, kRegion, kInitial, 0x1000);
+  t.thread_end(0, e + 80);
+}
+
+// Closed form: prelude + fork gap + I0 to the last task's creation (10 + 7) + the task (100) +
+// 10 in I0 after the barrier + 60 in the initial task after the region.
+uint64_t prelude_span(uint64_t prelude, uint64_t gap) { return prelude + gap + 17 + 100 + 70; }
+
+TEST(TaskGraph, ASerialPreludeThenEightTasksHasTheClosedFormSpan) {
+  TraceBuilder t;
+  prelude_then_tasks(t, 20000, 300);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.span_ns, prelude_span(20000, 300));
+  EXPECT_EQ(g.runtime_ns, 300u);  // thread 0 from parallel_begin to its implicit task
+  EXPECT_EQ(g.path_runtime_ns, 300u);
+  ASSERT_GE(g.critical_path.size(), 3u);
+  bool task_on_path = false;
+  for (const PathShare& s : g.critical_path) task_on_path |= s.codeptr == 0x2000 && s.ns == 100;
+  EXPECT_TRUE(task_on_path);
+}
+
+// A region entered after a fork gap longer than the region's own path: its tasks stay on the
+// critical path, the gap is labelled runtime (before, the gap counted as the initial task's
+// work and the region dropped off the path).
+TEST(TaskGraph, ARegionAfterALongForkGapHangsOffItsFork) {
+  TraceBuilder t;
+  prelude_then_tasks(t, 1000, 5000);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.span_ns, prelude_span(1000, 5000));
+  // In order: the initial task's prelude, the fork (runtime, at the parallel construct), I0
+  // creating 8 tasks, one task, I0 after the barrier and the initial task after the join.
+  ASSERT_EQ(g.path_runs.size(), 6u);
+  EXPECT_EQ(g.path_runs[0].codeptr, 0u);
+  EXPECT_EQ(g.path_runs[0].ns, 1000u);
+  EXPECT_TRUE(g.path_runs[0].serial);
+  EXPECT_EQ(g.path_runs[1].kind, PathKind::kFork);
+  EXPECT_EQ(g.path_runs[1].codeptr, 0x1000u);
+  EXPECT_EQ(g.path_runs[1].ns, 5000u);
+  EXPECT_EQ(g.path_runs[2].kind, PathKind::kWork);
+  EXPECT_EQ(g.path_runs[2].creates, 8u);
+  EXPECT_EQ(g.path_runs[2].creating_ns, 7u);
+  EXPECT_EQ(g.path_runs[3].codeptr, 0x2000u);
+  EXPECT_EQ(g.path_runs[3].ns, 100u);
+  EXPECT_EQ(g.path_runs[4].ns, 10u);
+  EXPECT_EQ(g.path_runs[4].via, PathVia::kBarrier);
+  EXPECT_FALSE(g.path_runs[4].serial);
+  EXPECT_EQ(g.path_runs[5].ns, 60u);
+  EXPECT_EQ(g.path_runs[5].via, PathVia::kJoin);
+  EXPECT_TRUE(g.path_runs[5].serial);
+  EXPECT_EQ(g.path_serial_ns, 1060u);
+  PathShare runtime;
+  for (const PathShare& s : g.critical_path) {
+    if (s.runtime) runtime = s;
+  }
+  EXPECT_EQ(runtime.ns, 5000u);
+  EXPECT_EQ(g.path_runtime_ns, 5000u);
+  EXPECT_FALSE(g.creation_bound.found);
+}
+
+// One thread creates 200 tasks, 10 ns apart, that another runs as they come: the creations
+// are the path, and the pass says so.
+TEST(TaskGraph, OneCreatorBoundingTheRunIsNamed) {
+  constexpr uint64_t N = 200;
+  TraceBuilder t;
+  team(t, 5);
+  for (uint64_t k = 0; k < N; ++k) t.create(0, 10 + 10 * k, 10 + k, kI0);
+  uint64_t end_create = 10 + 10 * (N - 1);
+  arrive(t, 0, end_create + 1);
+  for (uint64_t k = 0; k < N; ++k) {
+    t.schedule(1, 12 + 10 * k, kI1, Status::kSwitch, 10 + k);
+    t.schedule(1, 17 + 10 * k, 10 + k, Status::kComplete, kI1);
+  }
+  team_end(t, end_create + 10, end_create + 30);
+  TaskGraph g = run(t);
+  ASSERT_TRUE(g.creation_bound.found);
+  EXPECT_EQ(g.creation_bound.tasks, N);
+  EXPECT_EQ(g.creation_bound.ns, 10 * (N - 1));
+  EXPECT_EQ(g.path_runs[g.creation_bound.run].codeptr, 0u);
 }
 
 }  // namespace

@@ -160,6 +160,23 @@ TEST_F(ModelTest, EdgesAreReportedOnceFromAddressesAndRuntime) {
   EXPECT_EQ(m.task(11)->pending_preds, 1u);
 }
 
+// A predecessor that completed before its successor was created, named through two
+// addresses: one edge, marked satisfied, and the successor is ready at once.
+TEST_F(ModelTest, AFinishedPredecessorOnTwoAddressesIsOneSatisfiedEdge) {
+  implicit_begin(0, 1, 100);
+  create(0, 10, 1, flag::kExplicit, true);
+  deps(0, 10, {{0xD0, DependenceType::kInout}, {0xD8, DependenceType::kInout}});
+  schedule(0, 1, TaskStatus::kSwitch, 10);
+  finish(0, 10, 1);
+  create(0, 11, 1, flag::kExplicit, true);
+  deps(0, 11, {{0xD0, DependenceType::kInout}, {0xD8, DependenceType::kInout}});
+  ASSERT_EQ(m.new_edges().size(), 1u);
+  EXPECT_EQ(m.new_edges()[0].pred, 10u);
+  EXPECT_TRUE(m.new_edges()[0].satisfied);
+  EXPECT_EQ(m.new_edges()[0].type, uint8_t(DependenceType::kInout));
+  EXPECT_EQ(state(11), TaskState::kReady);
+}
+
 TEST_F(ModelTest, RuntimeEdgeTheAddressesMissedStillBlocks) {
   implicit_begin(0, 1, 100);
   create(0, 10, 1);
