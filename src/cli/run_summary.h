@@ -24,7 +24,8 @@ struct RunCounts {
 // From the metadata when the run completed, else by reading the streams.
 RunCounts count_experiment(const format::Experiment& x);
 
+// `descendants`: the experiments of processes started by the program (DIR/pid-N), listed.
 void print_run_summary(FILE* out, const std::string& dir, const std::vector<std::string>& command,
-                       const ChildExit& child);
+                       const ChildExit& child, const std::vector<std::string>& descendants);
 
 }  // namespace tasklens::cli

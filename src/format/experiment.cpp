@@ -123,6 +123,18 @@ Result<Experiment> open_experiment(const std::string& dir) {
   if (lost) x.warnings.push_back(std::to_string(lost) + " events were lost by the recorder");
   std::string write_error = x.meta.value("/recorder/write_error"_json_pointer, std::string());
   if (!write_error.empty()) x.warnings.push_back("write error during the run: " + write_error);
+  const nlohmann::json::json_pointer processes("/processes");
+  if (x.meta.contains(processes) && x.meta.at(processes).is_array() &&
+      !x.meta.at(processes).empty()) {
+    std::string list;
+    for (const auto& p : x.meta.at(processes)) {
+      if (!p.is_object() || !p.contains("dir") || !p["dir"].is_string()) continue;
+      list += (list.empty() ? "" : ", ") + (fs::path(dir) / p["dir"].get<std::string>()).string();
+    }
+    x.warnings.push_back(std::to_string(x.meta.at(processes).size()) +
+                         " processes started by this program were recorded in experiments of "
+                         "their own, not in this one: " + list);
+  }
   return x;
 }
 
