@@ -217,18 +217,15 @@ void Session::note_callback(const char* name, int result) {
 
 uint32_t Session::intern(const char* name) {
   std::lock_guard<std::mutex> lock(strings_mutex_);
-  for (uint32_t i = 0; i < string_count_; ++i) {
+  uint32_t count = string_count_.load(std::memory_order_relaxed);
+  for (uint32_t i = 0; i < count; ++i) {
     if (std::strcmp(strings_[i], name) == 0) return i + 1;
   }
-  if (string_count_ == string_cap_) {
-    uint32_t cap = string_cap_ ? string_cap_ * 2 : 64;
-    auto* grown = static_cast<const char**>(std::realloc(strings_, cap * sizeof(char*)));
-    if (!grown) return 0;
-    strings_ = grown;
-    string_cap_ = cap;
-  }
-  strings_[string_count_] = strdup(name);
-  return ++string_count_;
+  if (count == kMaxStrings) return 0;  // more names than that: not recorded
+  strings_[count] = strdup(name);
+  if (!strings_[count]) return 0;
+  string_count_.store(count + 1, std::memory_order_release);
+  return count + 1;
 }
 
 bool Session::write_metadata() {
@@ -308,9 +305,10 @@ bool Session::write_metadata() {
     ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
     if (!tb) continue;
     const StreamStats& s = writer.stats(i);
-    uint64_t thread_lost = s.lost + tb->lost_pending;
+    // Changed by their thread, on its slow path only (thread_buffer.cpp).
+    uint64_t thread_lost = s.lost + __atomic_load_n(&tb->lost_pending, __ATOMIC_RELAXED);
     lost += thread_lost;
-    stall += tb->stall_ticks;
+    stall += __atomic_load_n(&tb->stall_ticks, __ATOMIC_RELAXED);
     o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
     o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
     o.kv_u64("lost", thread_lost).end_object();
@@ -344,7 +342,7 @@ bool Session::write_metadata() {
   o.key("strings").begin_array();
   {
     // No lock on the signal path: names are only ever appended, and the count is read once.
-    uint32_t count = string_count_;
+    uint32_t count = string_count_.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < count; ++i) o.str(strings_[i]);
   }
   o.end_array();

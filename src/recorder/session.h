@@ -73,9 +73,12 @@ class Session {
   GrantedCallback callbacks_[64] = {};
   uint32_t callback_count_ = 0;
 
+  // Interned names, owned copies. A fixed array, never moved: the metadata reads it without the
+  // lock (the writer thread, a signal handler) up to string_count_, published with release.
+  static constexpr uint32_t kMaxStrings = 8192;
   std::mutex strings_mutex_;
-  const char** strings_ = nullptr;  // interned names, owned copies
-  uint32_t string_count_ = 0, string_cap_ = 0;
+  const char* strings_[kMaxStrings] = {};
+  std::atomic<uint32_t> string_count_{0};
 
   std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;
   char* metadata_buf_ = nullptr;  // mapped at start: the crash path must not allocate
