@@ -169,7 +169,6 @@ int run(const RunOptions& o) {
   }
   int status = child.signaled ? 128 + child.code : child.code;
 
-  std::error_code ec;
   if (!fs::exists(fs::path(dir) / "experiment.json") && descendant_experiments(dir).empty()) {
     std::string why =
         elf.is_elf && !elf.is_dynamic

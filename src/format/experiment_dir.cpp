@@ -130,7 +130,6 @@ bool read_dir_contents(int dirfd, DirContents* out) {
         auto* c = static_cast<DirContents*>(arg);
         c->empty = false;
         if (std::strcmp(name, kMetadataFile) == 0) c->has_experiment = true;
-        if (std::strcmp(name, ".libgomp-on-libomp") != 0) c->prepared_only = false;
         if (!c->foreign[0] && !is_tasklens_entry(name)) {
           std::snprintf(c->foreign, sizeof c->foreign, "%s", name);
         }

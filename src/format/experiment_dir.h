@@ -27,7 +27,6 @@ bool lock_experiment_dir(int dirfd);
 struct DirContents {
   bool empty = true;            // no entry at all (but . and ..)
   bool has_experiment = false;  // experiment.json
-  bool prepared_only = true;    // nothing but what `tasklens run` prepares (.libgomp-on-libomp)
   char foreign[256] = {};       // the first entry tasklens did not write, "" if none
 };
 // Reads the entries of `dirfd` with getdents64 (async-signal-safe); false on a read error.

@@ -48,10 +48,15 @@ void make_reserve(int dirfd) {
       fsize.rlim_cur <= rlim_t(kReserveBytes)) {
     return;
   }
-  int fd = format::create_in_dir(dirfd, kReserveFile, O_WRONLY);
-  if (fd < 0) return;
-  if (posix_fallocate(fd, 0, kReserveBytes) != 0) unlinkat(dirfd, kReserveFile, 0);
-  close(fd);
+  // 1 MiB, or less on a small file system (a quarter of what is left, at least 64 KiB).
+  for (off_t bytes = kReserveBytes; bytes >= (64 << 10); bytes /= 4) {
+    int fd = format::create_in_dir(dirfd, kReserveFile, O_WRONLY);
+    if (fd < 0) return;
+    bool ok = posix_fallocate(fd, 0, bytes) == 0;
+    close(fd);
+    if (ok) return;
+    unlinkat(dirfd, kReserveFile, 0);
+  }
 }
 
 // Lists the pid-N folders of descendant processes (metadata "processes").
