@@ -74,8 +74,12 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
                         ? fmt::format("killed by signal {} ({})", child.code,
                                       sigabbrev_np(child.code) ? sigabbrev_np(child.code) : "?")
                         : fmt::format("exit status {}", child.code);
-  fmt::print(out, "tasklens: recorded {} ({}) into {}\n", fs::path(command[0]).filename().string(),
-             how, dir);
+  // The program at the top of the experiment: the one started, or the first process it started
+  // that ran OpenMP (a shell script's, say).
+  std::string started = fs::path(command[0]).filename().string();
+  std::string recorded = x->program_name() == "?" ? started : x->program_name();
+  fmt::print(out, "tasklens: recorded {} ({}) into {}\n",
+             recorded == started ? started : recorded + ", started by " + started, how, dir);
   fmt::print(out, "  threads            {}\n", c.threads);
   fmt::print(out, "  parallel regions   {}\n", c.parallel_regions);
   fmt::print(out, "  explicit tasks     {}\n", c.explicit_tasks);
