@@ -19,7 +19,7 @@ namespace {
 pid_t experiment_pid(int dirfd) {
   int fd = openat(dirfd, format::kMetadataFile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return 0;
-  char buf[65536];
+  static char buf[16384];  // once per process, at start-up: not on a thread's (small) stack
   ssize_t n = read(fd, buf, sizeof buf - 1);
   close(fd);
   if (n <= 0) return 0;
