@@ -49,23 +49,24 @@ static long nested(int depth) {
   return tasks;
 }
 
+/* Ends the process from inside a task: exit(3), or a fault (SIGSEGV). */
+static void die(int segv) {
+  if (segv) {
+    int* volatile null = NULL; /* volatile: not folded into a trap instruction */
+    *null = 1;
+  }
+  printf("stress exit at task 500\n");
+  fflush(stdout);
+  exit(3);
+}
+
 static void die_in_region(int segv) {
 #pragma omp parallel
 #pragma omp single
   for (int i = 0; i < 1000; i++) {
 #pragma omp task firstprivate(i)
-    {
-      if (i == 500) {
-        if (segv) {
-          int* volatile null = NULL;
-          *null = 1;
-        }
-        printf("stress exit at task 500\n");
-        fflush(stdout);
-        exit(3);
-      }
-      sink += i;
-    }
+    if (i == 500) die(segv);
+    else sink += i;
   }
 }
 
