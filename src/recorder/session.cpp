@@ -214,6 +214,9 @@ void Session::disable_after_fork() {
     ThreadBuffer* tb = threads[i].load(std::memory_order_relaxed);
     if (tb) tb->chunk = nullptr, tb->cur = tb->end = nullptr;
   }
+  // The child does not write: it must not keep the directory locked after the parent's end.
+  if (output.fd >= 0) close(output.fd);
+  output.fd = -1;
 }
 
 void Session::note_callback(const char* name, int result) {
