@@ -14,8 +14,12 @@ namespace fs = std::filesystem;
 RunCounts count_experiment(const format::Experiment& x) {
   RunCounts c;
   std::error_code ec;
-  for (const auto& entry : fs::recursive_directory_iterator(x.dir, ec)) {
-    if (entry.is_regular_file(ec)) c.trace_bytes += entry.file_size(ec);
+  // This experiment's files only: the pid-N folders of other processes are experiments of their
+  // own (and the .reserve is not trace).
+  for (const auto& entry : fs::directory_iterator(x.dir, ec)) {
+    if (entry.is_regular_file(ec) && entry.path().filename() != ".reserve") {
+      c.trace_bytes += entry.file_size(ec);
+    }
   }
   c.threads = x.streams.size();
   c.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));

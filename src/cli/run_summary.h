@@ -17,7 +17,7 @@ struct RunCounts {
   uint64_t explicit_tasks = 0;
   uint64_t events = 0;
   uint64_t events_lost = 0;
-  uint64_t trace_bytes = 0;  // every file of the experiment directory
+  uint64_t trace_bytes = 0;  // the files of the experiment directory (not its pid-N folders)
   bool scanned = false;      // counted from the streams (the metadata was not final)
 };
 
