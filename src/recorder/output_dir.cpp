@@ -83,7 +83,10 @@ bool claim_output_dir(const char* dir, int inherited_fd, OutputDir* out, char* e
                       size_t error_len) {
   *out = OutputDir{};
   int fd = inherited_dir(dir, inherited_fd);
-  bool from_run = fd >= 0;
+  // Within a `tasklens run` (it set TASKLENS_OUTPUT_FD), which holds the directory's lock for its
+  // whole process tree, even when this process no longer has the descriptor (a program that
+  // closes the descriptors it inherited, a descendant after exec).
+  bool from_run = inherited_fd >= 0;
   if (fd < 0) {
     fd = format::open_experiment_dir(dir, error, error_len);
     if (fd < 0) return false;

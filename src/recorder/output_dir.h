@@ -19,7 +19,7 @@ struct OutputDir {
 };
 
 // Finds and claims the directory; `dir` is the configured one, `inherited_fd` the descriptor
-// `tasklens run` passed (-1: none). False with a message in `error` when this process must not
+// `tasklens run` passed (-1: not under `tasklens run`; it may be closed or reused by now). False with a message in `error` when this process must not
 // record (a symbolic link, a directory holding other files, another run's directory).
 bool claim_output_dir(const char* dir, int inherited_fd, OutputDir* out, char* error,
                       size_t error_len);

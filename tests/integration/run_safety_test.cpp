@@ -161,6 +161,20 @@ TEST_P(Descendant, IsRecordedInAnExperimentOfItsOwn) {
 INSTANTIATE_TEST_SUITE_P(Modes, Descendant, ::testing::Values("fork", "system", "first"),
                          [](const auto& info) { return info.param; });
 
+// A program that closes the descriptors it inherited (the directory's, passed by `tasklens
+// run`) is still recorded at the top: the run holds the lock for its whole process tree.
+TEST(RunOutput, ProgramClosingInheritedDescriptorsIsRecorded) {
+  std::string dir = scratch_dir() + "/exp";
+  CommandResult r = tasklens({"run", "-q", "-n", "2", "-o", dir, "--", test_program("spawn_child"),
+                              "closefds", "30"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  TraceFacts f = read_trace(dir);
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  EXPECT_EQ(f.explicit_created, 30u);
+  EXPECT_TRUE(f.x.meta["processes"].empty());
+}
+
 // Without `tasklens run`, a second program pointed at a finished experiment is not its
 // descendant: it records nothing there and says so.
 TEST(RunOutput, UnrelatedRawRunIntoAnExperimentIsRefused) {

@@ -6,9 +6,10 @@
  *   fork    fork() + execv() of itself as a leaf, waits for it
  *   system  system("<itself> leaf ..."): a shell in between, which is not an OpenMP program
  *   first   starts the child with fork + exec BEFORE its own region (the child records first)
+ *   closefds  closes every descriptor above 2 first (as some programs do), then is a leaf
  *   leaf    nothing more
  *
- * Usage: spawn_child fork|system|first|leaf [NTASKS=100]
+ * Usage: spawn_child fork|system|first|closefds|leaf [NTASKS=100]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -49,6 +50,9 @@ int main(int argc, char** argv) {
   int n = atoi(ntasks);
   int rc = 0;
   if (strcmp(mode, "first") == 0) rc = fork_exec(argv[0], ntasks);
+  if (strcmp(mode, "closefds") == 0) {
+    for (int fd = 3; fd < 1024; fd++) close(fd);
+  }
   region(strcmp(mode, "leaf") == 0 ? "leaf" : "top", n);
   if (strcmp(mode, "fork") == 0) rc = fork_exec(argv[0], ntasks);
   if (strcmp(mode, "system") == 0) {
