@@ -6,3 +6,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 cd "${TASKLENS_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j"$(nproc)" "$@"
+"$root/scripts/ci/tsan.sh"  # the recorder under ThreadSanitizer (about 1 min warm, 3 min cold)

@@ -1,6 +1,7 @@
 // tasklens run: start a program with the recorder attached and summarize what was recorded.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/elf_info.h"
 #include "cli/launcher.h"
+#include "cli/run_output.h"
 #include "cli/run_summary.h"
 #include "cli/tool_paths.h"
 
@@ -33,6 +35,7 @@ struct RunOptions {
   int buffer_mb = 0;
   std::string overflow;
   bool quiet = false;
+  bool force = false;
   std::vector<std::string> command;
 };
 
@@ -105,24 +108,39 @@ int run(const RunOptions& o) {
     return kToolFailed;
   }
 
+  // The user's own OpenMP tool settings: honoured, and said what was done with them.
+  if (const char* tool = std::getenv("OMP_TOOL"); tool && std::string(tool) == "disabled") {
+    std::fprintf(stderr, "tasklens run: OMP_TOOL=disabled is set in the environment: it tells the "
+                         "OpenMP runtime to load no tool, so nothing could be recorded; unset it "
+                         "to record (the program was not run)\n");
+    return kToolFailed;
+  }
+  std::string tool_libraries = recorder;
+  if (const char* user = std::getenv("OMP_TOOL_LIBRARIES"); user && *user) {
+    // The runtime starts the first library of the list whose ompt_start_tool accepts: the
+    // recorder, so the user's tool is kept in the list but not started in this run.
+    tool_libraries += std::string(":") + user;
+    if (!o.quiet) {
+      std::fprintf(stderr, "tasklens: OMP_TOOL_LIBRARIES=%s is set: the recorder goes first and "
+                           "the OpenMP runtime starts one tool only, so that one does not run "
+                           "while tasklens records\n", user);
+    }
+  }
+
   std::string dir = o.output.empty() ? default_output_dir(program) : o.output;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || access(dir.c_str(), W_OK) != 0) {
-    std::fprintf(stderr, "tasklens run: cannot write the output directory %s: %s\n",
-                 dir.c_str(), ec ? ec.message().c_str() : std::strerror(errno));
+  RunOutput output;
+  if (!claim_run_output(dir, o.force, &output, &error)) {
+    std::fprintf(stderr, "tasklens run: %s\n", error.c_str());
     return kToolFailed;
   }
-  if (fs::exists(fs::path(dir) / "experiment.json")) {
-    std::fprintf(stderr, "tasklens run: %s already holds an experiment; choose another -o\n",
-                 dir.c_str());
-    return kToolFailed;
-  }
+  // The program inherits the locked directory: the recorder writes through this descriptor.
+  fcntl(output.fd, F_SETFD, 0);
 
   std::vector<std::string> env = {
       "OMP_TOOL=enabled",
-      "OMP_TOOL_LIBRARIES=" + recorder,
+      "OMP_TOOL_LIBRARIES=" + tool_libraries,
       "TASKLENS_OUTPUT=" + fs::absolute(dir).string(),
+      "TASKLENS_OUTPUT_FD=" + std::to_string(output.fd),
   };
   if (o.threads > 0) env.push_back("OMP_NUM_THREADS=" + std::to_string(o.threads));
   if (o.buffer_mb > 0) env.push_back("TASKLENS_BUFFER_MB=" + std::to_string(o.buffer_mb));
@@ -131,7 +149,10 @@ int run(const RunOptions& o) {
   ElfInfo elf = read_elf_info(program);
   bool gcc_program = elf.needs("libgomp.so.1");
   if (gcc_program) {
-    if (!prepare_gcc_program(elf, dir, program, &env)) return kToolFailed;
+    if (!prepare_gcc_program(elf, dir, program, &env)) {
+      remove_unused_output(output);
+      return kToolFailed;
+    }
     if (!o.quiet) {
       std::fprintf(stderr, "tasklens: %s uses GCC's libgomp: running it on LLVM's libomp\n",
                    program.c_str());
@@ -143,23 +164,27 @@ int run(const RunOptions& o) {
   ChildExit child = run_child(argv, env);
   if (!child.started) {
     std::fprintf(stderr, "tasklens run: %s\n", child.error.c_str());
+    remove_unused_output(output);
     return kToolFailed;
   }
   int status = child.signaled ? 128 + child.code : child.code;
 
-  if (!fs::exists(fs::path(dir) / "experiment.json")) {
+  if (!fs::exists(fs::path(dir) / "experiment.json") && descendant_experiments(dir).empty()) {
     std::string why =
         elf.is_elf && !elf.is_dynamic
             ? "it is statically linked, so the OpenMP runtime cannot load the tool"
         : elf.is_elf && !gcc_program && !elf.needs("libomp.so.5") && !elf.needs("libomp.so") &&
                 !elf.needs("libiomp5.so")
-            ? "it does not link an OpenMP runtime (or loads one in a way tasklens cannot see)"
-            : "the OpenMP runtime did not load the tool (is OMP_TOOL=disabled set somewhere?)";
-    std::fprintf(stderr, "tasklens run: nothing was recorded from %s: %s\n", program.c_str(),
-                 why.c_str());
+            ? "no OpenMP runtime was loaded (the program does not link one, or loads one in a way "
+              "tasklens cannot see)"
+            : "the OpenMP runtime did not load the tool (no OpenMP construct ran, or the tool "
+              "was refused: see the lines above)";
+    std::fprintf(stderr, "tasklens run: nothing was recorded from %s: %s; %s\n", program.c_str(),
+                 why.c_str(), output.created ? "nothing was left behind" : "the directory is left as it was");
+    remove_unused_output(output);
     return status != 0 ? status : kToolFailed;
   }
-  if (!o.quiet) print_run_summary(stderr, dir, o.command, child);
+  if (!o.quiet) print_run_summary(stderr, dir, o.command, child, descendant_experiments(dir));
   return status;
 }
 
@@ -183,6 +208,9 @@ void add_run_command(CLI::App& app, int* exit_code) {
                   "When the writer cannot keep up: block (wait, default) or drop (count losses)")
       ->check(CLI::IsMember({"block", "drop"}));
   sub->add_flag("-q,--quiet", o->quiet, "Print no summary");
+  sub->add_flag("--force", o->force,
+                "Replace the experiment in the output directory (removes only files tasklens "
+                "wrote there; a directory holding anything else is refused)");
   sub->footer("The program and its arguments come last, after the options (and after an "
               "optional --): tasklens run -n 4 -- ./app --its-own-flag");
   sub->callback([o, exit_code] {

@@ -83,6 +83,10 @@ ChildExit run_child(const std::vector<std::string>& argv, const std::vector<std:
   process::SpawnOptions options;
   options.env = env;
   options.default_signals = true;
+  // If tasklens itself is killed (even by SIGKILL), the program gets SIGTERM: the recorder
+  // flushes what it holds and the experiment says "interrupted", instead of a program that goes
+  // on recording with nobody to report on it.
+  options.parent_death_signal = SIGTERM;
   uint64_t t0 = now_ns();
   pid_t pid;
   int rc = process::spawn(argv, options, &pid);

@@ -17,7 +17,8 @@ struct ChildExit {
 
 // Runs argv[0] (already resolved to a path) with `env` ("NAME=value") added to this process's
 // environment, each entry replacing one of the same name. While it runs, SIGINT and SIGQUIT
-// reach the child through the terminal only and SIGTERM is forwarded to it.
+// reach the child through the terminal only and SIGTERM is forwarded to it; if tasklens dies
+// (even by SIGKILL) the child gets SIGTERM (PR_SET_PDEATHSIG).
 ChildExit run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 
 // The program `name` resolves to: itself when it has a slash, else the first match on PATH.

@@ -2,10 +2,60 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <exception>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "cli/commands.h"
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// For an option `sub` does not know ("--thread"), the one it most likely meant ("--threads"):
+// the closest long name by edit distance (at most 2), else one it is a prefix of.
+void suggest_option(const CLI::App* sub, int argc, char** argv) {
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0) continue;
+    arg = arg.substr(0, arg.find('='));
+    std::string best;
+    size_t best_distance = 3;
+    bool known = false;
+    for (const CLI::Option* opt : sub->get_options()) {
+      for (const std::string& name : opt->get_lnames()) {
+        std::string flag = "--" + name;
+        known |= flag == arg;
+        size_t d = edit_distance(arg, flag);
+        if (flag.rfind(arg, 0) == 0) d = std::min<size_t>(d, 2);
+        if (d < best_distance) best_distance = d, best = flag;
+      }
+    }
+    if (!known && !best.empty()) {
+      std::fprintf(stderr, "tasklens %s: unknown option %s; did you mean %s?\n",
+                   sub->get_name().c_str(), arg.c_str(), best.c_str());
+      return;
+    }
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -31,13 +81,20 @@ int main(int argc, char** argv) {
                  argv[1], names.c_str());
     return 2;
   }
+  // `run`: the program and its arguments are set aside before CLI11 sees the rest.
+  const int own_argc = int(tasklens::cli::split_run_command(argc, argv));
   try {
-    app.parse(int(tasklens::cli::split_run_command(argc, argv)), argv);
+    app.parse(own_argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version print and succeed; a bad command line is a usage error: status 2,
     // or for `run` 125, so it cannot be mistaken for the program's own exit status.
     int status = app.exit(e);
     if (status == 0) return 0;
+    if (argc > 1) {
+      for (const CLI::App* sub : app.get_subcommands({})) {
+        if (sub->get_name() == argv[1]) suggest_option(sub, own_argc, argv);
+      }
+    }
     return argc > 1 && std::string_view(argv[1]) == "run" ? tasklens::cli::kRunToolFailed : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tasklens: %s\n", e.what());

@@ -14,8 +14,12 @@ namespace fs = std::filesystem;
 RunCounts count_experiment(const format::Experiment& x) {
   RunCounts c;
   std::error_code ec;
-  for (const auto& entry : fs::recursive_directory_iterator(x.dir, ec)) {
-    if (entry.is_regular_file(ec)) c.trace_bytes += entry.file_size(ec);
+  // This experiment's files only: the pid-N folders of other processes are experiments of their
+  // own (and the .reserve is not trace).
+  for (const auto& entry : fs::directory_iterator(x.dir, ec)) {
+    if (entry.is_regular_file(ec) && entry.path().filename() != ".reserve") {
+      c.trace_bytes += entry.file_size(ec);
+    }
   }
   c.threads = x.streams.size();
   c.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
@@ -43,11 +47,30 @@ RunCounts count_experiment(const format::Experiment& x) {
   return c;
 }
 
+// One line per process recorded below the top one: its pid, parent, program and events.
+void print_descendants(FILE* out, const std::vector<std::string>& descendants) {
+  if (descendants.empty()) return;
+  fmt::print(out, "  processes started by the program, each recorded in its own experiment:\n");
+  for (const std::string& d : descendants) {
+    auto x = format::open_experiment(d);
+    if (!x) {
+      fmt::print(out, "    {}: {}\n", d, x.error().message);
+      continue;
+    }
+    RunCounts c = count_experiment(*x);
+    fmt::print(out, "    {}: pid {} (parent {}), {}, {} threads, {} events, {}\n", d,
+               x->meta.value("/program/pid"_json_pointer, 0),
+               x->meta.value("/parent/ppid"_json_pointer, 0), x->program_name(), c.threads,
+               c.events, x->status);
+  }
+}
+
 void print_run_summary(FILE* out, const std::string& dir, const std::vector<std::string>& command,
-                       const ChildExit& child) {
+                       const ChildExit& child, const std::vector<std::string>& descendants) {
   auto x = format::open_experiment(dir);
   if (!x) {
     fmt::print(out, "tasklens: the experiment in {} cannot be read: {}\n", dir, x.error().message);
+    print_descendants(out, descendants);
     return;
   }
   RunCounts c = count_experiment(*x);
@@ -55,8 +78,12 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
                         ? fmt::format("killed by signal {} ({})", child.code,
                                       sigabbrev_np(child.code) ? sigabbrev_np(child.code) : "?")
                         : fmt::format("exit status {}", child.code);
-  fmt::print(out, "tasklens: recorded {} ({}) into {}\n", fs::path(command[0]).filename().string(),
-             how, dir);
+  // The program at the top of the experiment: the one started, or the first process it started
+  // that ran OpenMP (a shell script's, say).
+  std::string started = fs::path(command[0]).filename().string();
+  std::string recorded = x->program_name() == "?" ? started : x->program_name();
+  fmt::print(out, "tasklens: recorded {} ({}) into {}\n",
+             recorded == started ? started : recorded + ", started by " + started, how, dir);
   fmt::print(out, "  threads            {}\n", c.threads);
   fmt::print(out, "  parallel regions   {}\n", c.parallel_regions);
   fmt::print(out, "  explicit tasks     {}\n", c.explicit_tasks);
@@ -65,7 +92,12 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   fmt::print(out, "  trace size         {:.2f} MiB ({:.2f} bytes/event)\n",
              double(c.trace_bytes) / (1024.0 * 1024.0),
              c.events ? double(c.trace_bytes) / double(c.events) : 0.0);
-  if (c.events_lost == 0 && x->status == "complete") {
+  bool disk_full = x->meta.value("/recorder/disk_full"_json_pointer, false);
+  if (disk_full) {
+    fmt::print(out, "  events lost        {} (disk full: the trace holds every event written "
+                    "before the disk filled up, the rest is counted here; see `tasklens check "
+                    "{}`)\n", c.events_lost, dir);
+  } else if (c.events_lost == 0 && x->status == "complete") {
     fmt::print(out, "  events lost        0\n");
   } else if (x->status == "complete" &&
              !x->meta.value("/recorder/write_error"_json_pointer, std::string()).empty()) {
@@ -80,6 +112,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
                c.events_lost, x->status, dir);
   }
   for (const std::string& w : x->warnings) fmt::print(out, "  note: {}\n", w);
+  print_descendants(out, descendants);
   fmt::print(out, "  next: tasklens report {}\n", dir);
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "format/chunk.h"
+#include "format/experiment_dir.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::format {
@@ -123,6 +124,23 @@ Result<Experiment> open_experiment(const std::string& dir) {
   if (lost) x.warnings.push_back(std::to_string(lost) + " events were lost by the recorder");
   std::string write_error = x.meta.value("/recorder/write_error"_json_pointer, std::string());
   if (!write_error.empty()) x.warnings.push_back("write error during the run: " + write_error);
+  // The experiments of other processes of the run (docs/RECORDER.md, "The output directory"),
+  // found in the directory: the metadata's processes[] lists only those seen while it was written.
+  std::vector<std::string> others;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("pid-", 0) == 0 && is_tasklens_entry(name.c_str()) && entry.is_directory(ec)) {
+      others.push_back(entry.path().string());
+    }
+  }
+  std::sort(others.begin(), others.end());
+  if (!others.empty()) {
+    std::string list;
+    for (const std::string& o : others) list += (list.empty() ? "" : ", ") + o;
+    x.warnings.push_back(std::to_string(others.size()) +
+                         " other processes of this run were recorded in experiments of their "
+                         "own, not in this one: " + list);
+  }
   return x;
 }
 

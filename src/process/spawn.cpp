@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,63 @@ void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
   }
 }
 
+// The child's side of spawn_forked(): streams, signals, the parent-death signal, exec. Reports
+// the error number on `report` when it cannot exec.
+[[noreturn]] void exec_child(char* const* argp, char* const* envp, const SpawnOptions& options,
+                             pid_t parent, int report) {
+  const Stream* streams[3] = {&options.in, &options.out, &options.err};
+  for (int target = 0; target < 3; ++target) {
+    const Stream& s = *streams[target];
+    int fd = -1;
+    if (s.kind == Stream::Kind::kNull) fd = open("/dev/null", target == 0 ? O_RDONLY : O_WRONLY);
+    if (s.kind == Stream::Kind::kFile) {
+      fd = target == 0 ? open(s.path.c_str(), O_RDONLY)
+                       : open(s.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    if (s.kind == Stream::Kind::kDescriptor) fd = s.fd;
+    if (s.kind != Stream::Kind::kInherit && (fd < 0 || dup2(fd, target) < 0)) break;
+  }
+  if (options.default_signals) {
+    for (int sig : {SIGINT, SIGQUIT, SIGTERM}) signal(sig, SIG_DFL);
+  }
+  prctl(PR_SET_PDEATHSIG, options.parent_death_signal);
+  if (getppid() != parent) raise(options.parent_death_signal);  // it died before the prctl
+  execve(argp[0], argp, envp);
+  int err = errno;
+  ssize_t ignored = write(report, &err, sizeof err);
+  (void)ignored;
+  _exit(127);
+}
+
+// spawn() with fork and exec, for what posix_spawn cannot set up (the parent-death signal).
+int spawn_forked(char* const* argp, char* const* envp, const SpawnOptions& options, pid_t* pid) {
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return errno;
+  pid_t parent = getpid();
+  pid_t child = fork();
+  if (child < 0) {
+    int err = errno;
+    close(report[0]);
+    close(report[1]);
+    return err;
+  }
+  if (child == 0) exec_child(argp, envp, options, parent, report[1]);
+  close(report[1]);
+  int err = 0;
+  ssize_t n;
+  while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR) {
+  }
+  close(report[0]);
+  if (n == ssize_t(sizeof err)) {  // exec failed: the child has exited with 127
+    int status;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return err;
+  }
+  *pid = child;
+  return 0;
+}
+
 }  // namespace
 
 std::vector<std::string> environment_with(const std::vector<std::string>& entries) {
@@ -59,6 +117,7 @@ int spawn(const std::vector<std::string>& argv, const SpawnOptions& options, pid
   envp.push_back(nullptr);
   for (auto& a : args) argp.push_back(a.data());
   argp.push_back(nullptr);
+  if (options.parent_death_signal) return spawn_forked(argp.data(), envp.data(), options, pid);
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);

@@ -32,6 +32,9 @@ struct SpawnOptions {
   // SIGINT, SIGQUIT and SIGTERM at their default action in the child, whatever this process
   // does with them.
   bool default_signals = false;
+  // Non-zero: the child gets this signal when this process's calling thread ends, even by
+  // SIGKILL (PR_SET_PDEATHSIG, set between fork and exec).
+  int parent_death_signal = 0;
 };
 
 // This process's environment with `entries` ("NAME=value") added, each replacing an entry of

@@ -38,7 +38,11 @@ Chunk* ChunkPool::pop_free_locked() {
   } else {
     return nullptr;
   }
-  if (++in_use_ > peak_in_use_) peak_in_use_ = in_use_;
+  size_t used = in_use_.load(std::memory_order_relaxed) + 1;
+  in_use_.store(used, std::memory_order_relaxed);
+  if (used > peak_in_use_.load(std::memory_order_relaxed)) {
+    peak_in_use_.store(used, std::memory_order_relaxed);
+  }
   return c;
 }
 
@@ -59,7 +63,7 @@ void ChunkPool::give_back(Chunk* c) {
     std::lock_guard<std::mutex> lock(mutex_);
     c->next = free_;
     free_ = c;
-    --in_use_;
+    in_use_.store(in_use_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
   }
   freed_.notify_one();
 }

@@ -64,8 +64,9 @@ class ChunkPool {
   void warm_ahead(size_t chunks);
 
   // Chunks in use right now (taken and not given back), and the most ever in use.
-  size_t in_use() const { return in_use_; }
-  size_t peak_in_use() const { return peak_in_use_; }
+  // Read without the lock (the metadata, written by the writer thread while threads take chunks).
+  size_t in_use() const { return in_use_.load(std::memory_order_relaxed); }
+  size_t peak_in_use() const { return peak_in_use_.load(std::memory_order_relaxed); }
 
  private:
   Chunk* pop_free_locked();
@@ -77,8 +78,8 @@ class ChunkPool {
   std::atomic<size_t> warmed_{0};  // chunks [0, warmed_) have their pages
   size_t never_used_ = 0;
   size_t count_ = 0;
-  size_t in_use_ = 0;
-  size_t peak_in_use_ = 0;
+  std::atomic<size_t> in_use_{0};  // changed under mutex_
+  std::atomic<size_t> peak_in_use_{0};
   size_t wake_batch_ = 1;
   std::atomic<Chunk*> full_{nullptr};
   std::atomic<size_t> queued_{0};  // chunks in full_ (approximately, while a push is under way)

@@ -18,6 +18,11 @@ void read_config(Config& config, const char* app_name) {
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     std::snprintf(config.output_dir, sizeof config.output_dir, "tasklens-%s-%s", app_name, stamp);
   }
+  if (const char* fd = std::getenv("TASKLENS_OUTPUT_FD"); fd && *fd) {
+    char* end = nullptr;
+    long v = std::strtol(fd, &end, 10);
+    if (end && *end == 0 && v >= 0 && v < (1l << 20)) config.output_fd = int(v);
+  }
   if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); mb && *mb) {
     long v = std::strtol(mb, nullptr, 10);
     if (v >= 1 && v <= (1l << 20)) config.buffer_bytes = size_t(v) << 20;
@@ -27,6 +32,9 @@ void read_config(Config& config, const char* app_name) {
   }
   if (const char* c = std::getenv("TASKLENS_CLOCK"); c && std::strcmp(c, "monotonic") == 0) {
     config.clock = ClockSource::kMonotonic;
+  }
+  if (const char* g = std::getenv("TASKLENS_TEST_WRITER_GATE"); g && *g) {
+    std::snprintf(config.writer_gate, sizeof config.writer_gate, "%s", g);
   }
   if (const char* q = std::getenv("TASKLENS_QUIET"); q && *q && *q != '0') config.quiet = true;
 }

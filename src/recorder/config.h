@@ -16,11 +16,15 @@ enum class OverflowPolicy : uint8_t {
 
 struct Config {
   char output_dir[4096] = {};       // TASKLENS_OUTPUT, else tasklens-<app>-<timestamp>
+  int output_fd = -1;  // TASKLENS_OUTPUT_FD: the directory, opened and locked by `tasklens run`
   size_t buffer_bytes = 64u << 20;  // TASKLENS_BUFFER_MB
   OverflowPolicy overflow = OverflowPolicy::kBlock;  // TASKLENS_OVERFLOW=block|drop
   ClockSource clock = ClockSource::kTsc;             // TASKLENS_CLOCK=tsc|monotonic
   uint32_t block_timeout_ms = 1000;  // how long kBlock waits before it drops
   bool quiet = false;                // TASKLENS_QUIET=1: no warning lines on stderr
+  // TASKLENS_TEST_WRITER_GATE: a named pipe the writer thread reads to its end before it starts
+  // (tests make the writer fall behind with it, without timing).
+  char writer_gate[512] = {};
 };
 
 // Fills `config` from the environment; `app_name` names the default output directory.

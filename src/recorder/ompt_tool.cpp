@@ -226,7 +226,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   TL_REGISTER(cancel, on_cancel);
   TL_REGISTER(error, on_error);
 #undef TL_REGISTER
-  g_session.write_metadata();  // now with the granted callbacks
+  g_session.writer.request_metadata();  // now with the granted callbacks
   return 1;
 }
 

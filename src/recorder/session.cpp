@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <cstring>
 
 #include "format/chunk.h"
+#include "format/experiment_dir.h"
 #include "format/json_out.h"
 #include "format/kinds.h"
 #include "recorder/loaded_objects.h"
@@ -34,16 +36,42 @@ char* g_cmdline = nullptr;
 size_t g_cmdline_len = 0;
 char* g_objects = nullptr;
 
-bool make_dirs(const char* path) {
-  char tmp[4096];
-  std::snprintf(tmp, sizeof tmp, "%s", path);
-  for (char* p = tmp + 1; *p; ++p) {
-    if (*p != '/') continue;
-    *p = 0;
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return false;
-    *p = '/';
+// Space for the last metadata when the disk fills up: freed just before that write.
+constexpr char kReserveFile[] = ".reserve";
+constexpr off_t kReserveBytes = 1 << 20;
+
+void make_reserve(int dirfd) {
+  // Under a file size limit no reserve is needed (the limit is per file), and growing a file
+  // past it would raise SIGXFSZ.
+  rlimit fsize{};
+  if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
+      fsize.rlim_cur <= rlim_t(kReserveBytes)) {
+    return;
   }
-  return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+  // 1 MiB, or less on a small file system (a quarter of what is left, at least 64 KiB).
+  for (off_t bytes = kReserveBytes; bytes >= (64 << 10); bytes /= 4) {
+    int fd = format::create_in_dir(dirfd, kReserveFile, O_WRONLY);
+    if (fd < 0) return;
+    bool ok = posix_fallocate(fd, 0, bytes) == 0;
+    close(fd);
+    if (ok) return;
+    unlinkat(dirfd, kReserveFile, 0);
+  }
+}
+
+// Lists the pid-N folders of descendant processes (metadata "processes").
+void write_processes(format::JsonOut& o, int dirfd) {
+  o.key("processes").begin_array();
+  format::for_each_dir_entry(
+      dirfd,
+      [](const char* name, void* arg) {
+        if (std::strncmp(name, "pid-", 4) != 0 || !format::is_tasklens_entry(name)) return;
+        auto& out = *static_cast<format::JsonOut*>(arg);
+        out.begin_object().kv_i64("pid", std::strtol(name + 4, nullptr, 10)).kv("dir", name);
+        out.end_object();
+      },
+      &o);
+  o.end_array();
 }
 
 void capture_cmdline() {
@@ -105,13 +133,12 @@ bool Session::start() {
     if (!config.quiet) std::fprintf(stderr, "tasklens: cannot map the recording buffers\n");
     return false;
   }
-  if (!make_dirs(config.output_dir)) {
-    if (!config.quiet) {
-      std::fprintf(stderr, "tasklens: cannot create %s: %s; not recording\n", config.output_dir,
-                   strerror(errno));
-    }
+  char why[4400];
+  if (!claim_output_dir(config.output_dir, config.output_fd, &output, why, sizeof why)) {
+    if (!config.quiet) std::fprintf(stderr, "tasklens: %s; not recording\n", why);
     return false;
   }
+  make_reserve(output.fd);
   capture_cmdline();
   capture_objects();
   Dl_info self{};
@@ -124,17 +151,14 @@ bool Session::start() {
   clock_start = sample_clock();
   status_ = RunStatus::kRunning;
   recording_.store(true, std::memory_order_release);
-  write_metadata();
-  char probe[4200];
-  std::snprintf(probe, sizeof probe, "%s/%s", config.output_dir, format::kMetadataFile);
-  if (access(probe, F_OK) != 0) {
+  if (!write_metadata()) {
     recording_.store(false);
     if (!config.quiet) {
-      std::fprintf(stderr, "tasklens: cannot write in %s; not recording\n", config.output_dir);
+      std::fprintf(stderr, "tasklens: cannot write in %s; not recording\n", output.path);
     }
     return false;
   }
-  if (!writer.start(config.output_dir, &pool)) {
+  if (!writer.start(output.fd, &pool)) {
     recording_.store(false);
     return false;
   }
@@ -190,6 +214,9 @@ void Session::disable_after_fork() {
     ThreadBuffer* tb = threads[i].load(std::memory_order_relaxed);
     if (tb) tb->chunk = nullptr, tb->cur = tb->end = nullptr;
   }
+  // The child does not write: it must not keep the directory locked after the parent's end.
+  if (output.fd >= 0) close(output.fd);
+  output.fd = -1;
 }
 
 void Session::note_callback(const char* name, int result) {
@@ -198,28 +225,28 @@ void Session::note_callback(const char* name, int result) {
 
 uint32_t Session::intern(const char* name) {
   std::lock_guard<std::mutex> lock(strings_mutex_);
-  for (uint32_t i = 0; i < string_count_; ++i) {
+  uint32_t count = string_count_.load(std::memory_order_relaxed);
+  for (uint32_t i = 0; i < count; ++i) {
     if (std::strcmp(strings_[i], name) == 0) return i + 1;
   }
-  if (string_count_ == string_cap_) {
-    uint32_t cap = string_cap_ ? string_cap_ * 2 : 64;
-    auto* grown = static_cast<const char**>(std::realloc(strings_, cap * sizeof(char*)));
-    if (!grown) return 0;
-    strings_ = grown;
-    string_cap_ = cap;
-  }
-  strings_[string_count_] = strdup(name);
-  return ++string_count_;
+  if (count == kMaxStrings) return 0;  // more names than that: not recorded
+  strings_[count] = strdup(name);
+  if (!strings_[count]) return 0;
+  string_count_.store(count + 1, std::memory_order_release);
+  return count + 1;
 }
 
-void Session::write_metadata() {
+bool Session::write_metadata() {
   // Another writer of the metadata (or a signal that interrupted one): let it finish a while.
   for (int i = 0; metadata_busy_.test_and_set(std::memory_order_acquire); ++i) {
-    if (i > 200) return;
+    if (i > 200) return false;
     timespec ms = {0, 1000 * 1000};
     nanosleep(&ms, nullptr);
   }
-  if (!metadata_buf_) return metadata_busy_.clear();
+  if (!metadata_buf_) {
+    metadata_busy_.clear();
+    return false;
+  }
   format::JsonOut o(metadata_buf_, metadata_cap_);
   o.begin_object();
   o.kv("format", "tasklens-experiment").kv_u64("format_version", format::kFormatVersion);
@@ -248,6 +275,12 @@ void Session::write_metadata() {
   exe[n > 0 ? n : 0] = 0;
   o.kv("path", exe);
   o.end_object();
+  if (output.descendant) {
+    // Started, directly or not, by the process at the top of the directory above.
+    o.key("parent").begin_object().kv_i64("ppid", getppid()).kv_i64("top_pid", output.owner_pid);
+    o.kv("experiment", "..").end_object();
+  }
+  write_processes(o, output.fd);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   o.kv("host", host);
@@ -280,9 +313,10 @@ void Session::write_metadata() {
     ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
     if (!tb) continue;
     const StreamStats& s = writer.stats(i);
-    uint64_t thread_lost = s.lost + tb->lost_pending;
+    // Changed by their thread, on its slow path only (thread_buffer.cpp).
+    uint64_t thread_lost = s.lost + __atomic_load_n(&tb->lost_pending, __ATOMIC_RELAXED);
     lost += thread_lost;
-    stall += tb->stall_ticks;
+    stall += __atomic_load_n(&tb->stall_ticks, __ATOMIC_RELAXED);
     o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
     o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
     o.kv_u64("lost", thread_lost).end_object();
@@ -301,6 +335,7 @@ void Session::write_metadata() {
   o.kv_u64("times_clamped", writer.clamped());
   o.kv_u64("writer_cpu_ns", writer.cpu_ns());
   o.kv("write_error", writer.error());
+  o.kv_bool("disk_full", writer.disk_full());
   o.end_object();
 
   o.kv_u64("explicit_tasks", writer.explicit_tasks());
@@ -315,24 +350,34 @@ void Session::write_metadata() {
   o.key("strings").begin_array();
   {
     // No lock on the signal path: names are only ever appended, and the count is read once.
-    uint32_t count = string_count_;
+    uint32_t count = string_count_.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < count; ++i) o.str(strings_[i]);
   }
   o.end_array();
   o.end_object();
 
-  char path[4200], tmp[4200];
-  std::snprintf(path, sizeof path, "%s/%s", config.output_dir, format::kMetadataFile);
-  std::snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    bool ok = !o.overflowed() && write(fd, o.data(), o.size()) == ssize_t(o.size()) &&
-              write(fd, "\n", 1) == 1;
-    close(fd);
-    if (ok) rename(tmp, path);
-    else unlink(tmp);
+  const char* tmp = "experiment.json.tmp";
+  bool ok = !o.overflowed() && write_file(tmp, o);
+  if (!ok && !o.overflowed() && status != RunStatus::kRunning &&
+      unlinkat(output.fd, kReserveFile, 0) == 0) {
+    // The disk is full: the reserve makes room for the last metadata.
+    ok = write_file(tmp, o);
   }
+  // The last metadata does not need the reserve any more.
+  if (ok && status != RunStatus::kRunning) unlinkat(output.fd, kReserveFile, 0);
+  if (ok) ok = renameat(output.fd, tmp, output.fd, format::kMetadataFile) == 0;
+  if (!ok) unlinkat(output.fd, tmp, 0);
   metadata_busy_.clear(std::memory_order_release);
+  return ok;
+}
+
+bool Session::write_file(const char* name, const format::JsonOut& o) {
+  unlinkat(output.fd, name, 0);
+  int fd = format::create_in_dir(output.fd, name, O_WRONLY);
+  if (fd < 0) return false;
+  bool ok = write(fd, o.data(), o.size()) == ssize_t(o.size()) && write(fd, "\n", 1) == 1;
+  close(fd);
+  return ok;
 }
 
 }  // namespace tasklens::recorder

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <mutex>
 
+#include "format/json_out.h"
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
 #include "recorder/config.h"
+#include "recorder/output_dir.h"
 #include "recorder/thread_buffer.h"
 #include "recorder/writer.h"
 
@@ -41,8 +43,8 @@ class Session {
   // Interns a user-API name; returns its id (index in the metadata's "strings" array + 1).
   uint32_t intern(const char* name);
 
-  // Rewrites experiment.json with the current state.
-  void write_metadata();
+  // Rewrites experiment.json with the current state; false when it could not be written.
+  bool write_metadata();
 
   Config config;
   ChunkPool pool;
@@ -51,6 +53,7 @@ class Session {
   std::atomic<uint32_t> thread_count{0};
   std::atomic<uint64_t> threads_refused{0};  // events of threads beyond kMaxThreads
 
+  OutputDir output;  // where this process writes (DIR, or DIR/pid-N for a descendant)
   ClockSample clock_start, clock_end;
   uint64_t start_unix_ns = 0;
   bool invariant_tsc = false;
@@ -59,6 +62,8 @@ class Session {
  private:
   friend ThreadBuffer* attach_thread();
   void flush_all_threads();
+  // Writes the metadata into file `name` of the output directory (created anew).
+  bool write_file(const char* name, const format::JsonOut& o);
 
   std::atomic<bool> recording_{false};
   std::atomic<RunStatus> status_{RunStatus::kNotStarted};
@@ -68,9 +73,12 @@ class Session {
   GrantedCallback callbacks_[64] = {};
   uint32_t callback_count_ = 0;
 
+  // Interned names, owned copies. A fixed array, never moved: the metadata reads it without the
+  // lock (the writer thread, a signal handler) up to string_count_, published with release.
+  static constexpr uint32_t kMaxStrings = 8192;
   std::mutex strings_mutex_;
-  const char** strings_ = nullptr;  // interned names, owned copies
-  uint32_t string_count_ = 0, string_cap_ = 0;
+  const char* strings_[kMaxStrings] = {};
+  std::atomic<uint32_t> string_count_{0};
 
   std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;
   char* metadata_buf_ = nullptr;  // mapped at start: the crash path must not allocate

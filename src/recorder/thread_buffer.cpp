@@ -24,12 +24,14 @@ format::Event* start_chunk(ThreadBuffer* tb, Chunk* c, uint64_t stall_begin, uin
   if (stall_end > stall_begin) {
     *e++ = format::Event{stall_begin, format::Kind::kToolStall, 1, 0, 0, 0, 0, 0};
     *e++ = format::Event{stall_end, format::Kind::kToolStall, 2, 0, 0, 0, 0, 0};
-    tb->stall_ticks += stall_end - stall_begin;
+    // Atomic stores: the writer reads these for the metadata (relaxed, plain moves on x86).
+    __atomic_store_n(&tb->stall_ticks, tb->stall_ticks + (stall_end - stall_begin),
+                     __ATOMIC_RELAXED);
   }
   if (tb->lost_pending) {
     *e++ = format::Event{now_ticks(), format::Kind::kLost, 0, 0, c->lost_before, 0, 0, 0};
     tb->lost_total += tb->lost_pending;
-    tb->lost_pending = 0;
+    __atomic_store_n(&tb->lost_pending, uint64_t(0), __ATOMIC_RELAXED);
   }
   tb->chunk = c;
   tb->end = c->events + kChunkEvents;
@@ -97,7 +99,7 @@ format::Event* refill(ThreadBuffer* tb) {
   if (!c) {
     // Nothing free: this event is lost. Keep cur == end so the next event tries again.
     tb->dropping = true;
-    ++tb->lost_pending;
+    __atomic_store_n(&tb->lost_pending, tb->lost_pending + 1, __ATOMIC_RELAXED);
     return nullptr;
   }
   tb->dropping = false;

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "format/chunk_builder.h"
+#include "format/experiment_dir.h"
 #include "recorder/session.h"
 
 namespace tasklens::recorder {
@@ -62,8 +63,8 @@ __attribute__((target("clflushopt"))) void flush_lines(const void* p, size_t byt
 
 }  // namespace
 
-bool Writer::start(const char* dir, ChunkPool* pool) {
-  dir_ = dir;
+bool Writer::start(int dirfd, ChunkPool* pool) {
+  dirfd_ = dirfd;
   pool_ = pool;
   for (uint32_t i = 0; i < kMaxThreads; ++i) fds_[i] = -1;
   void* mem = mmap(nullptr, kStageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -84,6 +85,14 @@ bool Writer::is_writer_thread() const { return native_ && pthread_equal(native_,
 
 void Writer::loop() {
   pthread_setname_np(pthread_self(), "tasklens-writer");
+  if (const char* gate = g_session.config.writer_gate; *gate) {
+    // Tests: hold the writer until someone opens the named pipe for writing and closes it.
+    int fd = ::open(gate, O_RDONLY | O_CLOEXEC);
+    char byte;
+    while (fd >= 0 && (::read(fd, &byte, 1) > 0 || errno == EINTR)) {
+    }
+    if (fd >= 0) ::close(fd);
+  }
   uint64_t last_metadata_ns = monotonic_ns();
   while (true) {
     timespec deadline;
@@ -95,8 +104,10 @@ void Writer::loop() {
     if (crash_.load(std::memory_order_acquire)) break;
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
-    if (last_sample_.ns - last_metadata_ns > 1000000000ull) {
-      last_metadata_ns = last_sample_.ns;
+    uint64_t now_ns = last_ns_.load(std::memory_order_relaxed);
+    if (now_ns - last_metadata_ns > 1000000000ull ||
+        metadata_requested_.exchange(false, std::memory_order_acquire)) {
+      last_metadata_ns = now_ns;
       g_session.write_metadata();
     }
     if (stop_.load(std::memory_order_acquire)) {
@@ -134,7 +145,30 @@ void Writer::drain() {
     }
   }
   flush_staged();
-  last_sample_ = sample_clock();
+  set_last_sample(sample_clock());
+}
+
+// A sequence lock: the writer thread is the only one to store; readers retry while a store is
+// under way (a bounded number of times: a signal handler must not spin for ever).
+void Writer::set_last_sample(ClockSample s) {
+  uint32_t seq = sample_seq_.load(std::memory_order_relaxed);
+  sample_seq_.store(seq + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  last_ticks_.store(s.ticks, std::memory_order_relaxed);
+  last_ns_.store(s.ns, std::memory_order_relaxed);
+  sample_seq_.store(seq + 2, std::memory_order_release);
+}
+
+ClockSample Writer::last_sample() const {
+  ClockSample s;
+  for (int i = 0; i < 1000; ++i) {
+    uint32_t before = sample_seq_.load(std::memory_order_acquire);
+    s.ticks = last_ticks_.load(std::memory_order_relaxed);
+    s.ns = last_ns_.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (!(before & 1) && sample_seq_.load(std::memory_order_relaxed) == before) return s;
+  }
+  return ClockSample{};
 }
 
 void Writer::stop() {
@@ -163,18 +197,23 @@ void Writer::write_partial(Chunk* c, uint32_t n) {
 
 int Writer::fd_for(uint32_t thread, int os_tid) {
   if (fds_[thread] >= 0) return fds_[thread];
-  char path[4200];
-  std::snprintf(path, sizeof path, "%s/%s%04u%s", dir_, format::kStreamPrefix, thread,
+  char path[64];
+  std::snprintf(path, sizeof path, "%s%04u%s", format::kStreamPrefix, thread,
                 format::kStreamSuffix);
-  int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Created, never reused: an existing file or a planted symbolic link is an error.
+  int fd = format::create_in_dir(dirfd_, path, O_WRONLY);
   if (fd < 0) {
+    if (errno == ENOSPC || errno == EDQUOT) disk_full_.store(true);
     if (!error_[0]) std::snprintf(error_, sizeof error_, "%s: %s", path, strerror(errno));
     return -1;
   }
   format::FileHeader h = format::make_file_header(thread, uint64_t(os_tid));
   int err = 0;
   if (!write_all(fd, &h, sizeof h, &err)) {
+    if (err == ENOSPC || err == EFBIG || err == EDQUOT) disk_full_.store(true);
     if (!error_[0]) std::snprintf(error_, sizeof error_, "%s: %s", path, strerror(err));
+    // An empty stream, not a torn header: the reader then sees a thread without events.
+    if (ftruncate(fd, 0) != 0) unlinkat(dirfd_, path, 0);
     ::close(fd);
     return -1;
   }
@@ -187,6 +226,10 @@ void Writer::stage_chunk(Chunk* c, uint32_t n) {
   uint32_t t = c->thread;
   stats_[t].lost += c->lost_before;
   if (n == 0) return;
+  if (failed_) {  // nothing more is written (flush_staged)
+    stats_[t].lost += n;
+    return;
+  }
   if (staged_count_ > 0 && (out_thread_ != t || out_len_ + kBufBytes > kStageBytes ||
                             staged_count_ == kMaxStaged)) {
     flush_staged();
@@ -233,27 +276,36 @@ void Writer::flush_staged() {
   uint32_t t = out_thread_;
   int fd = fds_[t];  // opened by stage_chunk, or -1 when that failed
   int err = 0;
-  if (fd >= 0 && write_all(fd, out_, out_len_, &err)) {
+  if (fd >= 0 && !failed_ && write_all(fd, out_, out_len_, &err)) {
     for (uint32_t i = 0; i < staged_count_; ++i) commit(t, staged_[i]);
   } else {
-    // Cut a torn write off, then try the chunks one by one: a later, smaller one may fit.
+    // Cut a torn write off, then write the chunks one by one while they fit: every stream stays
+    // a sequence of whole chunks. After the first failure (a full disk, a file size limit, an
+    // I/O error) nothing more is written to any stream, so each is a clean prefix of its
+    // thread's events; the rest is counted as lost.
     for (uint32_t i = 0; i < staged_count_; ++i) {
       const Staged& st = staged_[i];
       if (fd >= 0 && ftruncate(fd, off_t(offsets_[t])) == 0) lseek(fd, off_t(offsets_[t]), SEEK_SET);
-      if (fd >= 0 && write_all(fd, out_ + st.offset, st.bytes, &err)) {
+      if (fd >= 0 && !failed_ && write_all(fd, out_ + st.offset, st.bytes, &err)) {
         commit(t, st);
         continue;
       }
-      if (fd >= 0 && !error_[0]) {
-        std::snprintf(error_, sizeof error_, "writing the stream of thread %u: %s", t,
-                      strerror(err));
-      }
+      if (fd >= 0 && !failed_) note_failure(t, err);
+      failed_ = true;
       stats_[t].lost += st.events;
     }
     if (fd >= 0 && ftruncate(fd, off_t(offsets_[t])) == 0) lseek(fd, off_t(offsets_[t]), SEEK_SET);
+    failed_ = true;
   }
   staged_count_ = 0;
   out_len_ = 0;
+}
+
+void Writer::note_failure(uint32_t t, int err) {
+  if (err == ENOSPC || err == EFBIG || err == EDQUOT) disk_full_.store(true);
+  if (!error_[0]) {
+    std::snprintf(error_, sizeof error_, "writing the stream of thread %u: %s", t, strerror(err));
+  }
 }
 
 }  // namespace tasklens::recorder

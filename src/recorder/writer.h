@@ -25,7 +25,8 @@ struct StreamStats {
 
 class Writer {
  public:
-  bool start(const char* dir, ChunkPool* pool);
+  // Starts the thread; streams are created in directory `dirfd`.
+  bool start(int dirfd, ChunkPool* pool);
   void wake() { sem_post(&wake_); }
   // Drains the queue and joins the thread.
   void stop();
@@ -46,8 +47,17 @@ class Writer {
   uint64_t explicit_tasks() const { return explicit_tasks_; }
   // The first write error, empty if none.
   const char* error() const { return error_; }
-  // The latest clock sample the writer took (for runs that end without a final one).
-  ClockSample last_sample() const { return last_sample_; }
+  // True when a write failed for want of space (ENOSPC, EDQUOT) or the file size limit (EFBIG).
+  bool disk_full() const { return disk_full_.load(); }
+  // The latest clock sample the writer took (for runs that end without a final one). Any thread,
+  // a signal handler included: the pair is published under a sequence count.
+  ClockSample last_sample() const;
+  // Asks the writer thread to rewrite the metadata at its next wake-up: the metadata reads the
+  // writer's counts, which only the writer thread may read while it runs.
+  void request_metadata() {
+    metadata_requested_.store(true, std::memory_order_release);
+    wake();
+  }
   // CPU time the writer thread used (user + system), known once it has stopped: the recorder's
   // share of the program's CPU time that does not run in the program's threads.
   uint64_t cpu_ns() const { return cpu_ns_.load(std::memory_order_acquire); }
@@ -69,9 +79,10 @@ class Writer {
   // the stream back and writes them one by one, so that every chunk that fits is kept.
   void flush_staged();
   void commit(uint32_t thread, const Staged& st);
+  void note_failure(uint32_t thread, int err);
   int fd_for(uint32_t thread, int os_tid);
 
-  const char* dir_ = nullptr;
+  int dirfd_ = -1;
   ChunkPool* pool_ = nullptr;
   std::thread thread_;
   pthread_t native_ = 0;
@@ -91,9 +102,14 @@ class Writer {
   StreamStats stats_[kMaxThreads];
   uint64_t kinds_[size_t(format::Kind::kCount)] = {};
   uint64_t total_events_ = 0, total_bytes_ = 0, clamped_ = 0, explicit_tasks_ = 0;
-  ClockSample last_sample_;
+  void set_last_sample(ClockSample s);
+  std::atomic<uint32_t> sample_seq_{0};  // odd while last_ticks_/last_ns_ change
+  std::atomic<uint64_t> last_ticks_{0}, last_ns_{0};
+  std::atomic<bool> metadata_requested_{false};
   std::atomic<uint64_t> cpu_ns_{0};
   char error_[512] = {};
+  bool failed_ = false;  // a stream write failed: write nothing more
+  std::atomic<bool> disk_full_{false};
 };
 
 }  // namespace tasklens::recorder

@@ -82,15 +82,19 @@ TEST(RunBadInput, OutputFolderHoldingAnExperimentIsNotOverwritten) {
   ASSERT_EQ(tasklens({"run", "-q", "-o", dir, "--", example("fib"), "5"}).status, 0);
   CommandResult r = tasklens({"run", "-o", dir, "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 125);
-  EXPECT_EQ(r.err, "tasklens run: " + dir + " already holds an experiment; choose another -o\n");
+  EXPECT_EQ(r.err, "tasklens run: " + dir +
+                       " already holds an experiment; choose another -o, or --force to replace "
+                       "it\n");
 }
 
 TEST(RunBadInput, ProgramWithoutOpenMPRecordsNothingAndSaysWhy) {
   std::string dir = scratch_dir() + "/exp";
   CommandResult r = tasklens({"run", "-o", dir, "--", "/bin/true"});
   EXPECT_EQ(r.status, 125);
-  EXPECT_EQ(r.err, "tasklens run: nothing was recorded from /bin/true: it does not link an OpenMP "
-                   "runtime (or loads one in a way tasklens cannot see)\n");
+  EXPECT_EQ(r.err, "tasklens run: nothing was recorded from /bin/true: no OpenMP runtime was "
+                   "loaded (the program does not link one, or loads one in a way tasklens cannot "
+                   "see); nothing was left behind\n");
+  EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
 // A bad option of `run` is tasklens's failure (125), never a status the program could exit with.

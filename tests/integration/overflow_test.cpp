@@ -1,24 +1,25 @@
 // The overflow policies with a tiny pool (1 MiB: 8 chunks). To make the writer fall behind for
-// sure, without timing, the stream of thread 0 is a named pipe that nobody reads while the
-// program's first fib runs: the writer blocks on it, the pool fills, and with policy "drop" the
-// events that find no chunk are dropped and counted. Then the test drains the pipe and lets the
-// program run its second fib, whose first chunk carries the `lost` marker.
+// sure, without timing, the writer waits on a named pipe (TASKLENS_TEST_WRITER_GATE) that nobody
+// opens while the program's first fib runs: the pool fills, and with policy "drop" the events
+// that find no chunk are dropped and counted. Then the test opens the gate, waits until the
+// writer has written the pool's chunks, and lets the program run its second fib, whose first
+// chunk carries the `lost` marker.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <condition_variable>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "format/chunk.h"
 #include "format/kinds.h"
+#include "format/stream_reader.h"
 #include "integration/child_process.h"
 #include "integration/recorder_runs.h"
 #include "integration/trace_facts.h"
@@ -63,58 +64,34 @@ TEST(Overflow, DropPolicyCountsEveryLostEventEverywhere) {
   ASSERT_GT(reference, 250000u);
 
   std::string dir = scratch_dir() + "/exp";
-  fs::create_directories(dir);
-  std::string stream = dir + "/thread-0000.tlt";
-  ASSERT_EQ(mkfifo(stream.c_str(), 0644), 0);
-  ChildProcess p(run_args(dir, {"--buffer-mb", "1", "--overflow", "drop"}));
+  std::string gate = scratch_dir("gate") + "/gate";
+  ASSERT_EQ(mkfifo(gate.c_str(), 0644), 0);
+  std::vector<std::string> argv = run_args(dir, {"--buffer-mb", "1", "--overflow", "drop"});
+  ChildProcess p(argv, {"TASKLENS_TEST_WRITER_GATE=" + gate});
   ASSERT_TRUE(p.started());
-  // The first fib ran while the writer was blocked opening the pipe.
+  // The first fib ran while the writer waited at the gate.
   std::string first = p.wait_for_line("first");
   ASSERT_NE(first.find("tasks=57312"), std::string::npos) << first;
-  // The writer holds every chunk of the pool; once it has written them all to the pipe (and
-  // so given at least all but the last back), the second fib finds free chunks again.
   std::ifstream meta_in(dir + "/experiment.json");
   auto meta = nlohmann::json::parse(meta_in);
   const size_t pool_chunks = meta["recorder"]["buffer_bytes"].get<size_t>() /
                              meta["recorder"]["chunk_bytes"].get<size_t>();
   ASSERT_EQ(pool_chunks, 8u);
-  std::string bytes;
-  size_t chunks_read = 0;
-  std::mutex mutex;
-  std::condition_variable more;
-  std::thread drain([&] {
-    int fd = open(stream.c_str(), O_RDONLY);
-    char buf[65536];
-    ssize_t n;
-    size_t next = sizeof(format::FileHeader);  // where the next chunk starts
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-      std::lock_guard<std::mutex> lock(mutex);
-      bytes.append(buf, size_t(n));
-      format::ChunkHeader h;
-      while (bytes.size() >= next + sizeof h) {
-        std::memcpy(&h, bytes.data() + next, sizeof h);
-        if (bytes.size() < next + sizeof h + h.payload_bytes) break;
-        next += sizeof h + h.payload_bytes;
-        ++chunks_read;
-      }
-      more.notify_all();
-    }
-    close(fd);
-    std::lock_guard<std::mutex> lock(mutex);
-    chunks_read = ~size_t(0);
-    more.notify_all();
-  });
-  {
-    std::unique_lock<std::mutex> lock(mutex);
-    more.wait(lock, [&] { return chunks_read >= pool_chunks; });
+  close(open(gate.c_str(), O_WRONLY));  // opens the gate
+  // Once the writer has written the pool's chunks (and so given at least all but the last
+  // back), the second fib finds free chunks again.
+  std::string stream = dir + "/thread-0000.tlt";
+  size_t written = 0;
+  for (int i = 0; i < 6000 && written < pool_chunks; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto r = format::StreamReader::open(stream);
+    written = r ? (*r)->scan_headers().size() : 0;
   }
+  ASSERT_GE(written, pool_chunks) << "the writer wrote nothing in a minute";
   p.write_input("go\n");
   EXPECT_NE(p.wait_for_line("second").find(" OK"), std::string::npos);
   int status = p.wait();
-  drain.join();
   ASSERT_EQ(status, 0) << p.err();
-  fs::remove(stream);
-  std::ofstream(stream, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 
   TraceFacts f = read_trace(dir);
   ASSERT_TRUE(f.error.empty()) << f.error;
