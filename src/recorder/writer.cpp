@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "format/chunk_builder.h"
+#include "recorder/off_cpu.h"
 #include "recorder/session.h"
 
 namespace tasklens::recorder {
@@ -92,6 +93,7 @@ void Writer::loop() {
     if (deadline.tv_nsec >= 1000000000) deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
     sem_timedwait(&wake_, &deadline);
     drain();
+    drain_switch_records(dir_);
     if (crash_.load(std::memory_order_acquire)) break;
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
@@ -101,6 +103,7 @@ void Writer::loop() {
     }
     if (stop_.load(std::memory_order_acquire)) {
       drain();
+      drain_switch_records(dir_);
       break;
     }
   }
