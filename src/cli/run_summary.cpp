@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "analysis/contention.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::cli {
@@ -80,6 +81,8 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
                c.events_lost, x->status, dir);
   }
   for (const std::string& w : x->warnings) fmt::print(out, "  note: {}\n", w);
+  std::string contention = analysis::contention_warning(analysis::read_contention(*x));
+  if (!contention.empty()) fmt::print(out, "  warning: {}\n", contention);
   fmt::print(out, "  next: tasklens report {}\n", dir);
 }
 
