@@ -107,10 +107,12 @@ uint64_t BreakdownPass::ready_at(uint64_t t) const {
   return ready_at_boundary_[t / slice_ns_];  // t is a boundary already passed
 }
 
-void BreakdownPass::open(uint32_t thread, uint64_t t, State state, uint32_t construct) {
+void BreakdownPass::open(uint32_t thread, uint64_t t, State state, bool working,
+                         uint32_t construct) {
   Segment& s = segments_[thread];
   s.open = true;
   s.state = state;
+  s.working = working;
   s.t0 = t;
   s.ready0 = ready_integral_;
   s.construct = construct;
@@ -121,6 +123,7 @@ __attribute__((always_inline)) inline void BreakdownPass::close(uint32_t thread,
   if (!s.open) return;
   s.open = false;
   if (t <= s.t0) return;
+  if (s.working) result_.task_body_ns += t - s.t0;
   Pending& p = pending_[thread];
   // Mostly the interval lies in the slice of the one before and adds to the same sums.
   if (s.t0 >= slice_begin_ && t <= slice_end_ && p.slice == slice_index_ &&
@@ -212,11 +215,12 @@ __attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t
     s.region = th.region;
   }
   if (state == kSerial) construct = 0;
+  bool working = th.exists && th.working;
   if (s.open) {
-    if (alive && s.state == state && s.construct == construct) return;
+    if (alive && s.state == state && s.working == working && s.construct == construct) return;
     close(p, t);
   }
-  if (alive) open(p, t, state, construct);
+  if (alive) open(p, t, state, working, construct);
 }
 
 void BreakdownPass::pass_switches(uint64_t t, const replay::TaskModel& m) {
@@ -245,7 +249,7 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
   if (e.kind == format::Kind::kThreadBegin && e.sub == 1 && !initial_[r.thread]) {
     // ompt_thread_initial: the program's thread, whose time counts from the process's start.
     initial_[r.thread] = 1;
-    if (!segments_[r.thread].open) open(r.thread, 0, kSerial, 0);
+    if (!segments_[r.thread].open) open(r.thread, 0, kSerial, false, 0);
   }
   if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
   update_thread(r.thread, e.time, m);

@@ -71,6 +71,9 @@ struct Breakdown {
   uint64_t run_ns = 0;  // the run's end: the program's exit (ns since the process started)
   uint64_t recorder_start_ns = 0;  // when the trace's first event could have come
   bool preemption_measured = false;  // context-switch records were read (off_cpu.bin)
+  // Time threads ran a task body, whatever the category: work plus the serial and preempted time
+  // of a running task (the initial task's serial code, a task preempted). The task graph's work.
+  uint64_t task_body_ns = 0;
   std::vector<ThreadBreakdown> threads;
   std::vector<RegionBreakdown> regions;  // largest total first; codeptr 0 = outside parallel
   std::vector<SliceBreakdown> series;
@@ -98,6 +101,7 @@ class BreakdownPass : public replay::Pass {
   struct Segment {
     bool open = false;
     State state = kRuntime;
+    bool working = false;     // runs a task body (under any state)
     uint64_t t0 = 0;
     uint64_t ready0 = 0;      // R(t0)
     uint32_t construct = 0;   // index in result_.regions
@@ -135,7 +139,7 @@ class BreakdownPass : public replay::Pass {
   inline void close(uint32_t thread, uint64_t t);
   void close_across_slices(uint32_t thread, uint64_t t);
   void flush(uint32_t thread);  // adds up its Pending time
-  void open(uint32_t thread, uint64_t t, State state, uint32_t construct);
+  void open(uint32_t thread, uint64_t t, State state, bool working, uint32_t construct);
   // Applies the CPU switches up to time t (the model as it was before the event at t).
   void pass_switches(uint64_t t, const replay::TaskModel& m);
   uint32_t construct_index(uint64_t codeptr);

@@ -114,6 +114,7 @@ class BreakdownSection : public Section {
     nlohmann::json j = split_json(b.total);
     j["total_ns"] = b.total.total_ns();
     j["active_ns"] = b.total.active_ns();
+    j["task_body_ns"] = b.task_body_ns;
     j["run_ns"] = b.run_ns;
     j["recorder_start_ns"] = b.recorder_start_ns;
     j["preemption_measured"] = b.preemption_measured;

@@ -181,6 +181,9 @@ TEST(Breakdown, InitialThreadOutsideRegionsIsSerialFromTheProcessStart) {
   expect_split(b.threads[1].time, 900, 0, 2000);
   // Serial time belongs to the time outside parallel regions (codeptr 0).
   for (const auto& r : b.regions) EXPECT_EQ(r.time.serial_ns, r.codeptr == 0 ? 4000u : 0u);
+  // Task bodies ran 1000..5000 on thread 0 (the initial task, then the implicit one, then the
+  // initial task again) and 2100..3000 on thread 1, whatever the category.
+  EXPECT_EQ(b.task_body_ns, 4000u + 900u);
   // The verdict leaves serial time out: 2000 idle of 3900 ns.
   EXPECT_NEAR(b.idle_share, 2000.0 / 3900.0, 1e-9);
   expect_breakdown_invariant(b);
