@@ -40,13 +40,16 @@ std::string counted_line(const Breakdown& b) {
       ++workers, worker_ns += t.end_ns - t.begin_ns;
     }
   }
-  std::string others = fmt::format("{} {} thread{} from {} creation to {} end ({} in all)",
-                                   workers, initial.empty() ? "" : "other", workers == 1 ? "" : "s",
-                                   workers == 1 ? "its" : "their", workers == 1 ? "its" : "their",
-                                   duration(worker_ns));
+  std::string others =
+      workers == 0 ? std::string("no other thread")
+                   : fmt::format("{} {}thread{} from {} creation to {} end ({} in all)", workers,
+                                 initial.empty() ? "" : "other ", workers == 1 ? "" : "s",
+                                 workers == 1 ? "its" : "their", workers == 1 ? "its" : "their",
+                                 duration(worker_ns));
   if (initial.empty()) initial = "no initial thread in the trace";
-  return fmt::format("  Counted: {}; {}. The recorder started {} after the process.\n", initial,
-                     others, duration(b.recorder_start_ns));
+  return fmt::format("  Counted: {};\n           {}.\n  The recorder started {} after the process "
+                     "(at its first OpenMP construct).\n",
+                     initial, others, duration(b.recorder_start_ns));
 }
 
 std::string region_label(uint64_t codeptr, replay::Symbolizer& symbols) {
