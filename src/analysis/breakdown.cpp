@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "format/off_cpu.h"
+
 namespace tasklens::analysis {
 
 const char* verdict_code(Verdict v) {
@@ -36,7 +38,24 @@ const char* verdict_advice(Verdict v) {
 void BreakdownPass::begin(const replay::ReplayInfo& info) {
   segments_.assign(info.threads, Segment{});
   pending_.assign(info.threads, Pending{});
+  initial_.assign(info.threads, 0);
+  off_cpu_.assign(info.threads, 0);
+  switches_.clear();
+  next_switch_ = 0;
   result_ = Breakdown{};
+  if (info.experiment) {
+    result_.recorder_start_ns = info.experiment->clock.recorder_start_ns;
+    format::OffCpu off = format::read_off_cpu(*info.experiment);
+    result_.preemption_measured = off.source == "perf_switch";
+    for (uint32_t t = 0; t < off.preempted.size() && t < info.threads; ++t) {
+      for (const format::OffCpuInterval& iv : off.preempted[t]) {
+        switches_.push_back({iv.begin_ns, t, true});
+        switches_.push_back({iv.end_ns, t, false});
+      }
+    }
+    std::stable_sort(switches_.begin(), switches_.end(),
+                     [](const Switch& a, const Switch& b) { return a.time < b.time; });
+  }
   result_.high_threshold = high_threshold_;
   result_.run_ns = info.end_ns;
   slice_ns_ = std::max<uint64_t>(1, (info.end_ns + slices_ - 1) / slices_);
@@ -88,9 +107,11 @@ uint64_t BreakdownPass::ready_at(uint64_t t) const {
   return ready_at_boundary_[t / slice_ns_];  // t is a boundary already passed
 }
 
-void BreakdownPass::open(uint32_t thread, uint64_t t, bool working, uint32_t construct) {
+void BreakdownPass::open(uint32_t thread, uint64_t t, State state, bool working,
+                         uint32_t construct) {
   Segment& s = segments_[thread];
   s.open = true;
+  s.state = state;
   s.working = working;
   s.t0 = t;
   s.ready0 = ready_integral_;
@@ -102,16 +123,19 @@ __attribute__((always_inline)) inline void BreakdownPass::close(uint32_t thread,
   if (!s.open) return;
   s.open = false;
   if (t <= s.t0) return;
+  if (s.working) result_.task_body_ns += t - s.t0;
   Pending& p = pending_[thread];
   // Mostly the interval lies in the slice of the one before and adds to the same sums.
   if (s.t0 >= slice_begin_ && t <= slice_end_ && p.slice == slice_index_ &&
       p.construct == s.construct) {
-    if (s.working) {
+    if (s.state == kWorking) {
       p.time.work_ns += t - s.t0;
-    } else {
+    } else if (s.state == kRuntime) {
       uint64_t ready = ready_integral_ - s.ready0;
       p.time.overhead_ns += ready;
       p.time.idle_ns += (t - s.t0) - ready;
+    } else {
+      (s.state == kSerial ? p.time.serial_ns : p.time.preempted_ns) += t - s.t0;
     }
     return;
   }
@@ -131,13 +155,15 @@ void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
       p.slice = k;
       p.construct = s.construct;
     }
-    if (s.working) {
+    if (s.state == kWorking) {
       p.time.work_ns += b - a;
-    } else {
+    } else if (s.state == kRuntime) {
       uint64_t rb = b == t ? ready_integral_ : ready_at(b);
       p.time.overhead_ns += rb - ra;
       p.time.idle_ns += (b - a) - (rb - ra);
       ra = rb;
+    } else {
+      (s.state == kSerial ? p.time.serial_ns : p.time.preempted_ns) += b - a;
     }
     a = b;
   }
@@ -173,7 +199,14 @@ void BreakdownPass::track_region(const format::Event& e) {
 __attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t p, uint64_t t,
                                                                        const replay::TaskModel& m) {
   const replay::ThreadInfo& th = m.thread(p);
-  bool working = th.exists && th.working;
+  // The initial thread lives from the process's start to its exit; the others while the model
+  // says they exist.
+  bool initial = initial_[p];
+  bool alive = th.exists || initial;
+  State state = off_cpu_[p]                           ? kPreempted
+                : initial && (!th.exists || !th.region) ? kSerial
+                : th.working                          ? kWorking
+                                                      : kRuntime;
   Segment& s = segments_[p];
   uint32_t construct = s.construct;
   if (th.region != s.region || !s.open) {
@@ -181,11 +214,28 @@ __attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t
     construct = th.region ? (in ? in->construct : s.construct) : 0;
     s.region = th.region;
   }
+  if (state == kSerial) construct = 0;
+  bool working = th.exists && th.working;
   if (s.open) {
-    if (th.exists && s.working == working && s.construct == construct) return;
+    if (alive && s.state == state && s.working == working && s.construct == construct) return;
     close(p, t);
   }
-  if (th.exists) open(p, t, working, construct);
+  if (alive) open(p, t, state, working, construct);
+}
+
+void BreakdownPass::pass_switches(uint64_t t, const replay::TaskModel& m) {
+  while (next_switch_ < switches_.size() && switches_[next_switch_].time <= t) {
+    const Switch& sw = switches_[next_switch_++];
+    advance(sw.time);
+    off_cpu_[sw.thread] = sw.off;
+    update_thread(sw.thread, sw.time, m);
+  }
+}
+
+void BreakdownPass::before(const replay::Record& r, const replay::TaskModel& m) {
+  if (next_switch_ < switches_.size() && switches_[next_switch_].time <= r.ev.time) {
+    pass_switches(r.ev.time, m);
+  }
 }
 
 void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
@@ -196,19 +246,27 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
                 uint8_t(format::Kind::kImplicitTask) == uint8_t(format::Kind::kParallelBegin) + 2);
   if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) track_region(e);
   ready_ = m.ready_count() > 0;
+  if (e.kind == format::Kind::kThreadBegin && e.sub == 1 && !initial_[r.thread]) {
+    // ompt_thread_initial: the program's thread, whose time counts from the process's start.
+    initial_[r.thread] = 1;
+    if (!segments_[r.thread].open) open(r.thread, 0, kSerial, false, 0);
+  }
   if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
   update_thread(r.thread, e.time, m);
 }
 
 void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
+  pass_switches(info.end_ns, m);
   advance(info.end_ns);
   for (uint32_t p = 0; p < segments_.size(); ++p) {
     close(p, info.end_ns);
     flush(p);
     result_.total += result_.threads[p].time;
     const replay::ThreadInfo& th = m.thread(p);
-    result_.threads[p].begin_ns = th.begin_ns;
-    result_.threads[p].end_ns = th.exists ? info.end_ns : th.end_ns;
+    ThreadBreakdown& tb = result_.threads[p];
+    tb.initial = initial_[p];
+    tb.begin_ns = tb.initial ? 0 : th.begin_ns;
+    tb.end_ns = th.exists || tb.initial ? info.end_ns : th.end_ns;
   }
   result_.run_ns = info.end_ns;
   // Drop slices past the end (the last one may be short) and threads that never appeared.
@@ -221,7 +279,7 @@ void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
                    [](const RegionBreakdown& a, const RegionBreakdown& b) {
                      return a.time.total_ns() > b.time.total_ns();
                    });
-  double total = double(result_.total.total_ns());
+  double total = double(result_.total.active_ns());
   result_.idle_share = total > 0 ? double(result_.total.idle_ns) / total : 0;
   result_.overhead_share = total > 0 ? double(result_.total.overhead_ns) / total : 0;
   bool hi_idle = result_.idle_share >= high_threshold_;

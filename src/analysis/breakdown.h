@@ -1,7 +1,11 @@
-// The work / overhead / idleness breakdown of POT (seed 002, eq. 3 and 4, Algorithm 3): for every
-// thread and every instant, *work* when the thread runs a task body (explicit or implicit), else
-// *overhead* when at least one task is ready, else *idleness*. Per thread, per parallel region
-// construct, and per time slice, with the verdict of POT Table 1.
+// The work / overhead / idleness breakdown of POT (Tallent et al., eq. 3 and 4, Algorithm 3): for
+// every thread and every instant, *work* when the thread runs a task body (explicit or
+// implicit), else *overhead* when at least one task is ready, else *idleness*. Two more
+// categories make every thread's lifetime add up (docs/BREAKDOWN.md): *serial*, the initial
+// thread outside parallel regions (from the process's start to its exit), and *preempted*, a
+// thread off its CPU while runnable (off_cpu.bin), taken out of the other four. Per thread, per
+// parallel region construct, and per time slice, with the verdict of POT Table 1, drawn from work,
+// overhead and idleness only.
 //
 // Cost: O(1) per event. The integral R(t) of "some task is ready" is kept globally; a thread's
 // non-working interval [t0, t1] has overhead R(t1) - R(t0) and idleness the rest.
@@ -20,9 +24,15 @@ struct TimeSplit {
   uint64_t work_ns = 0;
   uint64_t overhead_ns = 0;
   uint64_t idle_ns = 0;
-  uint64_t total_ns() const { return work_ns + overhead_ns + idle_ns; }
+  uint64_t serial_ns = 0;     // the initial thread outside parallel regions
+  uint64_t preempted_ns = 0;  // off the CPU while runnable (another process had it)
+  // Every category: a thread's lifetime.
+  uint64_t total_ns() const { return active_ns() + serial_ns + preempted_ns; }
+  // What POT's shares and the verdict are drawn from.
+  uint64_t active_ns() const { return work_ns + overhead_ns + idle_ns; }
   TimeSplit& operator+=(const TimeSplit& o) {
     work_ns += o.work_ns, overhead_ns += o.overhead_ns, idle_ns += o.idle_ns;
+    serial_ns += o.serial_ns, preempted_ns += o.preempted_ns;
     return *this;
   }
 };
@@ -35,8 +45,11 @@ const char* verdict_advice(Verdict v);   // what it means for the user's code
 
 struct ThreadBreakdown {
   uint32_t thread = 0;
-  uint64_t begin_ns = 0, end_ns = 0;  // when the thread existed in the trace
-  TimeSplit time;
+  // Its lifetime: the initial thread's is the whole run (0 = the process's start, to its exit);
+  // a worker's from its creation (thread_begin) to its end (thread_end or the exit).
+  uint64_t begin_ns = 0, end_ns = 0;
+  bool initial = false;
+  TimeSplit time;  // time.total_ns() == end_ns - begin_ns
 };
 
 // A parallel construct (all its instances), or the time outside parallel regions (codeptr 0).
@@ -55,11 +68,16 @@ struct SliceBreakdown {
 
 struct Breakdown {
   TimeSplit total;
-  uint64_t run_ns = 0;  // end of the trace
+  uint64_t run_ns = 0;  // the run's end: the program's exit (ns since the process started)
+  uint64_t recorder_start_ns = 0;  // when the trace's first event could have come
+  bool preemption_measured = false;  // context-switch records were read (off_cpu.bin)
+  // Time threads ran a task body, whatever the category: work plus the serial and preempted time
+  // of a running task (the initial task's serial code, a task preempted). The task graph's work.
+  uint64_t task_body_ns = 0;
   std::vector<ThreadBreakdown> threads;
   std::vector<RegionBreakdown> regions;  // largest total first; codeptr 0 = outside parallel
   std::vector<SliceBreakdown> series;
-  double idle_share = 0, overhead_share = 0;  // of total thread time
+  double idle_share = 0, overhead_share = 0;  // of work + overhead + idleness
   double high_threshold = 0.10;                // a share at or above this is "high"
   Verdict verdict = Verdict::kLL;
 };
@@ -70,16 +88,20 @@ class BreakdownPass : public replay::Pass {
       : slices_(slices ? slices : 1), high_threshold_(high_threshold) {}
 
   void begin(const replay::ReplayInfo& info) override;
-  bool uses_before() const override { return false; }
+  // before() moves the threads off and back onto their CPUs, when the trace says when.
+  bool uses_before() const override { return next_switch_ < switches_.size(); }
+  void before(const replay::Record& r, const replay::TaskModel& m) override;
   void after(const replay::Record& r, const replay::TaskModel& m) override;
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
 
   const Breakdown& result() const { return result_; }
 
  private:
+  enum State : uint8_t { kRuntime, kWorking, kSerial, kPreempted };
   struct Segment {
     bool open = false;
-    bool working = false;
+    State state = kRuntime;
+    bool working = false;     // runs a task body (under any state)
     uint64_t t0 = 0;
     uint64_t ready0 = 0;      // R(t0)
     uint32_t construct = 0;   // index in result_.regions
@@ -96,6 +118,12 @@ class BreakdownPass : public replay::Pass {
     uint32_t construct;
     uint64_t begin_ns;
   };
+  // A thread leaves its CPU (off) or gets it back.
+  struct Switch {
+    uint64_t time;
+    uint32_t thread;
+    bool off;
+  };
 
   // Moves the clock to t (>= the time of the last event): R grows while a task is ready.
   void advance(uint64_t t) {
@@ -111,7 +139,9 @@ class BreakdownPass : public replay::Pass {
   inline void close(uint32_t thread, uint64_t t);
   void close_across_slices(uint32_t thread, uint64_t t);
   void flush(uint32_t thread);  // adds up its Pending time
-  void open(uint32_t thread, uint64_t t, bool working, uint32_t construct);
+  void open(uint32_t thread, uint64_t t, State state, bool working, uint32_t construct);
+  // Applies the CPU switches up to time t (the model as it was before the event at t).
+  void pass_switches(uint64_t t, const replay::TaskModel& m);
   uint32_t construct_index(uint64_t codeptr);
   // The slice holding time t (the last one holds all after it; its end is then UINT64_MAX).
   // Most intervals fall into the slice of the one before: no division unless t leaves it.
@@ -131,6 +161,10 @@ class BreakdownPass : public replay::Pass {
   size_t next_boundary_ = 1;
   uint64_t next_boundary_ns_ = 0;  // next_boundary_ * slice_ns_, UINT64_MAX past the last
   std::vector<Segment> segments_;
+  std::vector<uint8_t> initial_;  // per thread: the program's initial thread
+  std::vector<uint8_t> off_cpu_;  // per thread: preempted now
+  std::vector<Switch> switches_;  // every thread's, by time
+  size_t next_switch_ = 0;
   std::vector<Pending> pending_;  // per thread
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
   Breakdown result_;

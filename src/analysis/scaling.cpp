@@ -35,6 +35,7 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
                       : 0;
     p.work_ns = r.graph.work_ns;
     p.span_ns = r.graph.span_ns;
+    p.path_runtime_ns = r.graph.path_runtime_ns;
     p.parallelism = r.graph.parallelism;
     p.bound_ns = fastest_schedule_ns(r.graph.work_ns, r.graph.span_ns, p.threads);
     p.work_inflation =

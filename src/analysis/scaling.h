@@ -34,10 +34,11 @@ struct ScalingPoint {
   double speedup = 0;        // wall time of the smallest run / this one's
   double efficiency = 0;     // speedup x smallest thread count / this thread count
   uint64_t amdahl_ns = 0;    // Amdahl's prediction of the wall time from the smallest run
-  // The task graph: its work (the breakdown's), span and parallelism; work inflation is the work
-  // against the smallest run's (Olivier et al.: the same program doing more work with more
-  // threads, e.g. from memory contention); the bound is max(work / threads, span).
-  uint64_t work_ns = 0, span_ns = 0, bound_ns = 0;
+  // The task graph: its work, span (which may hold the runtime's fork time, path_runtime_ns) and
+  // parallelism; work inflation is the work against the smallest run's (Olivier et al.: the same
+  // program doing more work with more threads, e.g. from memory contention); the bound is
+  // max(work / threads, span).
+  uint64_t work_ns = 0, span_ns = 0, path_runtime_ns = 0, bound_ns = 0;
   double parallelism = 0, work_inflation = 0;
 };
 

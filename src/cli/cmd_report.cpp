@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "analysis/contention.h"
 #include "format/experiment.h"
 #include "report/section.h"
 #include "report/text_format.h"
@@ -37,6 +38,8 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"warnings", x.warnings},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
+  std::string contention = analysis::contention_warning(analysis::read_contention(x));
+  if (!contention.empty()) j["warnings"].push_back(contention);
   return j;
 }
 
@@ -51,6 +54,8 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
                                 x.status);
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
+  std::string contention = analysis::contention_warning(analysis::read_contention(x));
+  if (!contention.empty()) out += "warning: " + contention + "\n";
   return out + "\n";
 }
 

@@ -161,6 +161,12 @@ int run(const RunOptions& o) {
 
   std::vector<std::string> argv = o.command;
   argv[0] = program;
+  // The run's time origin: the recorder takes it when it agrees with the program's own start
+  // time, which /proc gives to 10 ms only (docs/RECORDER.md).
+  timespec spawn{};
+  clock_gettime(CLOCK_MONOTONIC, &spawn);
+  env.push_back("TASKLENS_SPAWN_NS=" +
+                std::to_string(uint64_t(spawn.tv_sec) * 1000000000ull + uint64_t(spawn.tv_nsec)));
   ChildExit child = run_child(argv, env);
   if (!child.started) {
     std::fprintf(stderr, "tasklens run: %s\n", child.error.c_str());

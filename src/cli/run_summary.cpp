@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "analysis/contention.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::cli {
@@ -113,6 +114,8 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   }
   for (const std::string& w : x->warnings) fmt::print(out, "  note: {}\n", w);
   print_descendants(out, descendants);
+  std::string contention = analysis::contention_warning(analysis::read_contention(*x));
+  if (!contention.empty()) fmt::print(out, "  warning: {}\n", contention);
   fmt::print(out, "  next: tasklens report {}\n", dir);
 }
 

@@ -113,6 +113,17 @@ Result<Experiment> open_experiment(const std::string& dir) {
     x.warnings.push_back("the run ended before its clock could be calibrated; times are "
                          "approximate (assuming a 2.5 GHz TSC)");
   }
+  // The origin moves back from the recorder's start to the process's: the program's serial
+  // start, before the OpenMP runtime loaded the recorder, belongs to the run.
+  c.start_monotonic_ns = start_ns;
+  uint64_t process_start = u64_at(x.meta, "/process/start_ns");
+  if (process_start && process_start < start_ns) {
+    auto back = uint64_t(double(start_ns - process_start) / c.ns_per_tick + 0.5);
+    c.start_ticks = c.start_ticks > back ? c.start_ticks - back : 0;
+    c.start_monotonic_ns = process_start;
+    c.recorder_start_ns = start_ns - process_start;
+  }
+  if (final_end && end_ticks > c.start_ticks) c.exit_ns = c.to_ns(end_ticks);
   if (x.status == "running") {
     x.warnings.push_back("the run did not finish (killed, or still running): the trace ends at "
                          "the last chunk written");

@@ -12,13 +12,22 @@
 
 namespace tasklens::format {
 
-// ticks -> ns since the start of the run: ns = (ticks - start_ticks) * ns_per_tick.
+// ticks -> ns since the start of the run: ns = (ticks - start_ticks) * ns_per_tick. The run
+// starts when the process started (metadata "process.start_ns"); traces without it start when
+// the recorder did.
 struct Clock {
   std::string source;  // "tsc" or "monotonic"
   uint64_t start_ticks = 0;
+  uint64_t start_monotonic_ns = 0;  // the same instant in CLOCK_MONOTONIC (the recorder's clock)
+  uint64_t recorder_start_ns = 0;   // when the recorder started, in ns since the start of the run
+  uint64_t exit_ns = 0;  // the recorder's final clock sample (the program's exit), 0 if none
   double ns_per_tick = 1.0;
   bool calibrated = true;  // false: no second sample, the rate is a guess (see docs/FORMAT.md)
 
+  // A CLOCK_MONOTONIC time of the run (off_cpu.bin) in ns since its start.
+  uint64_t monotonic_to_ns(uint64_t ns) const {
+    return ns > start_monotonic_ns ? ns - start_monotonic_ns : 0;
+  }
   uint64_t to_ns(uint64_t ticks) const {
     if (ticks <= start_ticks) return 0;
     uint64_t d = ticks - start_ticks;

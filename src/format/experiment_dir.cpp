@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "format/chunk.h"
+#include "format/off_cpu.h"
 
 namespace tasklens::format {
 namespace {
@@ -52,7 +53,8 @@ bool is_tasklens_entry(const char* name) {
   if (starts_with(name, kMetadataFile) && std::strcmp(name + std::strlen(kMetadataFile), ".tmp") == 0) {
     return true;
   }
-  if (std::strcmp(name, ".reserve") == 0 || std::strcmp(name, ".libgomp-on-libomp") == 0) {
+  if (std::strcmp(name, ".reserve") == 0 || std::strcmp(name, ".libgomp-on-libomp") == 0 ||
+      std::strcmp(name, kOffCpuFile) == 0) {
     return true;
   }
   if (starts_with(name, "pid-") && all_digits(name + 4)) return true;

@@ -11,6 +11,11 @@
 namespace tasklens::format {
 namespace fs = std::filesystem;
 
+void ExperimentWriter::add_preempted(uint32_t thread, uint64_t begin, uint64_t end) {
+  off_cpu_.push_back({begin, thread, uint8_t(OffCpuType::kSwitchOut), off_cpu_flag::kPreempted, 0});
+  off_cpu_.push_back({end, thread, uint8_t(OffCpuType::kSwitchIn), 0, 0});
+}
+
 Result<std::string> ExperimentWriter::write(const std::string& dir) const {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -70,6 +75,13 @@ Result<std::string> ExperimentWriter::write(const std::string& dir) const {
       {"objects", nlohmann::json::array()},
       {"strings", strings_},
   };
+  if (!off_cpu_.empty()) {
+    meta["preemption"] = {{"source", "perf_switch"}, {"records", off_cpu_.size()}, {"lost", 0}};
+    std::ofstream oc(fs::path(dir) / kOffCpuFile, std::ios::binary | std::ios::trunc);
+    oc.write(reinterpret_cast<const char*>(off_cpu_.data()),
+             std::streamsize(off_cpu_.size() * sizeof(OffCpuRecord)));
+    if (!oc) return Error{dir + ": cannot write " + kOffCpuFile};
+  }
   meta.update(extra_);
   std::ofstream out(fs::path(dir) / kMetadataFile, std::ios::trunc);
   if (!out) return Error{dir + ": cannot write " + kMetadataFile};

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/event.h"
+#include "format/off_cpu.h"
 #include "format/result.h"
 
 namespace tasklens::format {
@@ -23,6 +24,9 @@ class ExperimentWriter {
   void set_chunk_events(size_t n) { chunk_events_ = n; }
   // Names of user-API strings; id i is names[i - 1].
   void set_strings(std::vector<std::string> names) { strings_ = std::move(names); }
+  // Thread `thread` was preempted from `begin` to `end` (ns): a switch-out marked preempted and
+  // a switch-in in off_cpu.bin, as the recorder writes them.
+  void add_preempted(uint32_t thread, uint64_t begin, uint64_t end);
   // Extra or replaced metadata members (e.g. "program", "status").
   nlohmann::json& meta() { return extra_; }
 
@@ -32,6 +36,7 @@ class ExperimentWriter {
  private:
   std::map<uint32_t, std::vector<Event>> streams_;
   std::vector<std::string> strings_;
+  std::vector<OffCpuRecord> off_cpu_;
   nlohmann::json extra_ = nlohmann::json::object();
   size_t chunk_events_ = 1000;
 };

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "format/event.h"
+#include "recorder/off_cpu.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
@@ -38,6 +39,7 @@ void on_thread_end(ompt_data_t*) {
   ThreadBuffer* tb = t_buffer;
   if (!tb) return;
   record(tb, Kind::kThreadEnd, 0, 0, 0, 0, 0, 0);
+  sample_thread_times(tb);
   // The thread may never run again: hand its chunk to the writer now.
   hand_over(tb);
 }

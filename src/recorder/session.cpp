@@ -18,6 +18,8 @@
 #include "format/json_out.h"
 #include "format/kinds.h"
 #include "recorder/loaded_objects.h"
+#include "recorder/off_cpu.h"
+#include "recorder/process_info.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/signals.h"
 
@@ -149,6 +151,11 @@ bool Session::start() {
   clock_gettime(CLOCK_REALTIME, &real);
   start_unix_ns = uint64_t(real.tv_sec) * 1000000000ull + uint64_t(real.tv_nsec);
   clock_start = sample_clock();
+  ProcessStart ps = process_start(clock_start.ns);
+  process_start_ns = ps.monotonic_ns;
+  process_start_source = ps.source;
+  affinity_cpus = recorder::affinity_cpus();
+  online_cpus = recorder::online_cpus();
   status_ = RunStatus::kRunning;
   recording_.store(true, std::memory_order_release);
   if (!write_metadata()) {
@@ -178,6 +185,8 @@ void Session::flush_all_threads() {
 void Session::finish() {
   if (status_.load() != RunStatus::kRunning || finishing_.exchange(true)) return;
   recording_.store(false, std::memory_order_release);
+  // The thread that ends the run (mostly the initial one) gets no thread_end of its own.
+  if (ThreadBuffer* tb = t_buffer; tb && !tb->times_taken) sample_thread_times(tb);
   flush_all_threads();
   writer.stop();
   clock_end = sample_clock();
@@ -285,6 +294,13 @@ bool Session::write_metadata() {
   gethostname(host, sizeof host - 1);
   o.kv("host", host);
   o.kv_u64("start_unix_ns", start_unix_ns);
+  o.key("process").begin_object().kv_u64("start_ns", process_start_ns);
+  o.kv("start_source", process_start_source).end_object();
+  o.key("machine").begin_object().kv_u64("affinity_cpus", affinity_cpus);
+  o.kv_u64("online_cpus", online_cpus).end_object();
+  o.key("preemption").begin_object().kv("source", off_cpu_source());
+  o.kv("error", off_cpu_error()).kv_i64("perf_event_paranoid", perf_event_paranoid());
+  o.kv_u64("records", off_cpu_records()).kv_u64("lost", off_cpu_lost()).end_object();
 
   o.key("runtime").begin_object().kv("version", runtime_version);
   CodeSpan code = runtime_code();
@@ -319,7 +335,11 @@ bool Session::write_metadata() {
     stall += __atomic_load_n(&tb->stall_ticks, __ATOMIC_RELAXED);
     o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
     o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
-    o.kv_u64("lost", thread_lost).end_object();
+    o.kv_u64("lost", thread_lost);
+    if (tb->times_taken) {
+      o.kv_u64("cpu_ns", tb->cpu_ns).kv_u64("involuntary_switches", tb->involuntary_switches);
+    }
+    o.end_object();
   }
   o.end_array();
 

@@ -55,6 +55,9 @@ class Session {
 
   OutputDir output;  // where this process writes (DIR, or DIR/pid-N for a descendant)
   ClockSample clock_start, clock_end;
+  uint64_t process_start_ns = 0;  // CLOCK_MONOTONIC (process_info.h)
+  const char* process_start_source = "";
+  uint32_t affinity_cpus = 0, online_cpus = 0;
   uint64_t start_unix_ns = 0;
   bool invariant_tsc = false;
   char runtime_version[256] = {};

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "recorder/off_cpu.h"
 #include "recorder/session.h"
 
 namespace tasklens::recorder {
@@ -67,6 +68,7 @@ ThreadBuffer* attach_thread() {
   tb->index = index;
   tb->os_tid = int(gettid());
   give_alternate_signal_stack();
+  open_switch_records(tb);
   s.threads[index].store(tb, std::memory_order_release);
   t_buffer = tb;
   return tb;

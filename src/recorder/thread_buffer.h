@@ -30,6 +30,13 @@ struct ThreadBuffer {
   // innermost kept is used. call_site_depth sits on the first cache line, read on every create.
   static constexpr int kMaxCallSites = 8;
   uint64_t call_sites[kMaxCallSites] = {};
+  // Off-CPU measurement (off_cpu.h), never touched on the hot path: the thread's context-switch
+  // record stream, or the fallback's figures taken at its end.
+  int perf_fd = -1;
+  void* perf_ring = nullptr;
+  bool times_taken = false;
+  uint64_t cpu_ns = 0;
+  uint64_t involuntary_switches = 0;
 };
 
 // This thread's buffer; attach_thread() makes it on the first event. __thread rather than

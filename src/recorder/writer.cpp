@@ -16,6 +16,7 @@
 
 #include "format/chunk_builder.h"
 #include "format/experiment_dir.h"
+#include "recorder/off_cpu.h"
 #include "recorder/session.h"
 
 namespace tasklens::recorder {
@@ -101,6 +102,7 @@ void Writer::loop() {
     if (deadline.tv_nsec >= 1000000000) deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
     sem_timedwait(&wake_, &deadline);
     drain();
+    drain_switch_records(dirfd_);
     if (crash_.load(std::memory_order_acquire)) break;
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
@@ -112,6 +114,7 @@ void Writer::loop() {
     }
     if (stop_.load(std::memory_order_acquire)) {
       drain();
+      drain_switch_records(dirfd_);
       break;
     }
   }

@@ -17,7 +17,7 @@ namespace tasklens::replay {
 struct ReplayInfo {
   const format::Experiment* experiment = nullptr;
   uint32_t threads = 0;
-  uint64_t end_ns = 0;  // time of the last event of the run (ns since its start)
+  uint64_t end_ns = 0;  // the program's exit, or its last event if later (ns since its start)
 };
 
 class Pass {

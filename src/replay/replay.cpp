@@ -12,7 +12,8 @@ uint64_t trace_end_ns(const format::Experiment& x) {
     if (!r) continue;
     for (const format::ChunkHeader& h : (*r)->scan_headers()) last = std::max(last, h.last_time);
   }
-  return x.clock.to_ns(last);
+  // The run ends at the program's exit (the final clock sample), after its last event.
+  return std::max(x.clock.to_ns(last), x.clock.exit_ns);
 }
 
 namespace {

@@ -13,14 +13,43 @@ using analysis::Breakdown;
 using analysis::TimeSplit;
 
 nlohmann::json split_json(const TimeSplit& t) {
-  return {{"work_ns", t.work_ns}, {"overhead_ns", t.overhead_ns}, {"idle_ns", t.idle_ns}};
+  return {{"work_ns", t.work_ns},     {"overhead_ns", t.overhead_ns},
+          {"idle_ns", t.idle_ns},     {"serial_ns", t.serial_ns},
+          {"preempted_ns", t.preempted_ns}};
 }
 
+// A row of the five categories, each with its share of the row's total (a thread: its lifetime).
 std::string split_row(const std::string& label, const TimeSplit& t) {
   uint64_t all = t.total_ns();
-  return fmt::format("  {:<34} {:>12} {:>6}  {:>12} {:>6}  {:>12} {:>6}\n", label,
-                     duration(t.work_ns), percent(t.work_ns, all), duration(t.overhead_ns),
-                     percent(t.overhead_ns, all), duration(t.idle_ns), percent(t.idle_ns, all));
+  std::string row = fmt::format("  {:<30}", label);
+  for (uint64_t v : {t.work_ns, t.overhead_ns, t.idle_ns, t.serial_ns, t.preempted_ns}) {
+    row += fmt::format(" {:>10} {:>6}", duration(v), percent(v, all));
+  }
+  return row + "\n";
+}
+
+// What the "all threads" row counted: every thread's lifetime, stated exactly.
+std::string counted_line(const Breakdown& b) {
+  uint64_t workers = 0, worker_ns = 0;
+  std::string initial;
+  for (const auto& t : b.threads) {
+    if (t.initial) {
+      initial = fmt::format("the initial thread from the process's start to its exit ({})",
+                            duration(t.end_ns - t.begin_ns));
+    } else {
+      ++workers, worker_ns += t.end_ns - t.begin_ns;
+    }
+  }
+  std::string others =
+      workers == 0 ? std::string("no other thread")
+                   : fmt::format("{} {}thread{} from {} creation to {} end ({} in all)", workers,
+                                 initial.empty() ? "" : "other ", workers == 1 ? "" : "s",
+                                 workers == 1 ? "its" : "their", workers == 1 ? "its" : "their",
+                                 duration(worker_ns));
+  if (initial.empty()) initial = "no initial thread in the trace";
+  return fmt::format("  Counted: {};\n           {}.\n  The recorder started {} after the process "
+                     "(at its first OpenMP construct).\n",
+                     initial, others, duration(b.recorder_start_ns));
 }
 
 std::string region_label(uint64_t codeptr, replay::Symbolizer& symbols) {
@@ -39,15 +68,21 @@ class BreakdownSection : public Section {
     const Breakdown& b = pass_.result();
     out += fmt::format("Verdict {}: {}.\n", analysis::verdict_code(b.verdict),
                        analysis::verdict_meaning(b.verdict));
-    out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' time (high: "
+    out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
+                       "and idleness (high: "
                        ">= {:.0f}%): {}\n\n",
                        100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
                        analysis::verdict_advice(b.verdict));
     out += "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
-           "ready;\nidleness = not, with no task ready)\n";
-    out += fmt::format("  {:<34} {:>19}  {:>19}  {:>19}\n", "", "work", "overhead", "idleness");
-    out += split_row(fmt::format("all {} threads ({} each)", b.threads.size(),
-                                 duration(b.run_ns)),
+           "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
+           "parallel regions;\npreempted = off the CPU while runnable: another process had it)\n";
+    out += counted_line(b);
+    if (!b.preemption_measured) {
+      out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
+    }
+    out += fmt::format("  {:<30} {:>17} {:>17} {:>17} {:>17} {:>17}\n", "", "work", "overhead",
+                       "idleness", "serial", "preempted");
+    out += split_row(fmt::format("{} threads, {}", b.threads.size(), duration(b.total.total_ns())),
                      b.total);
     for (const auto& t : b.threads) out += split_row(fmt::format("thread {}", t.thread), t.time);
     out += "\nBy parallel region (accumulated over threads)\n";
@@ -57,26 +92,35 @@ class BreakdownSection : public Section {
       if (r.codeptr) label += fmt::format(" x{}", r.instances);
       out += split_row(label, r.time);
     }
-    out += fmt::format("\nOver time ({} slices of {} each; bar height = share of thread time)\n",
+    out += fmt::format("\nOver time ({} slices of {} each; bar height = share of the threads' time)\n",
                        b.series.size(), duration(b.series.empty() ? 0 : b.series[0].end_ns -
                                                                           b.series[0].begin_ns));
-    std::vector<double> work, over, idle;
+    std::vector<double> work, over, idle, serial, preempted;
     for (const auto& s : b.series) {
       double all = double(s.time.total_ns());
-      work.push_back(all ? double(s.time.work_ns) / all : 0);
-      over.push_back(all ? double(s.time.overhead_ns) / all : 0);
-      idle.push_back(all ? double(s.time.idle_ns) / all : 0);
+      auto share = [all](uint64_t v) { return all ? double(v) / all : 0; };
+      work.push_back(share(s.time.work_ns));
+      over.push_back(share(s.time.overhead_ns));
+      idle.push_back(share(s.time.idle_ns));
+      serial.push_back(share(s.time.serial_ns));
+      preempted.push_back(share(s.time.preempted_ns));
     }
     out += "  work      |" + sparkline(work) + "|\n";
     out += "  overhead  |" + sparkline(over) + "|\n";
     out += "  idleness  |" + sparkline(idle) + "|\n";
+    if (b.total.serial_ns) out += "  serial    |" + sparkline(serial) + "|\n";
+    if (b.total.preempted_ns) out += "  preempted |" + sparkline(preempted) + "|\n";
   }
 
   nlohmann::json json(const ReportContext& ctx) override {
     const Breakdown& b = pass_.result();
     nlohmann::json j = split_json(b.total);
     j["total_ns"] = b.total.total_ns();
+    j["active_ns"] = b.total.active_ns();
+    j["task_body_ns"] = b.task_body_ns;
     j["run_ns"] = b.run_ns;
+    j["recorder_start_ns"] = b.recorder_start_ns;
+    j["preemption_measured"] = b.preemption_measured;
     j["idle_share"] = b.idle_share;
     j["overhead_share"] = b.overhead_share;
     j["high_threshold"] = b.high_threshold;
@@ -89,6 +133,8 @@ class BreakdownSection : public Section {
       row["thread"] = t.thread;
       row["begin_ns"] = t.begin_ns;
       row["end_ns"] = t.end_ns;
+      row["lifetime_ns"] = t.end_ns - t.begin_ns;
+      row["initial"] = t.initial;
       j["threads"].push_back(row);
     }
     j["regions"] = nlohmann::json::array();

@@ -162,6 +162,7 @@ nlohmann::json scaling_json(const analysis::Scaling& s, const ProgramIdentity& p
                         {"graph",
                          {{"work_ns", p.work_ns},
                           {"span_ns", p.span_ns},
+                          {"path_runtime_ns", p.path_runtime_ns},
                           {"parallelism", p.parallelism},
                           {"bound_ns", p.bound_ns},
                           {"work_inflation", p.work_inflation}}}};

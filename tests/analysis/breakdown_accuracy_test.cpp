@@ -71,7 +71,7 @@ TEST(BreakdownEndToEnd, LoadImbalanceMatchesTheIdealWithin5Percent) {
     expect_breakdown_invariant(b);
     // Disturbed (the tasks overran, or other programs compete for the cores): try again.
     if (relative_error(self_timed, ideal_work) > 0.02 || busy) continue;
-    double overhead_share = double(b.total.overhead_ns) / double(b.total.total_ns());
+    double overhead_share = double(b.total.overhead_ns) / double(b.total.active_ns());
     if (overhead_share > kLateReleaseShare) {
       std::cout << "[ late release ] overhead " << overhead_share * 100
                 << " % of the threads' time: the runtime released a thread late; again\n";
@@ -116,7 +116,7 @@ TEST(BreakdownEndToEnd, DependenceChainLeavesOneThreadIdle) {
     busy = disturbed(window, "dep_chain");
     const Breakdown& b = run.breakdown;
     expect_breakdown_invariant(b);
-    double total = double(b.total.total_ns());
+    double total = double(b.total.active_ns());
     idle_share = double(b.total.idle_ns) / total;
     overhead_share = double(b.total.overhead_ns) / total;
     if (busy) continue;

@@ -29,6 +29,8 @@ void expect_breakdown_invariant(const Breakdown& b) {
     EXPECT_EQ(s->work_ns, b.total.work_ns);
     EXPECT_EQ(s->overhead_ns, b.total.overhead_ns);
     EXPECT_EQ(s->idle_ns, b.total.idle_ns);
+    EXPECT_EQ(s->serial_ns, b.total.serial_ns);
+    EXPECT_EQ(s->preempted_ns, b.total.preempted_ns);
   }
   EXPECT_GT(b.total.total_ns(), 0u);
 }

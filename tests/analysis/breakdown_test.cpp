@@ -23,31 +23,40 @@ Breakdown run(TraceBuilder& t, uint32_t slices = 4) {
   return pass.result();
 }
 
-void expect_split(const TimeSplit& s, uint64_t work, uint64_t overhead, uint64_t idle) {
+void expect_split(const TimeSplit& s, uint64_t work, uint64_t overhead, uint64_t idle,
+                  uint64_t serial = 0, uint64_t preempted = 0) {
   EXPECT_EQ(s.work_ns, work);
   EXPECT_EQ(s.overhead_ns, overhead);
   EXPECT_EQ(s.idle_ns, idle);
+  EXPECT_EQ(s.serial_ns, serial);
+  EXPECT_EQ(s.preempted_ns, preempted);
 }
 
-
-// Thread 0 creates one task at 10, waits in the barrier at 20, runs the task 30..130.
-TEST(Breakdown, SingleTaskOnOneOfTwoThreads) {
-  TraceBuilder t;
+// Thread 0 creates one task at 10, waits in the barrier at 20, runs the task 30..130; both leave
+// the barrier at 150 and exit at 200.
+void single_task(TraceBuilder& t) {
   team(t, 5);
   t.create(0, 10, 10, kI0);
   arrive(t, 0, 20);
   t.schedule(0, 30, kI0, Status::kSwitch, 10);
   t.schedule(0, 130, 10, Status::kComplete, kI0);
   team_end(t, 150, 200);
+}
+
+TEST(Breakdown, SingleTaskOnOneOfTwoThreads) {
+  TraceBuilder t;
+  single_task(t);
   Breakdown b = run(t);
   ASSERT_EQ(b.threads.size(), 2u);
   // Thread 0: works 0..20, 30..130, 150..160; overhead while the task waits (20..30) and while
-  // the completed barrier is not yet left (130..150); idle after its implicit task (160..200).
-  expect_split(b.threads[0].time, 130, 30, 40);
+  // the completed barrier is not yet left (130..150); the initial thread outside the region
+  // after its implicit task (160..200) is serial.
+  expect_split(b.threads[0].time, 130, 30, 0, 40);
   // Thread 1: works 0..5 and 150..160; idle in the barrier until the task exists (5..10) and
-  // while thread 0 runs it (30..130); overhead while it is ready (10..30) and 130..150.
+  // while thread 0 runs it (30..130); overhead while it is ready (10..30) and 130..150; idle
+  // after its implicit task (160..200).
   expect_split(b.threads[1].time, 15, 40, 145);
-  expect_split(b.total, 145, 70, 185);
+  expect_split(b.total, 145, 70, 145, 40);
   EXPECT_EQ(b.run_ns, 200u);
   expect_breakdown_invariant(b);
 }
@@ -92,8 +101,8 @@ TEST(Breakdown, TaskwaitWithChildOnTheOtherThread) {
   Breakdown b = run(t);
   // Thread 0: 0..20 work; 20..30 overhead (child ready); 30..130 idle; 130..140 overhead
   // (the waiter is ready); 140..150 work; 150..160 overhead (barrier complete, not left);
-  // 160..170 work; 170..200 idle.
-  expect_split(b.threads[0].time, 20 + 10 + 10, 10 + 10 + 10, 100 + 30);
+  // 160..170 work; 170..200 serial (the initial thread outside the region).
+  expect_split(b.threads[0].time, 20 + 10 + 10, 10 + 10 + 10, 100, 30);
   // Thread 1: 0..5 work; 5..10 idle; 10..30 overhead; 30..130 work (the child); 130..140
   // overhead; 140..150 idle; 150..160 overhead; 160..170 work; 170..200 idle.
   expect_split(b.threads[1].time, 5 + 100 + 10, 20 + 10 + 10, 5 + 10 + 30);
@@ -126,12 +135,7 @@ TEST(Breakdown, DetachedTaskHoldsItsSuccessorUntilFulfilled) {
 
 TEST(Breakdown, SlicesSplitIntervalsAtTheirBoundaries) {
   TraceBuilder t;
-  team(t, 5);
-  t.create(0, 10, 10, kI0);
-  arrive(t, 0, 20);
-  t.schedule(0, 30, kI0, Status::kSwitch, 10);
-  t.schedule(0, 130, 10, Status::kComplete, kI0);
-  team_end(t, 150, 200);
+  single_task(t);
   Breakdown b = run(t, 4);  // slices of 50 ns
   ASSERT_EQ(b.series.size(), 4u);
   // 0..50: t0 work 20+20, overhead 10; t1 work 5, idle 5+20, overhead 20.
@@ -139,23 +143,96 @@ TEST(Breakdown, SlicesSplitIntervalsAtTheirBoundaries) {
   expect_split(b.series[1].time, 50, 0, 50);   // task runs on t0, t1 idle
   // 100..150: t0 task 100..130 then overhead; t1 idle 100..130 then overhead.
   expect_split(b.series[2].time, 30, 40, 30);
-  // 150..200: both work 150..160 then idle.
-  expect_split(b.series[3].time, 20, 0, 80);
+  // 150..200: both work 150..160, then thread 0 is serial and thread 1 idle.
+  expect_split(b.series[3].time, 20, 0, 40, 40);
   expect_breakdown_invariant(b);
 }
 
 TEST(Breakdown, VerdictFollowsTable1) {
   TraceBuilder t;
-  team(t, 5);
-  t.create(0, 10, 10, kI0);
-  arrive(t, 0, 20);
-  t.schedule(0, 30, kI0, Status::kSwitch, 10);
-  t.schedule(0, 130, 10, Status::kComplete, kI0);
-  team_end(t, 150, 200);
+  single_task(t);
   Breakdown b = run(t);
-  // 185 of 400 ns idle, 70 overhead: both high.
+  // 145 of 360 ns idle, 70 overhead (the 40 serial ns left out): both high.
   EXPECT_EQ(b.verdict, Verdict::kHH);
   EXPECT_STREQ(verdict_code(b.verdict), "HH");
+}
+
+// The initial thread's life is the whole run: the process starts at 0, the recorder at 1000
+// (its first event), the region runs 2000..3000, the program exits at 5000. A worker counts from
+// its creation (2100) to the exit.
+TEST(Breakdown, InitialThreadOutsideRegionsIsSerialFromTheProcessStart) {
+  TraceBuilder t;
+  t.thread_begin(0, 1000, 1).initial_task(0, 1000, 9);
+  t.parallel_begin(0, 2000, kRegion, 9);
+  t.implicit_begin(0, 2000, kI0, kRegion, 2, 0);
+  t.thread_begin(1, 2100).implicit_begin(1, 2100, kI1, kRegion, 2, 1);
+  t.implicit_end(0, 3000, kI0).implicit_end(1, 3000, kI1);
+  t.parallel_end(0, 3000, kRegion, 9);
+  t.thread_end(1, 5000).thread_end(0, 5000);
+  Breakdown b = run(t);
+  ASSERT_EQ(b.threads.size(), 2u);
+  EXPECT_TRUE(b.threads[0].initial);
+  EXPECT_EQ(b.threads[0].begin_ns, 0u);
+  EXPECT_EQ(b.threads[0].end_ns, 5000u);
+  // 0..2000 and 3000..5000 serial, 2000..3000 work in its implicit task.
+  expect_split(b.threads[0].time, 1000, 0, 0, 4000);
+  // The worker: 2100..3000 work, then idle in the pool until the exit.
+  EXPECT_EQ(b.threads[1].begin_ns, 2100u);
+  expect_split(b.threads[1].time, 900, 0, 2000);
+  // Serial time belongs to the time outside parallel regions (codeptr 0).
+  for (const auto& r : b.regions) EXPECT_EQ(r.time.serial_ns, r.codeptr == 0 ? 4000u : 0u);
+  // Task bodies ran 1000..5000 on thread 0 (the initial task, then the implicit one, then the
+  // initial task again) and 2100..3000 on thread 1, whatever the category.
+  EXPECT_EQ(b.task_body_ns, 4000u + 900u);
+  // The verdict leaves serial time out: 2000 idle of 3900 ns.
+  EXPECT_NEAR(b.idle_share, 2000.0 / 3900.0, 1e-9);
+  expect_breakdown_invariant(b);
+}
+
+// Preempted intervals (off_cpu.bin) come out of whatever the thread was doing, also across a
+// change of state: the single-task trace above with three intervals.
+TEST(Breakdown, PreemptedTimeIsTakenOutOfTheOtherCategories) {
+  TraceBuilder t;
+  single_task(t);
+  t.preempted(0, 40, 60);    // thread 0 runs the task: 20 ns less work
+  t.preempted(1, 100, 110);  // thread 1 is idle: 10 ns less idleness
+  t.preempted(1, 125, 135);  // idle until 130, overhead after: 5 ns of each
+  t.preempted(1, 300, 400);  // after the thread's end: not counted
+  Breakdown b = run(t);
+  EXPECT_TRUE(b.preemption_measured);
+  expect_split(b.threads[0].time, 110, 30, 0, 40, 20);
+  expect_split(b.threads[1].time, 15, 35, 130, 0, 20);
+  expect_split(b.total, 125, 65, 130, 40, 40);
+  for (const auto& th : b.threads) EXPECT_EQ(th.time.total_ns(), 200u);
+  expect_breakdown_invariant(b);
+}
+
+// Thread 0 is preempted between two tasks while one is ready (1003..1503): without the
+// measurement that half microsecond is overhead and the verdict LH; with it, the verdict is the
+// one of the same run undisturbed, LL.
+TEST(Breakdown, VerdictOfAPreemptedRunIsTheQuietOne) {
+  auto trace = [](TraceBuilder& t, uint64_t gap) {
+    team(t, 5);
+    t.create(0, 1, 10, kI0).create(0, 2, 11, kI0).create(0, 3, 12, kI0);
+    arrive(t, 0, 3);
+    t.schedule(1, 5, kI1, Status::kSwitch, 11);
+    t.schedule(0, 3, kI0, Status::kSwitch, 10).schedule(0, 1003, 10, Status::kComplete, kI0);
+    t.schedule(0, 1003 + gap, kI0, Status::kSwitch, 12);
+    t.schedule(0, 2003, 12, Status::kComplete, kI0);
+    t.schedule(1, 2005, 11, Status::kComplete, kI1);
+    team_end(t, 2005, 2015);
+  };
+  TraceBuilder quiet, disturbed, unmeasured;
+  trace(quiet, 0);
+  trace(disturbed, 500);
+  disturbed.preempted(0, 1003, 1503);
+  trace(unmeasured, 500);
+  Breakdown q = run(quiet), d = run(disturbed), u = run(unmeasured);
+  EXPECT_EQ(q.verdict, Verdict::kLL);
+  EXPECT_EQ(u.verdict, Verdict::kLH) << u.overhead_share;
+  EXPECT_EQ(d.verdict, Verdict::kLL) << d.overhead_share;
+  EXPECT_EQ(d.total.preempted_ns, 500u);
+  expect_breakdown_invariant(d);
 }
 
 }  // namespace

@@ -56,6 +56,11 @@ TraceBuilder& TraceBuilder::event(uint32_t th, const Event& e) {
   return *this;
 }
 
+TraceBuilder& TraceBuilder::preempted(uint32_t th, uint64_t t0, uint64_t t1) {
+  writer_.add_preempted(th, t0, t1);
+  return *this;
+}
+
 TraceBuilder& TraceBuilder::thread_begin(uint32_t th, uint64_t t, uint16_t type) {
   return event(th, ev(t, Kind::kThreadBegin, 0, type));
 }

@@ -64,6 +64,8 @@ class TraceBuilder {
   TraceBuilder& user_region(uint32_t th, uint64_t t, format::Endpoint ep, const std::string& name);
   TraceBuilder& user_param(uint32_t th, uint64_t t, const std::string& name, int64_t value);
   TraceBuilder& event(uint32_t th, const format::Event& e);
+  // Thread `th` was preempted (off its CPU) from t0 to t1 (off_cpu.bin).
+  TraceBuilder& preempted(uint32_t th, uint64_t t0, uint64_t t1);
 
   // Events per chunk (default 1000).
   TraceBuilder& chunk_events(size_t n);

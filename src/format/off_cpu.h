@@ -1,0 +1,64 @@
+// When each thread was off its CPU: the side file off_cpu.bin of an experiment. The recorder
+// copies the kernel's context-switch records of its own threads (perf_event_open, a software
+// event) into it; readers pair a switch-out with the next switch-in of the same thread. The
+// record layout is here so that the recorder and the readers share it (docs/FORMAT.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tasklens::format {
+
+constexpr const char* kOffCpuFile = "off_cpu.bin";
+
+// One context switch of a recorded thread, 16 bytes, in the machine's byte order.
+struct OffCpuRecord {
+  uint64_t time_ns;  // CLOCK_MONOTONIC
+  uint32_t thread;   // the thread's index (its stream's number)
+  uint8_t type;      // OffCpuType
+  uint8_t flags;     // off_cpu_flag
+  uint16_t reserved;
+};
+static_assert(sizeof(OffCpuRecord) == 16);
+
+enum class OffCpuType : uint8_t {
+  kSwitchOut = 1,  // the thread left its CPU
+  kSwitchIn = 2,   // the thread got a CPU again
+  kLost = 3,       // the kernel dropped records of this thread (ring buffer full): time_ns is
+                   // when the recorder noticed; what the thread did around it is unknown
+};
+
+namespace off_cpu_flag {
+// The switch-out took the CPU from a runnable thread (the kernel's
+// PERF_RECORD_MISC_SWITCH_OUT_PREEMPT): preemption, not a wait the thread chose.
+constexpr uint8_t kPreempted = 0x1;
+}  // namespace off_cpu_flag
+
+// An interval [begin_ns, end_ns) in ns since the start of the run.
+struct OffCpuInterval {
+  uint64_t begin_ns, end_ns;
+};
+
+struct Experiment;
+
+// What an experiment says about its threads' time off the CPU.
+struct OffCpu {
+  // "perf_switch": context-switch records; "thread_times": only CPU times and switch counts at
+  // thread end (perf_event_open refused); "" when the trace predates the measurement.
+  std::string source;
+  std::string error;  // why perf_event_open was refused
+  // Preempted intervals per thread index, sorted, disjoint, clipped to the run.
+  std::vector<std::vector<OffCpuInterval>> preempted;
+  uint64_t preempted_ns = 0;  // their sum
+  uint64_t lost = 0;          // records the kernel dropped
+  // The fallback's figures, summed over the threads that reported them.
+  uint64_t involuntary_switches = 0;
+  uint64_t thread_cpu_ns = 0;
+};
+
+// Reads off_cpu.bin and the metadata's "preemption" object (the file's times are turned into ns
+// since the start of the run with x.clock).
+OffCpu read_off_cpu(const Experiment& x);
+
+}  // namespace tasklens::format

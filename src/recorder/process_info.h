@@ -1,0 +1,25 @@
+// Facts about the process the recorder runs in, taken at start-up for the metadata: when the
+// process started (the run's time origin, docs/FORMAT.md) and how many CPUs it may use.
+#pragma once
+
+#include <cstdint>
+
+namespace tasklens::recorder {
+
+struct ProcessStart {
+  uint64_t monotonic_ns = 0;  // CLOCK_MONOTONIC
+  const char* source = "";    // "spawn" (TASKLENS_SPAWN_NS from `tasklens run`), "proc_stat", or
+                              // "recorder" (neither could be read: the recorder's start)
+};
+
+// The process's start, never after `not_after_ns` (the recorder's own start).
+ProcessStart process_start(uint64_t not_after_ns);
+
+// CPUs in the process's affinity mask (0 when unknown) and CPUs online.
+uint32_t affinity_cpus();
+uint32_t online_cpus();
+
+// /proc/sys/kernel/perf_event_paranoid, or -100 when unreadable.
+int perf_event_paranoid();
+
+}  // namespace tasklens::recorder

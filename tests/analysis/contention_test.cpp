@@ -1,0 +1,73 @@
+// The contention warning on hand-made experiments: what the metadata and off_cpu.bin say decides
+// it, whatever machine the test runs on.
+#include "analysis/contention.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/two_thread_team.h"
+#include "format/experiment.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::analysis {
+namespace {
+
+using testing::TraceBuilder;
+
+// Two threads in one region from 0 to 1000 ns, on `cpus` CPUs.
+Contention contention_of(TraceBuilder& t, uint32_t cpus) {
+  team(t, 5);
+  team_end(t, 990, 1000);
+  t.writer().meta()["machine"] = {{"affinity_cpus", cpus}, {"online_cpus", cpus}};
+  auto x = format::open_experiment(t.write());
+  EXPECT_TRUE(bool(x));
+  return x ? read_contention(*x) : Contention{};
+}
+
+TEST(Contention, QuietRunHasNoWarning) {
+  TraceBuilder t;
+  t.preempted(0, 100, 140);  // 40 of 2000 thread-ns: 2 %, under the 5 % bar
+  Contention c = contention_of(t, 2);
+  EXPECT_TRUE(c.measured);
+  EXPECT_EQ(c.preempted_ns, 40u);
+  EXPECT_EQ(c.thread_ns, 2000u);
+  EXPECT_EQ(contention_warning(c), "");
+}
+
+TEST(Contention, MoreThreadsThanCpusIsOversubscribed) {
+  TraceBuilder t;
+  Contention c = contention_of(t, 1);
+  EXPECT_EQ(contention_warning(c), "oversubscribed: 2 OpenMP threads on 1 CPU (the affinity mask)");
+}
+
+TEST(Contention, PreemptedAboveFivePercentIsNamed) {
+  TraceBuilder t;
+  t.preempted(0, 100, 200).preempted(1, 300, 350);  // 150 of 2000 thread-ns: 7.5 %
+  Contention c = contention_of(t, 2);
+  EXPECT_DOUBLE_EQ(c.preempted_share(), 0.075);
+  std::string w = contention_warning(c);
+  EXPECT_EQ(w.rfind("preempted: the threads were off their CPU while runnable for 7.5% of their "
+                    "time", 0), 0u) << w;
+}
+
+TEST(Contention, OnlyTheFallbackIsSaid) {
+  TraceBuilder t;
+  t.writer().meta()["preemption"] = {{"source", "thread_times"},
+                                     {"error", "Permission denied"}};
+  Contention c = contention_of(t, 2);
+  EXPECT_TRUE(c.fallback);
+  EXPECT_EQ(contention_warning(c).rfind("preempted time not measured (the kernel refused "
+                                        "context-switch records: Permission denied)", 0),
+            0u);
+}
+
+TEST(Contention, BothReasonsShareOneLine) {
+  TraceBuilder t;
+  t.preempted(0, 0, 500);
+  std::string w = contention_warning(contention_of(t, 1));
+  EXPECT_EQ(w.rfind("oversubscribed: ", 0), 0u) << w;
+  EXPECT_NE(w.find("; preempted: "), std::string::npos) << w;
+  EXPECT_EQ(w.find('\n'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tasklens::analysis

@@ -1,0 +1,172 @@
+// Serial time and the machine's contention end to end (docs/BREAKDOWN.md): a program of our own
+// that spins before, in and after one parallel region, recorded by `tasklens run`, replayed
+// through the breakdown, and reported with its warning line.
+#include <gtest/gtest.h>
+#include <sched.h>
+
+#include <atomic>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analysis/breakdown.h"
+#include "analysis/contention.h"
+#include "format/experiment.h"
+#include "support/machine_contention.h"
+#include "support/recording.h"
+#include "support/test_paths.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::analysis {
+namespace {
+
+std::string spin_program() { return std::string(TASKLENS_TEST_PROGRAMS_DIR) + "/serial_spin"; }
+
+Breakdown breakdown_of(const std::string& dir) {
+  BreakdownPass pass(20);
+  testing::replay_experiment(dir, {&pass});
+  return pass.result();
+}
+
+// Lines of `text` that start with "warning:" (after indentation).
+int warning_lines(const std::string& text) {
+  std::istringstream in(text);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    size_t i = line.find_first_not_of(' ');
+    if (i != std::string::npos && line.compare(i, 8, "warning:") == 0) ++n;
+  }
+  return n;
+}
+
+bool has_warning(const nlohmann::json& doc, const std::string& word) {
+  for (const auto& w : doc.value("/run/warnings"_json_pointer, nlohmann::json::array())) {
+    if (w.is_string() && w.get<std::string>().rfind(word, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::vector<int> affinity() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+// 300 ms of spinning before the first parallel region and 100 ms after it: at least 90 % of
+// those 400 ms are serial time of the initial thread (or preempted, if the machine took the CPU
+// from it), every thread's categories add up to its lifetime, and the initial thread's lifetime
+// covers main() to within 5 %.
+TEST(BreakdownIntegration, SerialPreludeAndEpilogueAreCounted) {
+  testing::MachineContention contention;
+  testing::Recording rec = testing::record_run({spin_program(), "300", "50", "100"}, 2);
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  long long main_us = testing::printed_value(rec.run.out, "main_us");
+  ASSERT_GT(main_us, 0) << rec.run.out;
+  Breakdown b = breakdown_of(rec.dir);
+  ASSERT_EQ(b.threads.size(), 2u);
+  const ThreadBreakdown* initial = nullptr;
+  for (const auto& t : b.threads) {
+    EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns) << "thread " << t.thread;
+    if (t.initial) initial = &t;
+    else EXPECT_GT(t.begin_ns, 0u) << "a worker counts from its creation";
+  }
+  ASSERT_NE(initial, nullptr);
+  EXPECT_EQ(initial->begin_ns, 0u);
+  EXPECT_EQ(initial->end_ns, b.run_ns);
+  EXPECT_GT(b.recorder_start_ns, 250'000'000u) << "the recorder starts at the first construct";
+  // Outside the region the initial thread is serial, or preempted when the machine is busy.
+  uint64_t outside = initial->time.serial_ns + initial->time.preempted_ns;
+  EXPECT_GE(outside, 360'000'000u) << "serial " << initial->time.serial_ns << " preempted "
+                                   << initial->time.preempted_ns;
+  if (initial->time.preempted_ns < 10'000'000) EXPECT_GE(initial->time.serial_ns, 360'000'000u);
+  // The initial thread lives from before main() to after it: at least main's time, and no more
+  // than 5 % beyond it (loading, exit), unless other processes held the CPUs.
+  uint64_t main_ns = uint64_t(main_us) * 1000;
+  EXPECT_GE(initial->end_ns - initial->begin_ns, main_ns);
+  if (contention.others_share() < 0.3) {
+    EXPECT_LE(double(initial->end_ns - initial->begin_ns), 1.05 * double(main_ns))
+        << "lifetime " << initial->end_ns << " main " << main_ns;
+  } else {
+    std::cout << "[ busy machine ] lifetime vs main() not checked (others took "
+              << 100 * contention.others_share() << "% of the CPUs)\n";
+  }
+  // The report carries the new categories for the run, each thread and each region.
+  testing::JsonReport r = testing::report_json(rec.dir, {});
+  ASSERT_FALSE(r.doc.is_discarded()) << r.command.err;
+  const auto& j = r.doc["breakdown"];
+  EXPECT_EQ(j["serial_ns"].get<uint64_t>(), b.total.serial_ns);
+  EXPECT_TRUE(j.contains("preempted_ns"));
+  for (const auto& t : j["threads"]) {
+    EXPECT_EQ(t["work_ns"].get<uint64_t>() + t["overhead_ns"].get<uint64_t>() +
+                  t["idle_ns"].get<uint64_t>() + t["serial_ns"].get<uint64_t>() +
+                  t["preempted_ns"].get<uint64_t>(),
+              t["lifetime_ns"].get<uint64_t>());
+  }
+  for (const auto& reg : j["regions"]) EXPECT_TRUE(reg.contains("serial_ns") && reg.contains("preempted_ns"));
+}
+
+// More threads than CPUs in the affinity mask: `run` and `report` say "oversubscribed", once.
+TEST(BreakdownIntegration, MoreThreadsThanCpusIsOversubscribed) {
+  std::vector<int> cpus = affinity();
+  ASSERT_FALSE(cpus.empty());
+  cpu_set_t saved, two;
+  sched_getaffinity(0, sizeof saved, &saved);
+  CPU_ZERO(&two);
+  size_t n = std::min<size_t>(2, cpus.size());
+  for (size_t i = 0; i < n; ++i) CPU_SET(cpus[i], &two);
+  ASSERT_EQ(sched_setaffinity(0, sizeof two, &two), 0);  // the child inherits the mask
+  std::string dir = testing::scratch_dir("oversub") + "/exp";
+  testing::CommandResult run = testing::run_command(
+      {testing::tasklens_bin(), "run", "-n", "4", "-o", dir, "--", spin_program(), "0", "20", "0"});
+  sched_setaffinity(0, sizeof saved, &saved);
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.err.find("warning: oversubscribed: 4 OpenMP threads on " + std::to_string(n) +
+                         " CPU"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(warning_lines(run.err), 1) << run.err;
+  testing::JsonReport r = testing::report_json(dir, {});
+  EXPECT_TRUE(has_warning(r.doc, "oversubscribed")) << r.doc["run"].dump();
+  testing::CommandResult text = testing::run_command({testing::tasklens_bin(), "report", dir});
+  EXPECT_EQ(warning_lines(text.out), 1) << text.out;
+}
+
+// A CPU hog on every CPU beside a program of two threads: the threads are preempted, the
+// breakdown counts it apart and the warning says so.
+TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
+  std::vector<int> cpus = affinity();
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> hogs;
+  for (size_t i = 0; i < std::max<size_t>(cpus.size(), 1) * 2; ++i) {
+    hogs.emplace_back([&stop] {
+      volatile unsigned long x = 0;
+      while (!stop.load(std::memory_order_relaxed)) ++x;
+    });
+  }
+  testing::Recording rec = testing::record_run({spin_program(), "0", "400", "0"}, 2);
+  stop = true;
+  for (auto& h : hogs) h.join();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  auto x = format::open_experiment(rec.dir);
+  ASSERT_TRUE(bool(x));
+  Contention c = read_contention(*x);
+  if (!c.measured) {
+    GTEST_SKIP() << "the kernel refuses context-switch records here: " << c.error;
+  }
+  EXPECT_GT(c.preempted_share(), kPreemptedWarnShare);
+  Breakdown b = breakdown_of(rec.dir);
+  EXPECT_GT(b.total.preempted_ns, 0u);
+  for (const auto& t : b.threads) EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns);
+  testing::JsonReport r = testing::report_json(rec.dir, {});
+  EXPECT_TRUE(has_warning(r.doc, "preempted")) << r.doc["run"].dump();
+  EXPECT_GT(r.doc["breakdown"]["preempted_ns"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+}  // namespace tasklens::analysis

@@ -1,0 +1,33 @@
+// Spins PRELUDE ms on the initial thread before its first OpenMP construct, REGION ms on every
+// thread of one parallel region, then EPILOGUE ms after it: the breakdown's serial time.
+// Usage: serial_spin PRELUDE REGION EPILOGUE (milliseconds). Prints "spun=1 main_us=N" at the end
+// (N: the time main took, in microseconds).
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void spin(double ms) {
+  volatile unsigned long x = 0;
+  for (double end = now() + ms * 1e-3; now() < end;) ++x;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s PRELUDE_MS REGION_MS EPILOGUE_MS\n", argv[0]);
+    return 2;
+  }
+  double start = now();
+  spin(atof(argv[1]));
+#pragma omp parallel
+  spin(atof(argv[2]));
+  spin(atof(argv[3]));
+  printf("spun=1 main_us=%.0f\n", (now() - start) * 1e6);
+  return 0;
+}
