@@ -25,7 +25,8 @@ struct ReportOptionsCli {
   std::map<std::string, bool> wanted;  // section name -> asked for by its flag
 };
 
-nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats) {
+nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats,
+                        const replay::Symbolizer& symbols) {
   nlohmann::json j = {
       {"program", x.program_name()},
       {"args", x.meta.value("/program/args"_json_pointer, nlohmann::json::array())},
@@ -37,10 +38,12 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"warnings", x.warnings},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
+  for (const auto& n : symbols.notes()) j["warnings"].push_back(n);
   return j;
 }
 
-std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats) {
+std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats,
+                     const replay::Symbolizer& symbols) {
   std::string args;
   for (const auto& a : x.meta.value("/program/args"_json_pointer, nlohmann::json::array())) {
     args += (args.empty() ? "" : " ") + a.get<std::string>();
@@ -51,6 +54,7 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
                                 x.status);
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
+  for (const auto& n : symbols.notes()) out += "  note: " + n + "\n";
   return out + "\n";
 }
 
@@ -72,29 +76,32 @@ int run_report(const ReportOptionsCli& o) {
   }
   std::vector<replay::Pass*> passes;
   for (auto& s : sections) passes.push_back(&s->pass());
+  // Before the replay: the task model asks it which task constructs are copies of one.
+  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
   ProgressLine progress("replaying");
-  auto stats = replay::run_replay(*x, passes, progress.callback());
+  auto stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
   progress.done();
   if (!stats) {
     fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
     return 2;
   }
-  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   if (o.json) {
-    nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", run_json(*x, *stats)}};
+    nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
       doc[names[i]] = sections[i]->json(ctx);
       sections[i]->extra_json(ctx, doc);
     }
+    doc["run"] = run_json(*x, *stats, symbols);  // last: its notes name what symbolizing found
     std::string text = doc.dump(1) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    std::string text = run_text(*x, *stats);
+    std::string text;
     for (size_t i = 0; i < sections.size(); ++i) {
       if (i) text += "\n";
       sections[i]->text(ctx, text);
     }
+    text = run_text(*x, *stats, symbols) + text;  // last: its notes name what symbolizing found
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return 0;

@@ -149,7 +149,7 @@ class ProfileSection : public Section {
   void text(const ReportContext& ctx, std::string& out) override {
     const Profile& p = pass_.result();
     out += fmt::format(
-        "Call-path profile (Score-P, seed 000): time summed over threads, % of all threads' "
+        "Call-path profile (Score-P, Lorenz et al.): time summed over threads, % of all threads' "
         "time ({}),\nhottest paths first; [stub] = tasks of that construct ran at this point of "
         "the implicit task\n",
         duration(p.total_time_ns));
@@ -164,7 +164,7 @@ class ProfileSection : public Section {
     out += tree_header();
     for (uint32_t r : p.task_roots) tree_rows(p, r, 0, p.total_time_ns, ctx, out);
 
-    out += "\nTask constructs (seed 000 Table I; creation = task_create to the creator's next "
+    out += "\nTask constructs (Score-P, Lorenz et al., Table I; creation = task_create to the creator's next "
            "event)\n";
     out += fmt::format("  {:<28} {:>10} {:>11} {:>11} {:>11} {:>12} {:>11} {:>11} {:>6}\n",
                        "construct", "instances", "mean time", "min time", "max time", "total",
@@ -185,7 +185,7 @@ class ProfileSection : public Section {
     }
     for (const TaskConstruct& c : p.tasks) {
       for (const auto& split : c.params) {
-        out += fmt::format("\nTask {} by {} (seed 000 Table IV)\n", construct_name(c, ctx),
+        out += fmt::format("\nTask {} by {} (Score-P, Lorenz et al., Table IV)\n", construct_name(c, ctx),
                            split.name);
         out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", split.name, "mean time", "sum",
                            "instances");
@@ -196,7 +196,7 @@ class ProfileSection : public Section {
         }
       }
     }
-    out += "\nMost task instances active at once on one thread (seed 000 Table II):";
+    out += "\nMost task instances active at once on one thread (Score-P, Lorenz et al., Table II):";
     for (uint32_t t = 0; t < p.max_active_per_thread.size(); ++t) {
       out += fmt::format(" T{} {}", t, p.max_active_per_thread[t]);
     }
@@ -241,6 +241,7 @@ class ProfileSection : public Section {
           {"start_delay_ns", stat_json(c.start_delay)},
           {"max_active_per_thread", c.max_active_per_thread},
       };
+      add_codeptrs(j, c.codeptr, ctx.symbols);
       j["parameters"] = nlohmann::json::array();
       for (const auto& split : c.params) {
         nlohmann::json values = nlohmann::json::array();
