@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "format/experiment.h"
+#include "format/plural.h"
 #include "replay/consistency.h"
 
 namespace tasklens::cli {
@@ -22,8 +23,8 @@ int check(const std::string& dir) {
     return 1;
   }
   replay::ConsistencyReport rep = replay::check_consistency(*x);
-  fmt::print("{}: {} run of {}, {} threads, {} events\n", dir, x->status, x->program_name(),
-             rep.threads, rep.events);
+  fmt::print("{}: {} run of {}, {}, {}\n", dir, x->status, x->program_name(),
+             format::plural(rep.threads, "thread"), format::plural(rep.events, "event"));
   fmt::print("  parallel regions {}, implicit tasks {}, explicit tasks {} created / {} started / "
              "{} completed ({} cancelled)\n",
              rep.parallel_regions, rep.implicit_tasks, rep.explicit_created, rep.explicit_started,

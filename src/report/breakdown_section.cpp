@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/breakdown.h"
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -46,7 +47,7 @@ class BreakdownSection : public Section {
     out += "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
            "ready;\nidleness = not, with no task ready)\n";
     out += fmt::format("  {:<34} {:>19}  {:>19}  {:>19}\n", "", "work", "overhead", "idleness");
-    out += split_row(fmt::format("all {} threads ({} each)", b.threads.size(),
+    out += split_row(fmt::format("all {} ({} each)", format::plural(b.threads.size(), "thread"),
                                  duration(b.run_ns)),
                      b.total);
     for (const auto& t : b.threads) out += split_row(fmt::format("thread {}", t.thread), t.time);
