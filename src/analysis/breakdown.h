@@ -1,4 +1,4 @@
-// The work / overhead / idleness breakdown of POT (seed 002, eq. 3 and 4, Algorithm 3): for every
+// The work / overhead / idleness breakdown of POT (Pereira et al., eq. 3 and 4, Algorithm 3): for every
 // thread and every instant, *work* when the thread runs a task body (explicit or implicit), else
 // *overhead* when at least one task is ready, else *idleness*. Per thread, per parallel region
 // construct, and per time slice, with the verdict of POT Table 1.

@@ -1,4 +1,4 @@
-// The task-aware call-path profile of Score-P (seed 000, Sect. IV): a call tree per thread's
+// The task-aware call-path profile of Score-P (Lorenz et al., Sect. IV): a call tree per thread's
 // implicit task (the threads of a parallel construct share the tree, with metrics per thread), a
 // merged tree per task construct (identified by its codeptr), and *stub nodes* under the
 // scheduling points of the implicit tasks (barrier, taskwait, taskgroup, task creation,
@@ -7,7 +7,7 @@
 // The algorithm is Fig. 12 (TaskBegin / TaskEnd / TaskSwitch), driven by task_schedule events.
 // Every task instance keeps its own stack of open frames and a clock that runs only while the
 // instance runs, on whatever thread (OMPT reports every switch, so untied tasks that migrate are
-// followed too: the limit of seed 000 Sect. IV-D does not apply). A frame's inclusive time is the
+// followed too: the limit of Lorenz et al. Sect. IV-D does not apply). A frame's inclusive time is the
 // instance clock's advance between enter and exit, its exclusive time that minus its children's
 // inclusive times, so it is never negative (Fig. 3). Implicit tasks never stop: the time explicit
 // tasks run at an implicit task's scheduling point is in the stub node below it, and the
@@ -115,7 +115,7 @@ struct TaskConstruct {
   Stat time;                 // inclusive time per instance (its clock: suspended time excluded)
   Stat creation;             // per instance, see the header comment
   Stat start_delay;          // creation to first start, per instance
-  uint32_t max_active_per_thread = 0;  // seed 000 Table II, for this construct alone
+  uint32_t max_active_per_thread = 0;  // Lorenz et al. Table II, for this construct alone
   std::vector<ParamSplit> params;
 };
 

@@ -32,7 +32,7 @@ MakeExporter make_otf2_exporter;
 //   1. the thread view: one row per thread, its state (running a task, idle, synchronization,
 //      runtime overhead, not created) and events for the innermost region, the running task's
 //      construct and instance, the number of ready tasks and user parameters;
-//   2. the task view (seed 003 Fig. 2b/2d): one row per task instance with its state (created,
+//   2. the task view (Extrae/Paraver, Servat et al., Fig. 2b/2d): one row per task instance with its state (created,
 //      ready, running, suspended, detached) and the thread executing it. Above
 //      ExportOptions::max_task_rows instances, rows are shared by instances that do not overlap
 //      in time (the executing task is an event of each row).
