@@ -14,8 +14,11 @@ namespace fs = std::filesystem;
 RunCounts count_experiment(const format::Experiment& x) {
   RunCounts c;
   std::error_code ec;
+  // What the recorder wrote: regular files only. A GCC program's run holds a symbolic link to
+  // libomp (.libgomp-on-libomp/libgomp.so.1), which is not the trace.
   for (const auto& entry : fs::recursive_directory_iterator(x.dir, ec)) {
-    if (entry.is_regular_file(ec)) c.trace_bytes += entry.file_size(ec);
+    if (entry.is_symlink(ec) || !entry.is_regular_file(ec)) continue;
+    c.trace_bytes += entry.file_size(ec);
   }
   c.threads = x.streams.size();
   c.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
