@@ -24,7 +24,8 @@
 //   task ran "in" the creation scheduling point;
 // - user parameters (tasklens_param_int) open a node "name=value" below the current node that
 //   closes with its parent (Score-P's parameter instrumentation); an instance of a task
-//   construct counts, in the construct's parameter split, under the last value it set.
+//   construct counts, in the construct's parameter split, under the first value it set (as
+//   the graph's grains do), and the split counts the instances that set it again.
 #pragma once
 
 #include <cstdint>
@@ -101,6 +102,7 @@ struct ParamValue {
 struct ParamSplit {
   std::string name;
   std::vector<ParamValue> values;  // by value
+  uint64_t set_again = 0;  // instances that set the parameter more than once (first value kept)
 };
 
 struct TaskConstruct {
@@ -174,12 +176,17 @@ class ProfilePass : public replay::Pass {
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
     Run* stub_owner_hint = nullptr;  // for find_run
     std::vector<Frame> frames;
-    std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
+    struct Param {
+      uint64_t name;  // string id
+      int64_t value;  // the first value the instance set
+      bool again;     // it set the parameter more than once
+    };
+    std::vector<Param> params;
 
     // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
     void clear() {
       std::vector<Frame> f = std::move(frames);
-      std::vector<std::pair<uint64_t, int64_t>> p = std::move(params);
+      std::vector<Param> p = std::move(params);
       *this = Run{};
       f.clear();
       p.clear();

@@ -5,6 +5,7 @@
 
 #include "analysis/profile.h"
 #include "format/kinds.h"
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -185,14 +186,19 @@ class ProfileSection : public Section {
     }
     for (const TaskConstruct& c : p.tasks) {
       for (const auto& split : c.params) {
-        out += fmt::format("\nTask {} by {} (Score-P, Lorenz et al., Table IV)\n", construct_name(c, ctx),
-                           split.name);
+        out += fmt::format("\nTask {} by {} (Score-P, Lorenz et al., Table IV)\n",
+                           construct_name(c, ctx), split.name);
         out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", split.name, "mean time", "sum",
                            "instances");
         for (const auto& v : split.values) {
           out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", v.value,
                              duration(uint64_t(v.time.mean() + 0.5)), duration(v.time.sum),
                              count(v.time.count));
+        }
+        if (split.set_again) {
+          out += fmt::format("  {} set {} more than once: each counts under its first value\n",
+                             format::plural(split.set_again, "instance", "", count(split.set_again)),
+                             split.name);
         }
       }
     }
@@ -250,7 +256,8 @@ class ProfileSection : public Section {
                             {"instances", v.time.count},
                             {"time_ns", stat_json(v.time)}});
         }
-        j["parameters"].push_back({{"name", split.name}, {"values", values}});
+        j["parameters"].push_back(
+            {{"name", split.name}, {"values", values}, {"set_again", split.set_again}});
       }
       tasks.push_back(j);
     }
