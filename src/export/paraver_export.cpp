@@ -13,6 +13,7 @@
 #include "export/external_sort.h"
 #include "export/output.h"
 #include "export/timeline_exporter.h"
+#include "format/plural.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
@@ -514,11 +515,11 @@ Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) 
     if (!r) return r.error();
   }
   s.files = {path_.join(".prv"), path_.join(".pcf"), path_.join(".row")};
-  s.notes.push_back(fmt::format("{} thread rows, {} task rows ({}), {} communications",
-                                thread_rows_, task_rows_,
+  s.notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(thread_rows_, "thread row"),
+                                format::plural(task_rows_, "task row"),
                                 per_instance_ ? "one per task instance"
                                               : "shared by tasks that do not overlap",
-                                comms_));
+                                format::plural(comms_, "communication")));
   if (params_capped_) {
     s.notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
                                   "were left out",
