@@ -303,7 +303,7 @@ TEST(ProfileGolden, UntiedTaskMigrates) {
 //    (excl 6), A = 10 (excl 1)
 // B: 27 depth=2 (clock 1); 28 region "inner" until 33 (5); 35 depth=3 replaces depth=2
 //    (depth=2 = 1 .. 9 = 8, excl 3); 40 end: depth=3 = 9 .. 14 = 5, B = 14 (excl 14-8-5 = 1)
-// Split by depth: A counts under 1 (10), B under its last value 3 (14).
+// Split by depth: A counts under 1 (10), B under its first value 2 (14); B set depth again.
 TEST(ProfileGolden, RegionsParametersAndCriticalInTasks) {
   TraceBuilder t;
   open_region(t, 1);
@@ -348,8 +348,9 @@ TEST(ProfileGolden, RegionsParametersAndCriticalInTasks) {
   EXPECT_EQ(a.params[0].values[0].value, 1);
   EXPECT_EQ(a.params[0].values[0].time.count, 1u);
   EXPECT_EQ(a.params[0].values[0].time.sum, 10u);
-  EXPECT_EQ(a.params[0].values[1].value, 3);
+  EXPECT_EQ(a.params[0].values[1].value, 2);
   EXPECT_EQ(a.params[0].values[1].time.sum, 14u);
+  EXPECT_EQ(a.params[0].set_again, 1u);
   EXPECT_EQ(a.time.min, 10u);
   EXPECT_EQ(a.time.max, 14u);
   EXPECT_EQ(a.creation.sum, 4u);
