@@ -35,14 +35,15 @@ const char* edge_style(EdgeKind k) {
   return "";
 }
 
-const char* edge_word(EdgeKind k) {
+// "3 created", "1 dependence", "2 taskwaits": an edge's count and what it counts.
+std::string edge_words(EdgeKind k, uint64_t n) {
   switch (k) {
-    case EdgeKind::kCreate: return "created";
-    case EdgeKind::kDepend: return "dependences";
-    case EdgeKind::kJoin: return "joined";
-    case EdgeKind::kWaits: return "taskwaits";
+    case EdgeKind::kCreate: return std::to_string(n) + " created";
+    case EdgeKind::kDepend: return format::plural(n, "dependence");
+    case EdgeKind::kJoin: return std::to_string(n) + " joined";
+    case EdgeKind::kWaits: return format::plural(n, "taskwait");
   }
-  return "";
+  return std::to_string(n);
 }
 
 // A DOT string literal (labels use \n for line breaks, kept as is).
@@ -342,7 +343,7 @@ void DotExporter::write_constructs() {
   for (const auto& [key, n] : construct_edges_) {
     const auto& [from, to, kind] = key;
     if (!constructs_[from].instances || !constructs_[to].instances) continue;
-    out_.print("  c{} -> c{} [label=\"{} {}\", fontsize=9, {}];\n", from, to, n, edge_word(kind),
+    out_.print("  c{} -> c{} [label=\"{}\", fontsize=9, {}];\n", from, to, edge_words(kind, n),
                edge_style(kind));
   }
   out_.write("}\n");
