@@ -17,9 +17,7 @@ using testing::TraceBuilder;
 // One thread: task 5 sets depth=1 then depth=7 (10 us), task 6 sets depth=2 once (20 us).
 std::string write_trace() {
   TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 1, 0x1000);
-  t.implicit_begin(0, 0, 2, 100, 1, 0);
+  t.solo_begin();
   t.create(0, 1000, 5, 2, 0x2000);
   t.create(0, 2000, 6, 2, 0x2000);
   t.schedule(0, 4000, 2, Status::kSwitch, 5);
@@ -29,9 +27,7 @@ std::string write_trace() {
   t.schedule(0, 15000, 2, Status::kSwitch, 6);
   t.user_param(0, 15000, "depth", 2);
   t.schedule(0, 35000, 6, Status::kComplete, 2);
-  t.implicit_end(0, 40000, 2);
-  t.parallel_end(0, 40000, 100, 1, 0x1000);
-  t.implicit_end(0, 50000, 1);
+  t.solo_end(40000, 50000);
   return t.write();
 }
 

@@ -22,9 +22,7 @@ using nlohmann::json;
 // One thread, one region, one task; `unsound` adds a switch to a task never created.
 std::string one_task_trace(bool unsound) {
   TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 1, 0x1000);
-  t.implicit_begin(0, 0, 2, 100, 1, 0);
+  t.solo_begin();
   t.create(0, 1000, 5, 2, 0x2000);
   t.schedule(0, 2000, 2, Status::kSwitch, 5);
   t.schedule(0, 5000, 5, Status::kComplete, 2);
@@ -32,9 +30,7 @@ std::string one_task_trace(bool unsound) {
     t.schedule(0, 6000, 2, Status::kSwitch, 9);
     t.schedule(0, 7000, 9, Status::kComplete, 2);
   }
-  t.implicit_end(0, 10000, 2);
-  t.parallel_end(0, 10000, 100, 1, 0x1000);
-  t.implicit_end(0, 12000, 1);
+  t.solo_end(10000, 12000);
   return t.write();
 }
 
