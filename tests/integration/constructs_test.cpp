@@ -6,6 +6,7 @@
 // as given.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -95,6 +96,20 @@ TEST(Constructs, CopiesOfATaskConstructAreOneRowEverywhere) {
     ++task_nodes;
   }
   EXPECT_EQ(task_nodes, 2u) << text;
+
+  // Paraver's construct values (the timeline exports share one region table): each of the two
+  // names once per value table, not once per copy (8 and 3 copies would list them 8 and 3 times).
+  std::string prv = scratch_dir("prv") + "/copies";
+  e = run_command({tasklens_bin(), "export", run.dir, "--to", "paraver", "-o", prv});
+  ASSERT_EQ(e.status, 0) << e.err;
+  std::string pcf = read_file(prv + ".pcf");
+  std::map<std::string, size_t> listed;  // "  task copies.c:NN" -> times listed
+  for (size_t at = pcf.find("  task copies.c:"); at != std::string::npos;
+       at = pcf.find("  task copies.c:", at + 1)) {
+    ++listed[pcf.substr(at, pcf.find('\n', at) - at)];
+  }
+  ASSERT_EQ(listed.size(), 2u) << pcf;
+  EXPECT_EQ(listed.begin()->second, listed.rbegin()->second) << pcf;
 
   // The command line as given, though main rewrote "-r", "-c", "-f" and "-x" to "-*".
   const json& args = run.report["run"]["args"];
