@@ -1,4 +1,4 @@
-// POT Fig. 4 on this machine: the load-imbalance micro-benchmark (seed 002, Sect. 4.2) recorded
+// POT Fig. 4 on this machine: the load-imbalance micro-benchmark (POT, Pereira et al., Sect. 4.2) recorded
 // with `tasklens run` over task grains from 128 ns to 1 ms, its breakdown compared with the ideal
 // work g·n(n+1)/2 and idleness g·n(n-1)/2 per iteration. Prints the divergence in % per grain
 // (POT: within 3 % from 16 us; our bar: within 3 % from 4 us) and writes accuracy.csv. The

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slowdown of OpenMP programs under tasklens: the table of POT's Table 2 (seed 002) on this machine.
+"""Slowdown of OpenMP programs under tasklens: the table of POT's Table 2 (Pereira et al.) on this machine.
 
 Runs every program of a list three ways -- uninstrumented ("plain"), with an OMPT tool whose
 callbacks are all registered and empty (bench/empty_tool: the floor of OMPT itself, POT's "no-op")

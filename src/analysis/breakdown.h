@@ -1,4 +1,4 @@
-// The work / overhead / idleness breakdown of POT (Tallent et al., eq. 3 and 4, Algorithm 3): for
+// The work / overhead / idleness breakdown of POT (Pereira et al., eq. 3 and 4, Algorithm 3): for
 // every thread and every instant, *work* when the thread runs a task body (explicit or
 // implicit), else *overhead* when at least one task is ready, else *idleness*. Two more
 // categories make every thread's lifetime add up (docs/BREAKDOWN.md): *serial*, the initial

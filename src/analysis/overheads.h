@@ -1,4 +1,4 @@
-// The overhead analysis of ompP (seed 004), extended to tasks: for every parallel region and
+// The overhead analysis of ompP (Fürlinger & Gerndt), extended to tasks: for every parallel region and
 // every construct inside it, per thread, ompP's timings (execT, bodyT, exitBarT, enterT, exitT,
 // startupT/shutdownT, singleBodyT/sectionT) from OMPT events, and a split of every thread's time
 // in the region into work and five overhead classes that never overlap:
@@ -15,7 +15,7 @@
 //   task management      in the runtime around tasks: at a scheduling point, not running a task
 //                        while one is ready to run
 //
-// Time spent running tasks inside a barrier or taskwait is work (seed 000, Fig. 3). Per region,
+// Time spent running tasks inside a barrier or taskwait is work (Score-P, Lorenz et al., Fig. 3). Per region,
 // work plus the five classes equals the region's accumulated time over its threads (team size x
 // wall time). The exact definitions and the OMPT event behind each timing: docs/OVERHEADS.md.
 #pragma once
@@ -136,7 +136,7 @@ struct Overheads {
   uint64_t unaccounted_instances = 0;
 };
 
-// Amdahl's law from the parallel coverage (seed 004, Sect. 2.1): T_p = T_1 a / p + T_1 (1 - a).
+// Amdahl's law from the parallel coverage (ompP, Fürlinger & Gerndt, Sect. 2.1): T_p = T_1 a / p + T_1 (1 - a).
 struct Amdahl {
   double alpha = 0;      // a: the parallel fraction of a one-thread run
   bool measured = false; // true: a is the coverage of a one-thread run; false: estimated

@@ -168,7 +168,7 @@ ParamSplit& ProfilePass::param_split(uint32_t construct, uint64_t name) {
   auto split = std::find_if(splits.begin(), splits.end(),
                             [&](const ParamSplit& s) { return s.name == label; });
   if (split == splits.end()) {
-    splits.push_back(ParamSplit{label, {}});
+    splits.push_back(ParamSplit{label, {}, 0});
     split = splits.end() - 1;
   }
   auto index = uint32_t(split - splits.begin());
@@ -493,9 +493,11 @@ void ProfilePass::task_end(Run& x, uint32_t thread, uint64_t now, bool finished)
   TaskConstruct& c = result_.tasks[x.construct];
   c.time.add(total);
   if (!finished) ++c.unfinished;
-  for (const auto& [name, value] : x.params) {
-    std::vector<ParamValue>& values = param_split(x.construct, name).values;
-    int64_t v = value;
+  for (const auto& p : x.params) {
+    ParamSplit& split = param_split(x.construct, p.name);
+    split.set_again += p.again;
+    std::vector<ParamValue>& values = split.values;
+    int64_t v = p.value;
     auto at = std::lower_bound(values.begin(), values.end(), v,
                                [](const ParamValue& pv, int64_t w) { return pv.value < w; });
     if (at == values.end() || at->value != v) at = values.insert(at, ParamValue{v, {}});
@@ -580,13 +582,13 @@ void ProfilePass::on_param(const format::Event& e, uint32_t thread) {
   }
   auto value = int64_t(e.b);
   push(*r, node(top_node(*r), NodeKind::kParam, 0, e.a, value), FrameType::kParam, e.time);
-  for (auto& [name, v] : r->params) {
-    if (name == e.a) {
-      v = value;
+  for (auto& p : r->params) {
+    if (p.name == e.a) {
+      p.again = true;  // the first value describes the instance
       return;
     }
   }
-  r->params.emplace_back(e.a, value);
+  r->params.push_back({e.a, value, false});
 }
 
 void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) {

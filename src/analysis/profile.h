@@ -1,4 +1,4 @@
-// The task-aware call-path profile of Score-P (seed 000, Sect. IV): a call tree per thread's
+// The task-aware call-path profile of Score-P (Lorenz et al., Sect. IV): a call tree per thread's
 // implicit task (the threads of a parallel construct share the tree, with metrics per thread), a
 // merged tree per task construct (identified by its codeptr), and *stub nodes* under the
 // scheduling points of the implicit tasks (barrier, taskwait, taskgroup, task creation,
@@ -7,7 +7,7 @@
 // The algorithm is Fig. 12 (TaskBegin / TaskEnd / TaskSwitch), driven by task_schedule events.
 // Every task instance keeps its own stack of open frames and a clock that runs only while the
 // instance runs, on whatever thread (OMPT reports every switch, so untied tasks that migrate are
-// followed too: the limit of seed 000 Sect. IV-D does not apply). A frame's inclusive time is the
+// followed too: the limit of Lorenz et al. Sect. IV-D does not apply). A frame's inclusive time is the
 // instance clock's advance between enter and exit, its exclusive time that minus its children's
 // inclusive times, so it is never negative (Fig. 3). Implicit tasks never stop: the time explicit
 // tasks run at an implicit task's scheduling point is in the stub node below it, and the
@@ -24,7 +24,8 @@
 //   task ran "in" the creation scheduling point;
 // - user parameters (tasklens_param_int) open a node "name=value" below the current node that
 //   closes with its parent (Score-P's parameter instrumentation); an instance of a task
-//   construct counts, in the construct's parameter split, under the last value it set.
+//   construct counts, in the construct's parameter split, under the first value it set (as
+//   the graph's grains do), and the split counts the instances that set it again.
 #pragma once
 
 #include <cstdint>
@@ -101,6 +102,7 @@ struct ParamValue {
 struct ParamSplit {
   std::string name;
   std::vector<ParamValue> values;  // by value
+  uint64_t set_again = 0;  // instances that set the parameter more than once (first value kept)
 };
 
 struct TaskConstruct {
@@ -115,7 +117,7 @@ struct TaskConstruct {
   Stat time;                 // inclusive time per instance (its clock: suspended time excluded)
   Stat creation;             // per instance, see the header comment
   Stat start_delay;          // creation to first start, per instance
-  uint32_t max_active_per_thread = 0;  // seed 000 Table II, for this construct alone
+  uint32_t max_active_per_thread = 0;  // Lorenz et al. Table II, for this construct alone
   std::vector<ParamSplit> params;
 };
 
@@ -174,12 +176,17 @@ class ProfilePass : public replay::Pass {
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
     Run* stub_owner_hint = nullptr;  // for find_run
     std::vector<Frame> frames;
-    std::vector<std::pair<uint64_t, int64_t>> params;  // (name id, last value)
+    struct Param {
+      uint64_t name;  // string id
+      int64_t value;  // the first value the instance set
+      bool again;     // it set the parameter more than once
+    };
+    std::vector<Param> params;
 
     // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
     void clear() {
       std::vector<Frame> f = std::move(frames);
-      std::vector<std::pair<uint64_t, int64_t>> p = std::move(params);
+      std::vector<Param> p = std::move(params);
       *this = Run{};
       f.clear();
       p.clear();

@@ -1,4 +1,4 @@
-// Scalability across runs of one program with different thread counts (seed 004, Sect. 2.2):
+// Scalability across runs of one program with different thread counts (ompP, Fürlinger & Gerndt, Sect. 2.2):
 // the time accumulated over threads per class vs thread count (Fig. 6), the speedup vs the
 // smallest run next to Amdahl's prediction, and per parallel region the work and the overhead
 // (Fig. 7). Works on the results of the overheads pass, one per run.

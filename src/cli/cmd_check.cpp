@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "format/experiment.h"
+#include "format/plural.h"
 #include "replay/consistency.h"
 
 namespace tasklens::cli {
@@ -22,8 +23,8 @@ int check(const std::string& dir) {
     return 1;
   }
   replay::ConsistencyReport rep = replay::check_consistency(*x);
-  fmt::print("{}: {} run of {}, {} threads, {} events\n", dir, x->status, x->program_name(),
-             rep.threads, rep.events);
+  fmt::print("{}: {} run of {}, {}, {}\n", dir, x->status, x->program_name(),
+             format::plural(rep.threads, "thread"), format::plural(rep.events, "event"));
   fmt::print("  parallel regions {}, implicit tasks {}, explicit tasks {} created / {} started / "
              "{} completed ({} cancelled)\n",
              rep.parallel_regions, rep.implicit_tasks, rep.explicit_created, rep.explicit_started,
@@ -48,9 +49,9 @@ int check(const std::string& dir) {
   if (rep.inconsistencies() > rep.issues.size()) {
     fmt::print("  ... and {} more inconsistencies\n", rep.inconsistencies() - rep.issues.size());
   }
-  bool sound = !rep.data_lost() && rep.inconsistencies() == 0 && x->status == "complete";
-  if (sound) {
-    fmt::print("  sound: nothing lost, every task consistent\n");
+  replay::Soundness verdict = replay::soundness(rep, x->status);
+  if (verdict.sound) {
+    fmt::print("  sound: {}\n", verdict.reason);
     return 0;
   }
   if (x->status != "complete" && rep.explicit_unfinished) {
@@ -58,10 +59,9 @@ int check(const std::string& dir) {
                rep.explicit_unfinished, rep.explicit_unfinished_started);
   }
   if (x->status != "complete") {
-    fmt::print("  not sound: the run did not complete ({}); everything before the end was read\n",
-               x->status);
+    fmt::print("  not sound: {}; everything before the end was read\n", verdict.reason);
   } else {
-    fmt::print("  not sound: {}\n", rep.data_lost() ? "data was lost" : "inconsistent events");
+    fmt::print("  not sound: {}\n", verdict.reason);
   }
   return 1;
 }

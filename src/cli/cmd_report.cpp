@@ -10,8 +10,10 @@
 #include "cli/progress.h"
 #include "analysis/contention.h"
 #include "format/experiment.h"
+#include "format/plural.h"
 #include "report/section.h"
 #include "report/text_format.h"
+#include "replay/consistency.h"
 #include "replay/replay.h"
 
 namespace tasklens::cli {
@@ -26,7 +28,24 @@ struct ReportOptionsCli {
   std::map<std::string, bool> wanted;  // section name -> asked for by its flag
 };
 
-nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats) {
+// What `tasklens check` says of the trace: the header states it, and a verdict drawn from a
+// trace that is not sound says so.
+struct CheckVerdict {
+  replay::Soundness soundness;
+  uint64_t inconsistencies = 0;
+};
+
+CheckVerdict check_trace(const format::Experiment& x) {
+  replay::ConsistencyReport rep = replay::check_consistency(x);
+  return {replay::soundness(rep, x.status), rep.inconsistencies()};
+}
+
+std::string check_text(const CheckVerdict& c) {
+  return c.soundness.sound ? "sound" : "not sound: " + c.soundness.reason;
+}
+
+nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats,
+                        const replay::Symbolizer& symbols, const CheckVerdict& check) {
   nlohmann::json j = {
       {"program", x.program_name()},
       {"args", x.meta.value("/program/args"_json_pointer, nlohmann::json::array())},
@@ -36,26 +55,38 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"run_ns", stats.end_ns},
       {"runtime", x.meta.value("/runtime/version"_json_pointer, std::string())},
       {"warnings", x.warnings},
+      {"check", {{"sound", check.soundness.sound},
+                 {"reason", check.soundness.reason},
+                 {"inconsistencies", check.inconsistencies}}},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
   std::string contention = analysis::contention_warning(analysis::read_contention(x));
   if (!contention.empty()) j["warnings"].push_back(contention);
+  for (const auto& n : symbols.notes()) j["warnings"].push_back(n);
   return j;
 }
 
-std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats) {
+std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats,
+                     const replay::Symbolizer& symbols, const CheckVerdict& check) {
   std::string args;
   for (const auto& a : x.meta.value("/program/args"_json_pointer, nlohmann::json::array())) {
     args += (args.empty() ? "" : " ") + a.get<std::string>();
   }
-  std::string out = fmt::format("tasklens report: {}  ({} threads, {}, {} events, {} run)\n",
-                                args.empty() ? x.program_name() : args, stats.threads,
-                                report::duration(stats.end_ns), report::count(stats.events),
-                                x.status);
+  std::string out = fmt::format(
+      "tasklens report: {}  ({}, {}, {}, {} run; tasklens check: {})\n",
+      args.empty() ? x.program_name() : args, format::plural(stats.threads, "thread"),
+      report::duration(stats.end_ns),
+      format::plural(stats.events, "event", "", report::count(stats.events)), x.status,
+      check_text(check));
+  if (!check.soundness.sound) {
+    out += "  warning: the trace is not sound (" + check.soundness.reason +
+           "; see tasklens check): the verdict and every figure below are drawn from it\n";
+  }
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
   std::string contention = analysis::contention_warning(analysis::read_contention(x));
   if (!contention.empty()) out += "warning: " + contention + "\n";
+  for (const auto& n : symbols.notes()) out += "  note: " + n + "\n";
   return out + "\n";
 }
 
@@ -77,29 +108,38 @@ int run_report(const ReportOptionsCli& o) {
   }
   std::vector<replay::Pass*> passes;
   for (auto& s : sections) passes.push_back(&s->pass());
+  // Before the replay: the task model asks it which task constructs are copies of one.
+  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
   ProgressLine progress("replaying");
-  auto stats = replay::run_replay(*x, passes, progress.callback());
+  auto stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
   progress.done();
   if (!stats) {
     fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
     return 2;
   }
-  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
+  CheckVerdict check = check_trace(*x);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   if (o.json) {
-    nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", run_json(*x, *stats)}};
+    nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
       doc[names[i]] = sections[i]->json(ctx);
       sections[i]->extra_json(ctx, doc);
     }
+    // Last: its notes name what symbolizing the sections found (a stripped program).
+    doc["run"] = run_json(*x, *stats, symbols, check);
+    if (!check.soundness.sound && doc.contains("breakdown")) {
+      doc["breakdown"]["verdict_note"] =
+          "drawn from a trace tasklens check finds not sound: " + check.soundness.reason;
+    }
     std::string text = doc.dump(1) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    std::string text = run_text(*x, *stats);
+    std::string text;
     for (size_t i = 0; i < sections.size(); ++i) {
       if (i) text += "\n";
       sections[i]->text(ctx, text);
     }
+    text = run_text(*x, *stats, symbols, check) + text;  // last, as for JSON
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return 0;
@@ -113,7 +153,9 @@ void add_report_command(CLI::App& app, int* exit_code) {
       "report", "Replay an experiment and explain where the time went: the work / overhead / "
                 "idleness breakdown first, more sections on request");
   sub->add_option("dir", o->dir, "Experiment directory")->required();
-  sub->add_flag("--json", o->json, "One JSON document with every section (keys: docs/REPORT.md)");
+  sub->add_flag("--json", o->json,
+                "One JSON document of the sections asked for, as the text would show them "
+                "(with --all: every section; keys: docs/REPORT.md)");
   sub->add_flag("--all", o->all, "Every section");
   for (const auto& info : report::all_sections()) {
     if (info.flag.empty()) continue;

@@ -167,6 +167,15 @@ int run(const RunOptions& o) {
   clock_gettime(CLOCK_MONOTONIC, &spawn);
   env.push_back("TASKLENS_SPAWN_NS=" +
                 std::to_string(uint64_t(spawn.tv_sec) * 1000000000ull + uint64_t(spawn.tv_nsec)));
+  // The command line as given, for the metadata: the program may rewrite its argv in place
+  // before the recorder reads /proc/self/cmdline (see capture_cmdline in the recorder).
+  std::string given;
+  bool plain = true;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    plain &= argv[i].find('\x1f') == std::string::npos;
+    given += (i ? "\x1f" : "") + argv[i];
+  }
+  if (plain) env.push_back("TASKLENS_ARGS=" + given);
   ChildExit child = run_child(argv, env);
   if (!child.started) {
     std::fprintf(stderr, "tasklens run: %s\n", child.error.c_str());

@@ -16,11 +16,11 @@ RunCounts count_experiment(const format::Experiment& x) {
   RunCounts c;
   std::error_code ec;
   // This experiment's files only: the pid-N folders of other processes are experiments of their
-  // own (and the .reserve is not trace).
+  // own, the .reserve is not trace, and a GCC program's run holds a symbolic link to libomp
+  // (.libgomp-on-libomp/libgomp.so.1), which is not the trace either.
   for (const auto& entry : fs::directory_iterator(x.dir, ec)) {
-    if (entry.is_regular_file(ec) && entry.path().filename() != ".reserve") {
-      c.trace_bytes += entry.file_size(ec);
-    }
+    if (entry.is_symlink(ec) || !entry.is_regular_file(ec)) continue;
+    if (entry.path().filename() != ".reserve") c.trace_bytes += entry.file_size(ec);
   }
   c.threads = x.streams.size();
   c.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));

@@ -17,6 +17,7 @@
 #include "export/output.h"
 #include "export/recent.h"
 #include "export/timeline_exporter.h"
+#include "format/plural.h"
 
 namespace tasklens::exports {
 
@@ -41,14 +42,15 @@ const char* edge_style(EdgeKind k) {
   return "";
 }
 
-const char* edge_word(EdgeKind k) {
+// "3 created", "1 dependence", "2 taskwaits": an edge's count and what it counts.
+std::string edge_words(EdgeKind k, uint64_t n) {
   switch (k) {
-    case EdgeKind::kCreate: return "created";
-    case EdgeKind::kDepend: return "dependences";
-    case EdgeKind::kJoin: return "joined";
-    case EdgeKind::kWaits: return "taskwaits";
+    case EdgeKind::kCreate: return std::to_string(n) + " created";
+    case EdgeKind::kDepend: return format::plural(n, "dependence");
+    case EdgeKind::kJoin: return std::to_string(n) + " joined";
+    case EdgeKind::kWaits: return format::plural(n, "taskwait");
   }
-  return "";
+  return std::to_string(n);
 }
 
 // A DOT string literal (labels use \n for line breaks, kept as is).
@@ -288,9 +290,9 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
 
 void DotExporter::write_tasks() {
   out_.print("digraph tasks {{\n  graph [label={}, labelloc=t, fontname=\"Helvetica\"];\n",
-             dot_quote(fmt::format("{}: task graph ({} tasks; gray: creation, red: dependence, "
+             dot_quote(fmt::format("{}: task graph ({}; gray: creation, red: dependence, "
                                    "blue dashed: joined by a taskwait)",
-                                   x_.program_name(), tasks_)));
+                                   x_.program_name(), format::plural(tasks_, "task"))));
   out_.write("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
   out_.write("  edge [arrowsize=0.7];\n");
   for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -320,22 +322,23 @@ void DotExporter::write_constructs() {
     if (c.kind == NodeKind::kTask) total += c.run_ns;
   }
   out_.print("digraph task_constructs {{\n  graph [label={}, labelloc=t, fontname=\"Helvetica\"];\n",
-             dot_quote(fmt::format("{}: task graph per construct ({} tasks; edge labels count "
+             dot_quote(fmt::format("{}: task graph per construct ({}; edge labels count "
                                    "instances)",
-                                   x_.program_name(), tasks_)));
+                                   x_.program_name(), format::plural(tasks_, "task"))));
   out_.write("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
   for (size_t i = 0; i < constructs_.size(); ++i) {
     const Construct& c = constructs_[i];
     if (c.instances == 0) continue;
     if (c.kind == NodeKind::kTaskwait) {
-      out_.print("  c{} [label=\"{}\\n{} taskwaits\", shape=octagon, style=filled, "
+      out_.print("  c{} [label=\"{}\\n{}\", shape=octagon, style=filled, "
                  "fillcolor=\"#eeeeee\"];\n",
-                 i, c.name, c.instances);
+                 i, c.name, format::plural(c.instances, "taskwait"));
       continue;
     }
     double share = total ? double(c.run_ns) / double(total) : 0;
-    std::string label = fmt::format("{}\\n{} {}", c.name, c.instances,
-                                    c.kind == NodeKind::kImplicit ? "instances" : "tasks");
+    std::string label = fmt::format(
+        "{}\\n{}", c.name,
+        format::plural(c.instances, c.kind == NodeKind::kImplicit ? "instance" : "task"));
     if (c.kind == NodeKind::kTask) {
       label += fmt::format("\\nrunning {} ({:.1f}%)\\nmean {}", duration_text(c.run_ns),
                            100 * share, duration_text(c.run_ns / c.instances));
@@ -347,7 +350,7 @@ void DotExporter::write_constructs() {
   for (const auto& [key, n] : construct_edges_) {
     const auto& [from, to, kind] = key;
     if (!constructs_[from].instances || !constructs_[to].instances) continue;
-    out_.print("  c{} -> c{} [label=\"{} {}\", fontsize=9, {}];\n", from, to, n, edge_word(kind),
+    out_.print("  c{} -> c{} [label=\"{}\", fontsize=9, {}];\n", from, to, edge_words(kind, n),
                edge_style(kind));
   }
   out_.write("}\n");
@@ -359,15 +362,15 @@ Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
   if (detailed_) {
     write_tasks();
     s.records_out = nodes_.size() + edges_.size();
-    s.notes.push_back(fmt::format("one node per task: {} tasks, {} taskwait joins", tasks_,
-                                  taskwaits_));
+    s.notes.push_back(fmt::format("one node per task: {}, {}", format::plural(tasks_, "task"),
+                                  format::plural(taskwaits_, "taskwait join")));
   } else {
     write_constructs();
     uint64_t n = 0;
     for (const Construct& c : constructs_) n += c.instances ? 1 : 0;
     s.records_out = n + construct_edges_.size();
     s.notes.push_back(fmt::format(
-        "one node per construct: {} tasks{}", tasks_,
+        "one node per construct: {}{}", format::plural(tasks_, "task"),
         options_.graph == GraphDetail::kAuto
             ? fmt::format(" (more than {}; --graph tasks draws every task)",
                           options_.max_graph_tasks)

@@ -63,13 +63,14 @@ Result<ExportSummary> export_experiment(const format::Experiment& x, const Expor
   replay::Symbolizer symbols(x.meta.value("objects", nlohmann::json::array()), o.symbols);
   Result<std::unique_ptr<Exporter>> e = format.make(x, out, o, &symbols);
   if (!e) return e.error();
-  auto stats = replay::run_replay(x, {&(*e)->pass()}, progress);
+  auto stats = replay::run_replay(x, {&(*e)->pass()}, progress, &symbols);
   if (!stats) return stats.error();
   auto summary = (*e)->finish(*stats);
   if (!summary) return summary.error();
   summary->events_in = stats->events;
   for (const auto& w : x.warnings) summary->notes.push_back(w);
   for (const auto& p : stats->problems) summary->notes.push_back(p.message);
+  for (const auto& n : symbols.notes()) summary->notes.push_back(n);
   return summary;
 }
 

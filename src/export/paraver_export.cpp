@@ -4,8 +4,8 @@
 //   1. the thread view: one row per thread, its state (running a task, idle, synchronization,
 //      runtime overhead, not created) and events for the innermost region, the running task's
 //      construct and instance, the number of ready tasks and user parameters;
-//   2. the task view (seed 003 Fig. 2b/2d): one row per task instance with its state (created,
-//      ready, running, suspended, detached) and the thread executing it. Above
+//   2. the task view (Extrae/Paraver, Servat et al., Fig. 2b/2d): one row per task instance with
+//      its state (created, ready, running, suspended, detached) and the thread executing it. Above
 //      ExportOptions::max_task_rows instances, rows are shared by instances that do not overlap
 //      in time (the executing task is an event of each row).
 // Task creation, dependences and migrations are communications (tags 1, 2, 3) in the thread
@@ -27,6 +27,7 @@
 #include "export/external_sort.h"
 #include "export/output.h"
 #include "export/timeline_exporter.h"
+#include "format/plural.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
@@ -528,11 +529,11 @@ Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) 
     if (!r) return r.error();
   }
   s.files = {path_.join(".prv"), path_.join(".pcf"), path_.join(".row")};
-  s.notes.push_back(fmt::format("{} thread rows, {} task rows ({}), {} communications",
-                                thread_rows_, task_rows_,
+  s.notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(thread_rows_, "thread row"),
+                                format::plural(task_rows_, "task row"),
                                 per_instance_ ? "one per task instance"
                                               : "shared by tasks that do not overlap",
-                                comms_));
+                                format::plural(comms_, "communication")));
   if (params_capped_) {
     s.notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
                                   "were left out",

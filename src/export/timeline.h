@@ -2,7 +2,7 @@
 // turns the event stream into properly nested enter/leave per thread, task switches, thread and
 // task states, and the relations between them (creation, migration, dependences).
 //
-// Instrumentation context (seed 003, Fig. 1). Every task owns the regions it opened and has not
+// Instrumentation context (Extrae/Paraver, Servat et al., Fig. 1). Every task owns the regions it opened and has not
 // closed (a taskwait, a loop, a user region...): its context. A thread holds a stack of task
 // frames, each frame being the task's own region followed by its context:
 //

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "format/plural.h"
+
 namespace tasklens::exports {
 
 Filter make_filter(const ExportOptions& o) {
@@ -24,14 +26,14 @@ void TimelineExporter::add_timeline_notes(ExportSummary& s) const {
   }
   if (st.implicit_leaves) {
     s.notes.push_back(fmt::format(
-        "{} regions were still open when an enclosing one ended, and were closed with it",
-        st.implicit_leaves));
+        "{} still open when an enclosing one ended, and closed with it",
+        format::plural(st.implicit_leaves, "region was", "regions were")));
   }
   if (st.stray_frames) {
     s.notes.push_back(fmt::format(
-        "{} times a task showed up on a thread while another thread still held it (missing "
+        "{} a task showed up on a thread while another thread still held it (missing "
         "switch-out): its frame was taken off there",
-        st.stray_frames));
+        format::plural(st.stray_frames, "time")));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "format/chunk.h"
@@ -76,12 +77,35 @@ void write_processes(format::JsonOut& o, int dirfd) {
   o.end_array();
 }
 
+// The arguments count of a NUL-separated command line of `len` bytes.
+size_t count_args(const char* s, size_t len, char separator) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; ++i) n += s[i] == separator;
+  return n;
+}
+
+// /proc/self/cmdline shows argv as it is now, and the runtime loads the tool at its first
+// construct, after main may have rewritten its arguments in place (BOTS marks the options it
+// parsed: "-f" becomes "-*"). `tasklens run` passes the command line as it ran it in
+// TASKLENS_ARGS (arguments separated by 0x1f); it is taken when it is this process's: the same
+// argument count and argv[0].
 void capture_cmdline() {
   int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   ssize_t n = read(fd, g_cmdline, kTextBytes - 1);
   close(fd);
   g_cmdline_len = n > 0 ? size_t(n) : 0;
+  const char* given = std::getenv("TASKLENS_ARGS");
+  if (!given || g_cmdline_len == 0) return;
+  size_t len = std::strlen(given) + 1;  // with its NUL: one separator per argument
+  size_t argv0 = std::strlen(g_cmdline);
+  if (len >= kTextBytes || count_args(given, len - 1, '\x1f') + 1 !=
+                               count_args(g_cmdline, g_cmdline_len, '\0') ||
+      std::strncmp(given, g_cmdline, argv0) != 0 || (given[argv0] != '\x1f' && given[argv0])) {
+    return;
+  }
+  for (size_t i = 0; i < len; ++i) g_cmdline[i] = given[i] == '\x1f' ? '\0' : given[i];
+  g_cmdline_len = len;
 }
 
 void capture_objects() {

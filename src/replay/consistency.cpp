@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "format/kinds.h"
+#include "format/plural.h"
 #include "replay/merged_stream.h"
 
 namespace tasklens::replay {
@@ -35,6 +36,15 @@ bool ConsistencyReport::data_lost() const {
     if (p.severity == format::Problem::Severity::kDataLost) return true;
   }
   return false;
+}
+
+Soundness soundness(const ConsistencyReport& rep, const std::string& status) {
+  if (status != "complete") return {false, "the run did not complete (" + status + ")"};
+  if (rep.data_lost()) return {false, "data was lost"};
+  if (rep.inconsistencies()) {
+    return {false, format::plural(rep.inconsistencies(), "inconsistent event")};
+  }
+  return {true, "nothing lost, every task consistent"};
 }
 
 ConsistencyReport check_consistency(const format::Experiment& x) {

@@ -56,4 +56,11 @@ struct ConsistencyReport {
 
 ConsistencyReport check_consistency(const format::Experiment& x);
 
+// What `tasklens check` concludes, for it and for the report's header.
+struct Soundness {
+  bool sound = false;
+  std::string reason;  // "nothing lost, every task consistent", "data was lost", ...
+};
+Soundness soundness(const ConsistencyReport& rep, const std::string& status);
+
 }  // namespace tasklens::replay

@@ -28,7 +28,7 @@ bool all_finished(const std::vector<Pass*>& passes) {
 }  // namespace
 
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
-                               const Progress& progress) {
+                               const Progress& progress, Symbolizer* constructs) {
   auto stream = MergedStream::open(x);
   if (!stream) return stream.error();
   ReplayInfo info;
@@ -43,6 +43,7 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   }
   TaskModel model(info.threads);
   model.set_runtime_code(x.runtime_code_begin, x.runtime_code_end);
+  model.set_constructs(constructs);
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));

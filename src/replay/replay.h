@@ -10,6 +10,7 @@
 #include "format/result.h"
 #include "format/stream_reader.h"
 #include "replay/pass.h"
+#include "replay/symbolizer.h"
 
 namespace tasklens::replay {
 
@@ -28,8 +29,11 @@ using Progress = std::function<void(uint64_t done, uint64_t expected)>;
 uint64_t trace_end_ns(const format::Experiment& x);
 
 // Stops early when every pass is finished() (checked every 4096 events): `events` then counts
-// the events read, and damage further on is not seen.
+// the events read, and damage further on is not seen. `constructs`: the experiment's symbolizer,
+// which makes the copies of a task construct one construct for every pass (TaskModel::
+// set_constructs); null keeps every code address apart.
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
-                               const Progress& progress = nullptr);
+                               const Progress& progress = nullptr,
+                               Symbolizer* constructs = nullptr);
 
 }  // namespace tasklens::replay

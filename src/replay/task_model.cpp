@@ -226,6 +226,8 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     // the parent instead).
     const TaskInfo* running = current(thread);
     if (running && running->is_explicit()) t.codeptr = running->codeptr;
+  } else if (constructs_) {
+    t.codeptr = constructs_->construct(e.c);
   }
   for (uint64_t g = t.group; g;) {
     Group* G = groups_.find(g);

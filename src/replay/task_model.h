@@ -1,5 +1,5 @@
 // The replay's model of a run: every live task's state in the transition system of POT Fig. 2
-// (seed 002), what each thread runs, which tasks are ready, and the dependence graph rebuilt from
+// (POT, Pereira et al.), what each thread runs, which tasks are ready, and the dependence graph rebuilt from
 // the dependence addresses. It is driven one event at a time, in time order, by Replay.
 //
 // Event -> transition (libomp's reporting, docs/LIBOMP.md):
@@ -28,6 +28,7 @@
 #include "format/event.h"
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
+#include "replay/symbolizer.h"
 
 #include <type_traits>
 
@@ -141,6 +142,9 @@ class TaskModel {
     runtime_code_begin_ = begin;
     runtime_code_end_ = end;
   }
+  // Where copies of one task construct (unrolled, inlined) become one: a task's codeptr is
+  // constructs->construct(its task_create's address). Null: every address is its own construct.
+  void set_constructs(Symbolizer* constructs) { constructs_ = constructs; }
   // The construct a sync region event belongs to: its code address, except for an implicit
   // barrier reported inside the runtime. clang's outlined function tail-calls __kmpc_barrier for
   // a worksharing construct (a `single`, a loop) that ends the parallel region, so libomp names
@@ -182,6 +186,7 @@ class TaskModel {
 
  private:
   uint64_t runtime_code_begin_ = 0, runtime_code_end_ = 0;
+  Symbolizer* constructs_ = nullptr;
   bool in_runtime(uint64_t code) const {
     return code >= runtime_code_begin_ && code < runtime_code_end_;
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/breakdown.h"
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -82,7 +83,8 @@ class BreakdownSection : public Section {
     }
     out += fmt::format("  {:<30} {:>17} {:>17} {:>17} {:>17} {:>17}\n", "", "work", "overhead",
                        "idleness", "serial", "preempted");
-    out += split_row(fmt::format("{} threads, {}", b.threads.size(), duration(b.total.total_ns())),
+    out += split_row(fmt::format("{}, {}", format::plural(b.threads.size(), "thread"),
+                                 duration(b.total.total_ns())),
                      b.total);
     for (const auto& t : b.threads) out += split_row(fmt::format("thread {}", t.thread), t.time);
     out += "\nBy parallel region (accumulated over threads)\n";

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "format/plural.h"
 #include "report/overheads_section.h"
 #include "report/text_format.h"
 
@@ -15,7 +16,7 @@ namespace {
 
 using analysis::Cost;
 
-std::string plural_threads(uint32_t n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); }
+std::string plural_threads(uint32_t n) { return format::plural(n, "thread"); }
 
 double share(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0; }
 
@@ -77,7 +78,7 @@ std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& prog
   for (const auto& n : s.notes) out += "  note: " + n + "\n";
   if (s.runs.empty()) return out;
   const auto& base = s.runs.front();
-  out += "\nTime accumulated over threads (threads x wall time), by class (seed 004 Fig. 6: equal "
+  out += "\nTime accumulated over threads (threads x wall time), by class (ompP, Fürlinger & Gerndt, Fig. 6: equal "
          "totals are perfect scaling)\n";
   out += fmt::format("  {:>7} {:>11} {:>7} {:>6} {:>11}  {:>11} {:>11}", "Threads", "Wallclock",
                      "Speedup", "Effic.", "Amdahl", "Total", "Ovhds (%)");
@@ -112,7 +113,7 @@ std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& prog
   }
 
   if (s.regions.empty()) return out;
-  out += "\nPer parallel region: work and overhead accumulated over threads (seed 004 Fig. 7)\n";
+  out += "\nPer parallel region: work and overhead accumulated over threads (ompP, Fürlinger & Gerndt, Fig. 7)\n";
   out += fmt::format("  {:<5} {:<28}", "", "Location");
   for (const auto& p : s.runs) out += fmt::format("  {:>23}", plural_threads(p.threads));
   out += fmt::format("\n  {:<5} {:<28}", "", "");

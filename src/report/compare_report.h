@@ -1,5 +1,5 @@
 // What `tasklens compare` prints: whether the runs are runs of one program, the scaling table
-// (seed 004, Fig. 6 and 7) as text and as JSON. The chart is in scaling_chart.h.
+// (ompP, Fürlinger & Gerndt, Fig. 6 and 7) as text and as JSON. The chart is in scaling_chart.h.
 #pragma once
 
 #include <cstdint>

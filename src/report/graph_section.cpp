@@ -6,6 +6,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/task_graph.h"
 #include "format/kinds.h"
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -41,10 +42,10 @@ std::string advice(const TaskGraph& g) {
   }
   if (g.parallelism < kSlack * g.threads) {
     return fmt::format(
-        "the graph has too little parallelism for {} threads: the critical path is {:.0f}% of "
+        "the graph has too little parallelism for {}: the critical path is {:.0f}% of "
         "the work. Shorten it: split the long tasks on it, create tasks earlier, or remove "
         "dependences.",
-        g.threads, 100.0 * double(g.span_ns) / double(g.work_ns));
+        format::plural(g.threads, "thread"), 100.0 * double(g.span_ns) / double(g.work_ns));
   }
   return "the graph has enough parallelism and the run is close to the fastest schedule.";
 }
@@ -89,7 +90,8 @@ constexpr uint64_t kGrainFactor = 20;
 
 std::string few_left(uint64_t kept, const TaskGraph& graph) {
   if (kept >= 10ull * graph.threads) return "";
-  return fmt::format("; few for {} threads, so keep some of the smaller ones", graph.threads);
+  return fmt::format("; few for {}, so keep some of the smaller ones",
+                     format::plural(graph.threads, "thread"));
 }
 
 std::string grain_advice(const analysis::TaskGrain& g, const analysis::GrainAdvice& a,
@@ -190,9 +192,9 @@ class GraphSection : public Section {
       flush_short();
     }
     out += fmt::format(
-        "  On {} threads no schedule takes less than max(work / {}, span) = {}; the run took {} "
+        "  On {} no schedule takes less than max(work / {}, span) = {}; the run took {} "
         "({:.0f}% of the way there).\n",
-        g.threads, g.threads, duration(g.bound_ns), duration(g.run_ns),
+        format::plural(g.threads, "thread"), g.threads, duration(g.bound_ns), duration(g.run_ns),
         g.run_ns ? 100.0 * double(g.bound_ns) / double(g.run_ns) : 0.0);
     out += "  " + advice(g) + "\n\n";
     if (g.grains.empty()) return;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -77,11 +78,11 @@ class OverheadsSection : public Section {
   void text(const ReportContext& ctx, std::string& out) override {
     const Overheads& o = pass_.result();
     const auto& regions = o.regions;
-    out += "Overhead analysis (ompP, seed 004; times accumulated over threads)\n";
-    out += fmt::format("  Total runtime (wallclock) : {} [{} threads]\n", duration(o.run_ns),
-                       std::max(o.max_team, 1u));
-    out += fmt::format("  Number of parallel regions: {} ({} instance{})\n", regions.size(),
-                       count(o.instances), o.instances == 1 ? "" : "s");
+    out += "Overhead analysis (ompP, Fürlinger & Gerndt; times accumulated over threads)\n";
+    out += fmt::format("  Total runtime (wallclock) : {} [{}]\n", duration(o.run_ns),
+                       format::plural(std::max(o.max_team, 1u), "thread"));
+    out += fmt::format("  Number of parallel regions: {} ({})\n", regions.size(),
+                       format::plural(o.instances, "instance", "", count(o.instances)));
     out += fmt::format("  Parallel coverage         : {} ({:.2f}%)\n", duration(o.parallel_ns),
                        100 * o.coverage);
     out += amdahl_text(o);
@@ -192,6 +193,7 @@ class OverheadsSection : public Section {
                              {"codeptr", fmt::format("{:#x}", c.codeptr)},
                              {"location", construct_location(c, r, ctx.symbols)}};
         if (c.kind == Construct::kSections) cj["sections"] = c.sections;
+        if (c.kind == Construct::kTask) add_codeptrs(cj, c.codeptr, ctx.symbols);
         add_cost_fields(cj, c.cost, c.cost.total_ns());
         cj["timings"] = times_json(c.total());
         cj["threads"] = nlohmann::json::array();

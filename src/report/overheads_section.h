@@ -1,5 +1,5 @@
 // The overheads section of `tasklens report` (--overheads): the overhead analysis report of ompP
-// (seed 004, Fig. 3) with tasklens's fifth class, task management. JSON keys: docs/REPORT.md.
+// (ompP, Fürlinger & Gerndt, Fig. 3) with tasklens's fifth class, task management. JSON keys: docs/REPORT.md.
 #pragma once
 
 #include <memory>

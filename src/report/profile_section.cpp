@@ -5,6 +5,7 @@
 
 #include "analysis/profile.h"
 #include "format/kinds.h"
+#include "format/plural.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -149,7 +150,7 @@ class ProfileSection : public Section {
   void text(const ReportContext& ctx, std::string& out) override {
     const Profile& p = pass_.result();
     out += fmt::format(
-        "Call-path profile (Score-P, seed 000): time summed over threads, % of all threads' "
+        "Call-path profile (Score-P, Lorenz et al.): time summed over threads, % of all threads' "
         "time ({}),\nhottest paths first; [stub] = tasks of that construct ran at this point of "
         "the implicit task\n",
         duration(p.total_time_ns));
@@ -164,7 +165,7 @@ class ProfileSection : public Section {
     out += tree_header();
     for (uint32_t r : p.task_roots) tree_rows(p, r, 0, p.total_time_ns, ctx, out);
 
-    out += "\nTask constructs (seed 000 Table I; creation = task_create to the creator's next "
+    out += "\nTask constructs (Score-P, Lorenz et al., Table I; creation = task_create to the creator's next "
            "event)\n";
     out += fmt::format("  {:<28} {:>10} {:>11} {:>11} {:>11} {:>12} {:>11} {:>11} {:>6}\n",
                        "construct", "instances", "mean time", "min time", "max time", "total",
@@ -185,8 +186,8 @@ class ProfileSection : public Section {
     }
     for (const TaskConstruct& c : p.tasks) {
       for (const auto& split : c.params) {
-        out += fmt::format("\nTask {} by {} (seed 000 Table IV)\n", construct_name(c, ctx),
-                           split.name);
+        out += fmt::format("\nTask {} by {} (Score-P, Lorenz et al., Table IV)\n",
+                           construct_name(c, ctx), split.name);
         out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", split.name, "mean time", "sum",
                            "instances");
         for (const auto& v : split.values) {
@@ -194,9 +195,14 @@ class ProfileSection : public Section {
                              duration(uint64_t(v.time.mean() + 0.5)), duration(v.time.sum),
                              count(v.time.count));
         }
+        if (split.set_again) {
+          out += fmt::format("  {} set {} more than once: each counts under its first value\n",
+                             format::plural(split.set_again, "instance", "", count(split.set_again)),
+                             split.name);
+        }
       }
     }
-    out += "\nMost task instances active at once on one thread (seed 000 Table II):";
+    out += "\nMost task instances active at once on one thread (Score-P, Lorenz et al., Table II):";
     for (uint32_t t = 0; t < p.max_active_per_thread.size(); ++t) {
       out += fmt::format(" T{} {}", t, p.max_active_per_thread[t]);
     }
@@ -241,6 +247,7 @@ class ProfileSection : public Section {
           {"start_delay_ns", stat_json(c.start_delay)},
           {"max_active_per_thread", c.max_active_per_thread},
       };
+      add_codeptrs(j, c.codeptr, ctx.symbols);
       j["parameters"] = nlohmann::json::array();
       for (const auto& split : c.params) {
         nlohmann::json values = nlohmann::json::array();
@@ -249,7 +256,8 @@ class ProfileSection : public Section {
                             {"instances", v.time.count},
                             {"time_ns", stat_json(v.time)}});
         }
-        j["parameters"].push_back({{"name", split.name}, {"values", values}});
+        j["parameters"].push_back(
+            {{"name", split.name}, {"values", values}, {"set_again", split.set_again}});
       }
       tasks.push_back(j);
     }

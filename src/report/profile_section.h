@@ -1,6 +1,6 @@
-// The profile section of `tasklens report --profile`: the task-aware call trees of seed 000
+// The profile section of `tasklens report --profile`: the task-aware call trees of Score-P (Lorenz et al.)
 // (implicit-task trees with stub nodes, one merged tree per task construct) as indented tables,
-// hottest paths first, then per task construct a line like seed 000 Table I and, where a
+// hottest paths first, then per task construct a line like Score-P's Table I (Lorenz et al.) and, where a
 // parameter was set, its split like Table IV. JSON keys: `profile` and `tasks` (docs/REPORT.md).
 #pragma once
 

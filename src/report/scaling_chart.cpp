@@ -212,7 +212,7 @@ std::string scaling_svg(const analysis::Scaling& s, const std::string& title) {
       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\">\n"
       "<title>{2}</title>\n"
       "<desc>tasklens compare: time accumulated over threads per overhead class vs thread count "
-      "(ompP, seed 004 Fig. 6), and work and overhead per parallel region (Fig. 7)</desc>\n"
+      "(ompP, Fürlinger and Gerndt, Fig. 6), and work and overhead per parallel region (Fig. 7)</desc>\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
       "<text x=\"{3}\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" "
       "font-weight=\"bold\">{2}</text>\n",

@@ -30,10 +30,21 @@ struct ReportContext {
   const replay::ReplayStats& stats;
 };
 
-// The `codeptr` (hex) and `location` (short symbolized form) keys of a code address.
+// The `codeptrs` key of a task construct: every code address of its copies (unrolled loop,
+// inlined function) the run created tasks at, ascending; nothing for other addresses.
+inline void add_codeptrs(nlohmann::json& j, uint64_t codeptr, const replay::Symbolizer& symbols) {
+  const std::vector<uint64_t>& copies = symbols.codeptrs(codeptr);
+  if (copies.empty()) return;
+  nlohmann::json& list = j["codeptrs"] = nlohmann::json::array();
+  for (uint64_t c : copies) list.push_back(fmt::format("{:#x}", c));
+}
+
+// The `codeptr` (hex) and `location` (short symbolized form) keys of a code address, and
+// `codeptrs` for a task construct.
 inline void add_code_fields(nlohmann::json& j, uint64_t codeptr, replay::Symbolizer& symbols) {
   j["codeptr"] = fmt::format("{:#x}", codeptr);
   j["location"] = symbols.short_name(codeptr);
+  add_codeptrs(j, codeptr, symbols);
 }
 
 class Section {

@@ -41,7 +41,7 @@ bool disturbed(const testing::MachineContention& window, const char* what) {
   return true;
 }
 
-// POT's load-imbalance benchmark (seed 002, Sect. 4.2) at a grain of 1 ms: each iteration,
+// POT's load-imbalance benchmark (Pereira et al., Sect. 4.2) at a grain of 1 ms: each iteration,
 // thread t runs a task of t ms; ideal work g·n(n+1)/2 and idleness g·n(n-1)/2 per iteration.
 // The ideal holds only when nothing delays the threads: the tasks time themselves, and a run
 // whose tasks took more than 2 % over the ideal was disturbed. Nor does the ideal have the runtime

@@ -1,6 +1,6 @@
-// Golden tests of the task-aware profile (src/analysis/profile.h) on hand-made traces: seed 000's
-// own examples (Fig. 3, Fig. 4, Sect. IV-B4) and an untied task that migrates. Every expected
-// number is derived by hand in the comments; times are in ns.
+// Golden tests of the task-aware profile (src/analysis/profile.h) on hand-made traces: the
+// Score-P paper's (Lorenz et al.) own examples (Fig. 3, Fig. 4, Sect. IV-B4) and an untied task
+// that migrates. Every expected number is derived by hand in the comments; times are in ns.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -235,8 +235,8 @@ TEST(ProfileGolden, TaskResumedAtAnotherSchedulingPoint) {
 }
 
 // An untied task that starts on thread 0 and resumes on thread 1 (OMPT reports the switch, which
-// lifts seed 000's tied-only limit, Sect. IV-D). The threads share the tree of the parallel
-// construct, each with its own metrics.
+// lifts Score-P's tied-only limit, Lorenz et al. Sect. IV-D). The threads share the tree of the
+// parallel construct, each with its own metrics.
 //
 // thread 0: 10 create A (5, untied), creation 10 .. 12 = 2; 12 barrier begin; 14 switch 2 -> A;
 //           20 A creates B (6), 21 switch A -> 2 (A clock 7; stub A on thread 0 = 7);
@@ -294,7 +294,7 @@ TEST(ProfileGolden, UntiedTaskMigrates) {
 }
 
 // User regions, parameters and a critical section's wait inside tasks, and the parameter split
-// of a construct (seed 000 Table IV).
+// of a construct (Score-P, Lorenz et al., Table IV).
 //
 // implicit task 2: 5 region "phase"; 10 create A (5), 12 create B (6) (creations 2 + 2);
 //   14 taskwait; 15 switch -> A ... 25 A completes; 26 switch -> B ... 40 B completes;
@@ -303,7 +303,7 @@ TEST(ProfileGolden, UntiedTaskMigrates) {
 //    (excl 6), A = 10 (excl 1)
 // B: 27 depth=2 (clock 1); 28 region "inner" until 33 (5); 35 depth=3 replaces depth=2
 //    (depth=2 = 1 .. 9 = 8, excl 3); 40 end: depth=3 = 9 .. 14 = 5, B = 14 (excl 14-8-5 = 1)
-// Split by depth: A counts under 1 (10), B under its last value 3 (14).
+// Split by depth: A counts under 1 (10), B under its first value 2 (14); B set depth again.
 TEST(ProfileGolden, RegionsParametersAndCriticalInTasks) {
   TraceBuilder t;
   open_region(t, 1);
@@ -348,8 +348,9 @@ TEST(ProfileGolden, RegionsParametersAndCriticalInTasks) {
   EXPECT_EQ(a.params[0].values[0].value, 1);
   EXPECT_EQ(a.params[0].values[0].time.count, 1u);
   EXPECT_EQ(a.params[0].values[0].time.sum, 10u);
-  EXPECT_EQ(a.params[0].values[1].value, 3);
+  EXPECT_EQ(a.params[0].values[1].value, 2);
   EXPECT_EQ(a.params[0].values[1].time.sum, 14u);
+  EXPECT_EQ(a.params[0].set_again, 1u);
   EXPECT_EQ(a.time.min, 10u);
   EXPECT_EQ(a.time.max, 14u);
   EXPECT_EQ(a.creation.sum, 4u);

@@ -255,8 +255,9 @@ TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
   auto s = export_to(dir, *exports::find_export_format("dot"), dir + "/c.dot", o);
   std::string dot = read_file(dir + "/c.dot");
   EXPECT_NE(dot.find("digraph task_constructs"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("task 0x2000\\n1 tasks"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("task 0x2000\\n1 task\\n"), std::string::npos) << dot;
   EXPECT_NE(dot.find("1 joined"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"1 taskwait\""), std::string::npos) << dot;  // singular at 1
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/c.svg", dir + "/c.dot"}).status, 0);
   o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
   export_to(dir, *exports::find_export_format("dot"), dir + "/d.dot", o);

@@ -51,7 +51,7 @@ TEST(ProfileReport, TextWithDepthLimit) {
   ASSERT_NE(at, std::string::npos) << r.out;
   EXPECT_EQ(
       r.out.substr(at),
-      "Call-path profile (Score-P, seed 000): time summed over threads, % of all threads' time "
+      "Call-path profile (Score-P, Lorenz et al.): time summed over threads, % of all threads' time "
       "(40.000 us),\n"
       "hottest paths first; [stub] = tasks of that construct ran at this point of the implicit "
       "task\n"
@@ -70,18 +70,18 @@ TEST(ProfileReport, TextWithDepthLimit) {
       "      6.000 us  15.0%     6.000 us          1        1     6.000 us     6.000 us    "
       "depth=1\n"
       "\n"
-      "Task constructs (seed 000 Table I; creation = task_create to the creator's next event)\n"
+      "Task constructs (Score-P, Lorenz et al., Table I; creation = task_create to the creator's next event)\n"
       "  construct                     instances   mean time    min time    max time        "
       "total    creation    to start max/th\n"
       "  0x2000                                2    8.000 us    6.000 us   10.000 us    16.000 "
       "us    1.000 us    6.000 us      1\n"
       "\n"
-      "Task 0x2000 by depth (seed 000 Table IV)\n"
+      "Task 0x2000 by depth (Score-P, Lorenz et al., Table IV)\n"
       "           depth    mean time          sum    instances\n"
       "               1     6.000 us     6.000 us            1\n"
       "               2    10.000 us    10.000 us            1\n"
       "\n"
-      "Most task instances active at once on one thread (seed 000 Table II): T0 1\n");
+      "Most task instances active at once on one thread (Score-P, Lorenz et al., Table II): T0 1\n");
 }
 
 TEST(ProfileReport, JsonKeys) {

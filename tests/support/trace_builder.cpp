@@ -96,6 +96,18 @@ TraceBuilder& TraceBuilder::initial_task(uint32_t th, uint64_t t, uint64_t task)
                       format::task_flag::kInitial, task, 0, 1));
 }
 
+TraceBuilder& TraceBuilder::solo_begin() {
+  initial_task(0, 0, 1);
+  parallel_begin(0, 0, 100, 1, 1, 0x1000);
+  return implicit_begin(0, 0, 2, 100, 1, 0);
+}
+
+TraceBuilder& TraceBuilder::solo_end(uint64_t end, uint64_t exit) {
+  implicit_end(0, end, 2);
+  parallel_end(0, end, 100, 1, 0x1000);
+  return implicit_end(0, exit, 1);
+}
+
 TraceBuilder& TraceBuilder::create(uint32_t th, uint64_t t, uint64_t task, uint64_t parent,
                                    uint64_t code, uint32_t flags, bool has_deps) {
   return event(th, ev(t, Kind::kTaskCreate, has_deps, 0, flags, task, parent, code));

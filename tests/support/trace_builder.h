@@ -40,6 +40,10 @@ class TraceBuilder {
                              uint32_t team_size = 0, uint16_t index = 0);
   // The initial task of the program (implicit_task with the initial flag).
   TraceBuilder& initial_task(uint32_t th, uint64_t t, uint64_t task);
+  // A one-thread program: initial task 1 enters parallel region 100 (code 0x1000) at 0, its
+  // implicit task 2 on thread 0; solo_end: the region ends at `end`, the program at `exit`.
+  TraceBuilder& solo_begin();
+  TraceBuilder& solo_end(uint64_t end, uint64_t exit);
   TraceBuilder& create(uint32_t th, uint64_t t, uint64_t task, uint64_t parent,
                        uint64_t code = 0x2000, uint32_t flags = format::task_flag::kExplicit,
                        bool has_deps = false);
