@@ -5,6 +5,7 @@
 
 #include "analysis/profile.h"
 #include "format/kinds.h"
+#include "replay/task_switch.h"
 
 namespace tasklens::analysis {
 
@@ -131,10 +132,13 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
 void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   auto status = TaskStatus(e.op);
   if (status == TaskStatus::kLateFulfill || status == TaskStatus::kEarlyFulfill) return;
-  if (e.a == e.b) return;  // picked up again at once: no switch
+  // An untied task resuming itself on top of the current task switches that one out
+  // (task_switch.h); resuming itself when it is current, nothing.
+  uint64_t prior_id = replay::switched_out(e, thread_state(thread).current);
+  if (prior_id == e.b) return;
   uint64_t now = e.time;
-  if (e.a) {
-    if (Run* prior = find_run(e.a, thread_state(thread).current_hint)) {
+  if (prior_id) {
+    if (Run* prior = find_run(prior_id, thread_state(thread).current_hint)) {
       switch (status) {
         case TaskStatus::kComplete:
         case TaskStatus::kDetach:
@@ -145,7 +149,7 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
             task_end(*prior, thread, now, true);
           } else {
             if (status == TaskStatus::kCancel) ++result_.tasks[prior->construct].discarded;
-            runs_.erase(e.a);
+            runs_.erase(prior_id);
           }
           break;
         default:
