@@ -26,6 +26,10 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t) {
   }
   uint64_t cur = model->thread(p).current;
   bool own = f.task == cur;
+  if (!own) {  // another task runs inside the frame's construct
+    f.other_ns += d;
+    f.direct_ns += d;
+  }
   if (own) {
     switch (f.kind) {
       case FrameKind::kMutexWait:
@@ -76,7 +80,8 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t) {
 //   1: everyone arrived, the region's tasks not all done, some waiting for dependences
 //   2: the same, no task waiting for dependences (the rest are running elsewhere)
 //   3: everyone arrived and every task done: the barrier's release
-void OverheadsPass::State::barrier_wait(Context& x, Frame& f, uint64_t t0, uint64_t t1, Integrals i0) {
+void OverheadsPass::State::barrier_wait(Context& x, Frame& f, uint64_t t0, uint64_t t1,
+                                        Integrals i0) {
   const BarrierInstance* b = barrier_at(*x.inst, f.key, false);
   uint64_t cut[3] = {b ? b->last_arrival : kNever, b ? b->tasks_done : kNever, kNever};
   Integrals at[2] = {b ? b->at_last_arrival : Integrals{}, b ? b->at_tasks_done : Integrals{}};

@@ -12,15 +12,17 @@ namespace {
 bool has_exit_barrier(uint16_t type) {
   switch (WorkType(type)) {
     case WorkType::kDistribute:
-    case WorkType::kTaskloop: return false;
-    default: return true;
+    case WorkType::kTaskloop:
+      return false;
+    default:
+      return true;
   }
 }
 
 }  // namespace
 
-void OverheadsPass::State::push(Context& x, FrameKind kind, uint32_t construct, uint64_t task, uint64_t t,
-          uint64_t key, uint64_t codeptr) {
+void OverheadsPass::State::push(Context& x, FrameKind kind, uint32_t construct, uint64_t task,
+                                uint64_t t, uint64_t key, uint64_t codeptr) {
   Frame f;
   f.kind = kind;
   f.construct = construct;
@@ -34,8 +36,7 @@ void OverheadsPass::State::push(Context& x, FrameKind kind, uint32_t construct, 
 
 void OverheadsPass::State::pop_barrier(ThreadState& ts, size_t depth, uint64_t t) {
   Context& x = ts.contexts[depth];
-  Frame f = x.frames.back();
-  x.frames.pop_back();
+  Frame f = take_top(x, t > x.frames.back().t0 ? t - x.frames.back().t0 : 0);
   Instance& in = *x.inst;
   BarrierInstance* b = barrier_at(in, f.key, false);
   BarrierInstance unknown;
@@ -68,8 +69,8 @@ void OverheadsPass::State::pop_barrier(ThreadState& ts, size_t depth, uint64_t t
     ct.exec_ns += dur;
     ct.task_ns += task_ns;
   } else {
-    target = construct_of(in.region, bi.is_explicit ? Construct::kBarrier
-                                                    : Construct::kImplicitBarrier, f.codeptr);
+    target = construct_of(
+        in.region, bi.is_explicit ? Construct::kBarrier : Construct::kImplicitBarrier, f.codeptr);
     ConstructTimes& ct = timing(x, target);
     ++ct.count;
     ct.exec_ns += dur;
@@ -87,9 +88,14 @@ void OverheadsPass::State::pop_frame(ThreadState& ts, size_t depth, uint64_t t) 
   Context& x = ts.contexts[depth];
   if (x.frames.size() <= 1) return;  // the implicit-task frame ends with the region
   if (x.frames.back().kind == FrameKind::kBarrier) return pop_barrier(ts, depth, t);
-  Frame f = x.frames.back();
-  x.frames.pop_back();
-  uint64_t dur = t > f.t0 ? t - f.t0 : 0, task_ns = x.task_work - f.task_work0;
+  uint64_t dur = t > x.frames.back().t0 ? t - x.frames.back().t0 : 0;
+  Frame f = take_top(x, dur);
+  uint64_t task_ns = x.task_work - f.task_work0;
+  // Constructs that explicit tasks encounter time their own task only: what the thread spends on
+  // other tasks inside them (running them, and in their constructs) is those tasks' (direct_ns:
+  // taskT). A recursive taskwait's instances thus never overlap. Worksharing constructs (the
+  // implicit task's, never nested on a thread) keep ompP's inclusive execT.
+  uint64_t own = dur - std::min(dur, f.other_ns);
   ConstructTimes& ct = timing(x, f.construct);
   switch (f.kind) {
     case FrameKind::kWork:
@@ -101,10 +107,10 @@ void OverheadsPass::State::pop_frame(ThreadState& ts, size_t depth, uint64_t t) 
       break;
     case FrameKind::kTaskgroup:
       ++ct.count;
-      ct.exec_ns += dur;
-      ct.body_ns += dur - std::min(dur, f.wait_ns);
-      ct.exit_bar_ns += std::min(dur, f.wait_ns);
-      ct.task_ns += task_ns;
+      ct.exec_ns += own;
+      ct.body_ns += own - std::min(own, f.wait_ns);
+      ct.exit_bar_ns += std::min(own, f.wait_ns);
+      ct.task_ns += f.direct_ns;
       break;
     case FrameKind::kTaskgroupWait: {
       Frame* group = nullptr;
@@ -115,31 +121,43 @@ void OverheadsPass::State::pop_frame(ThreadState& ts, size_t depth, uint64_t t) 
         }
       }
       if (group) {
-        group->wait_ns += dur;
+        group->wait_ns += own;
       } else {  // a wait without its taskgroup construct: a timing of its own
         ++ct.count;
-        ct.exec_ns += dur;
-        ct.exit_bar_ns += dur;
-        ct.task_ns += task_ns;
+        ct.exec_ns += own;
+        ct.exit_bar_ns += own;
       }
+      ct.task_ns += f.direct_ns;
       break;
     }
     case FrameKind::kMutexWait:
-      ct.enter_ns += dur;
-      ct.exec_ns += dur;
+      ct.enter_ns += own;
+      ct.exec_ns += own;
       break;
     case FrameKind::kAtomic:
-      ct.body_ns += dur;
-      ct.exec_ns += dur;
+      ct.body_ns += own;
+      ct.exec_ns += own;
       break;
     default:  // masked, taskwait, reduction, nested parallel
       ++ct.count;
-      ct.exec_ns += dur;
-      if (f.kind == FrameKind::kMasked) ct.body_ns += dur;
-      ct.task_ns += task_ns;
+      ct.exec_ns += own;
+      if (f.kind == FrameKind::kMasked) ct.body_ns += own;
+      ct.task_ns += f.direct_ns;
       break;
   }
   commit(ts, depth, f.construct, f.cost);
+}
+
+OverheadsPass::State::Frame OverheadsPass::State::take_top(Context& x, uint64_t dur) {
+  Frame f = x.frames.back();
+  x.frames.pop_back();
+  // The frame below is of the same task (a construct inside another): the other tasks run inside
+  // the inner one ran inside it too; of another task (which ran inside it): all of the inner one.
+  if (!x.frames.empty()) {
+    Frame& below = x.frames.back();
+    below.other_ns += below.task == f.task ? f.other_ns : dur;
+  }
+  return f;
 }
 
 // Pops frames down to and including frames[i].

@@ -1,6 +1,6 @@
 // The state of OverheadsPass while it replays a trace, shared by the files that implement it
-// (internal to src/analysis/overheads*.cpp): per thread, a stack of region contexts, each a stack of
-// construct frames (overheads_frames.cpp); the time classification of every thread's segments
+// (internal to src/analysis/overheads*.cpp): per thread, a stack of region contexts, each a stack
+// of construct frames (overheads_frames.cpp); the time classification of every thread's segments
 // (overheads_classes.cpp); the events that open and close frames (overheads_events.cpp); the end
 // of a region instance (overheads.cpp).
 #pragma once
@@ -34,17 +34,17 @@ struct Integrals {
 };
 
 enum class FrameKind : uint8_t {
-  kImplicit,       // the implicit task of a region: the bottom frame of a context
-  kWork,           // loop, sections, single, ... (key: work type)
+  kImplicit,  // the implicit task of a region: the bottom frame of a context
+  kWork,      // loop, sections, single, ... (key: work type)
   kMasked,
-  kBarrier,        // key: the barrier's number in the region instance
+  kBarrier,  // key: the barrier's number in the region instance
   kTaskwait,
   kTaskgroup,      // the whole taskgroup construct
   kTaskgroupWait,  // the wait at its end
   kMutexWait,      // mutex_acquire .. mutex_acquired (key: wait id)
   kAtomic,         // mutex_acquired .. mutex_released of an atomic (key: wait id)
   kReduction,
-  kNested,         // a nested parallel region, seen from the enclosing one (key: region id)
+  kNested,  // a nested parallel region, seen from the enclosing one (key: region id)
 };
 
 struct Frame {
@@ -56,7 +56,10 @@ struct Frame {
   uint64_t key = 0;
   uint64_t codeptr = 0;
   bool from_wait = false;  // entered by sync_region_wait (no sync_region seen)
-  uint64_t wait_ns = 0;    // taskgroup: time in the wait at its end
+  uint64_t wait_ns = 0;    // taskgroup: time in the wait at its end (its own task's)
+  // Time the thread spent on other tasks while the frame was open: running them, or in their
+  // constructs (other_ns), and of that, running them directly inside it (direct_ns).
+  uint64_t other_ns = 0, direct_ns = 0;
   CostTimes cost;
   std::array<uint64_t, 4> idle{};  // barrier: idle waiting in each phase (see barrier_wait)
 };
@@ -91,11 +94,11 @@ struct Instance {
   uint32_t requested = 0;
   uint32_t level = 1;
   std::vector<uint8_t> started_index;  // team numbers whose implicit task began
-  uint64_t live_tasks = 0;  // explicit tasks of the region not completed
+  uint64_t live_tasks = 0;             // explicit tasks of the region not completed
   std::deque<BarrierInstance> barriers;
-  uint64_t first_barrier = 0;     // number of barriers[0]
+  uint64_t first_barrier = 0;      // number of barriers[0]
   int64_t waiting_for_tasks = -1;  // a barrier everyone reached while tasks were still live
-  std::vector<uint32_t> members;  // trace threads with a context in it
+  std::vector<uint32_t> members;   // trace threads with a context in it
   CostTimes cost;
 };
 
@@ -105,10 +108,10 @@ struct Context {
   uint32_t index = 0;  // thread number in the team
   uint64_t implicit_task = 0;
   uint64_t begin_ns = 0;
-  bool ended = false;        // its implicit task ended before the region did
-  uint64_t task_work = 0;    // ns spent running explicit task bodies here
-  uint64_t barriers = 0;     // barriers entered
-  int64_t last_work = -1;    // worksharing construct closed last, whose barrier may follow
+  bool ended = false;      // its implicit task ended before the region did
+  uint64_t task_work = 0;  // ns spent running explicit task bodies here
+  uint64_t barriers = 0;   // barriers entered
+  int64_t last_work = -1;  // worksharing construct closed last, whose barrier may follow
   uint64_t end_barrier_ns = 0, shutdown_ns = 0;
   // The task construct looked up last (task_construct): most task bodies of a context are one.
   uint64_t task_code = 0;
@@ -269,6 +272,10 @@ struct OverheadsPass::State {
   void pop_barrier(ThreadState& ts, size_t depth, uint64_t t);
 
   void pop_frame(ThreadState& ts, size_t depth, uint64_t t);
+
+  // Pops the context's top frame `f` (returned) that lasted `dur`: the frame below it learns how
+  // long the thread was on other tasks meanwhile.
+  Frame take_top(Context& x, uint64_t dur);
 
   // Pops frames down to and including frames[i].
   void pop_to(ThreadState& ts, size_t depth, size_t i, uint64_t t);
