@@ -66,6 +66,13 @@ void worksharing(TraceBuilder& t, uint32_t th, uint64_t task, WorkType type, uin
   t.sync_span(th, end, leave, SyncKind::kBarrierImplicit, 100, task, 0x4020);
 }
 
+// A taskwait at 0x5000 of `task` on thread `th` (region 100): its begin or its end.
+void taskwait(TraceBuilder& t, uint32_t th, uint64_t at, Endpoint ep, uint64_t task) {
+  if (ep == Endpoint::kBegin) t.sync(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
+  t.sync_wait(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
+  if (ep == Endpoint::kEnd) t.sync(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
+}
+
 struct TaskRun {
   uint64_t task, start, end;
 };
@@ -222,12 +229,10 @@ TEST(Overheads, SingleWithTasks) {
   t.work(0, 0, WorkType::kSingleExecutor, Endpoint::kBegin, 100, 2, 1, 0x4000);
   t.create(0, 10, 10, 2);
   t.create(0, 20, 11, 2);
-  t.sync(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
-  t.sync_wait(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
+  taskwait(t, 0, 30, Endpoint::kBegin, 2);
   t.schedule(0, 40, 2, Status::kSwitch, 11);
   t.schedule(0, 60, 11, Status::kComplete, 2);
-  t.sync_wait(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
-  t.sync(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
+  taskwait(t, 0, 80, Endpoint::kEnd, 2);
   t.work(0, 90, WorkType::kSingleExecutor, Endpoint::kEnd, 100, 2, 1, 0x4010);
   t.sync_span(0, 90, 95, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
   join(t, 0, 100, 2, 95, 100, 102);
@@ -495,19 +500,15 @@ TEST(Overheads, NestedTaskwaitsDoNotOverlap) {
   TraceBuilder t;
   fork(t, 100, 0, 0, 1, 2);
   t.create(0, 10, 10, 2);
-  t.sync(0, 20, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
-  t.sync_wait(0, 20, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
+  taskwait(t, 0, 20, Endpoint::kBegin, 2);
   t.schedule(0, 25, 2, Status::kSwitch, 10);
   t.create(0, 30, 11, 10);
-  t.sync(0, 40, SyncKind::kTaskwait, Endpoint::kBegin, 100, 10, 0x5000);
-  t.sync_wait(0, 40, SyncKind::kTaskwait, Endpoint::kBegin, 100, 10, 0x5000);
+  taskwait(t, 0, 40, Endpoint::kBegin, 10);
   t.schedule(0, 45, 10, Status::kSwitch, 11);
   t.schedule(0, 75, 11, Status::kComplete, 10);
-  t.sync_wait(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 10, 0x5000);
-  t.sync(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 10, 0x5000);
+  taskwait(t, 0, 80, Endpoint::kEnd, 10);
   t.schedule(0, 90, 10, Status::kComplete, 2);
-  t.sync_wait(0, 100, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
-  t.sync(0, 100, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
+  taskwait(t, 0, 100, Endpoint::kEnd, 2);
   join(t, 0, 100, 2, 100, 100, 100);
 
   Overheads o = analyze(t);
