@@ -1,7 +1,7 @@
 /* untied_tree.c -- a wide tree of untied tasks with taskyield and taskwait, the shape of BOTS uts
  * that makes libomp run untied parts on top of other tasks.
  *
- * One task (the single's) creates WIDTH untied children: more than a thread's task deque holds
+ * One (tied) task creates WIDTH untied children: more than a thread's task deque holds
  * (256 in libomp), so libomp runs the rest at once, and with them the next part of each untied
  * task (task_schedule(T, switch, T) on top of the creator, src/replay/task_switch.h). Each child
  * is the root of a binary tree of untied tasks DEPTH levels deep; every task does a little work,
@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
 #pragma omp parallel
 #pragma omp single
   {
-#pragma omp task untied
+    /* The creator is tied: an untied creator's own continuation can be run by libomp 14 on top of
+     * a child it then waits for, and its taskwait spins for ever (seen under load). */
+#pragma omp task
     {
       for (long i = 0; i < width; i++) {
 #pragma omp task untied firstprivate(i)
