@@ -87,12 +87,14 @@ const char* construct_name(Construct k);  // "parallel", "loop", "single", ...
 // startupT and exit_ns is shutdownT; for kSingle body_ns is singleBodyT, for kSections sectionT.
 struct ConstructTimes {
   uint64_t count = 0;        // execC: executions (task constructs: task bodies completed)
-  uint64_t exec_ns = 0;      // execT: contains body, exit barrier, enter and exit
+  uint64_t exec_ns = 0;      // execT: contains body, exit barrier, enter and exit; without
+                             // other tasks' time for constructs tasks encounter (taskwait, ...)
   uint64_t body_ns = 0;      // bodyT
   uint64_t exit_bar_ns = 0;  // exitBarT (taskgroup: the wait at its end)
   uint64_t enter_ns = 0;     // enterT / startupT
   uint64_t exit_ns = 0;      // exitT / shutdownT
-  uint64_t task_ns = 0;      // explicit tasks run inside the construct (part of exec_ns)
+  uint64_t task_ns = 0;      // explicit tasks run inside the construct (part of exec_ns for the
+                             // implicit task's constructs; directly inside, for the others)
 
   ConstructTimes& operator+=(const ConstructTimes& o);
 };

@@ -294,4 +294,13 @@ class ProfilePass : public replay::Pass {
   std::vector<ThreadState> threads_;
 };
 
+template <class Pred>
+bool ProfilePass::close_to(Run& r, uint64_t now, uint32_t thread, Pred pred) {
+  size_t i = r.frames.size();
+  while (i > 0 && !pred(r.frames[i - 1])) --i;
+  if (i == 0) return false;
+  while (r.frames.size() >= i) close_top(r, now, thread);
+  return true;
+}
+
 }  // namespace tasklens::analysis

@@ -8,6 +8,7 @@
 #include "format/kinds.h"
 #include "format/plural.h"
 #include "replay/merged_stream.h"
+#include "replay/task_switch.h"
 
 namespace tasklens::replay {
 namespace {
@@ -117,17 +118,20 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
       }
       case Kind::kTaskSchedule: {
         auto status = TaskStatus(e.op);
-        TaskFacts* prior = e.a ? known(e.a, r, "prior") : nullptr;
+        // An untied task resuming itself on top of the current task switches that one out
+        // (task_switch.h).
+        uint64_t prior_id = switched_out(e, current[r.thread]);
+        TaskFacts* prior = prior_id ? known(prior_id, r, "prior") : nullptr;
         // Fulfilling a detached task's event happens on whatever thread calls
         // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
         // is not this thread's current task then.
         bool from_wait = status == TaskStatus::kEarlyFulfill ||
                          status == TaskStatus::kLateFulfill ||
                          status == TaskStatus::kTaskwaitComplete;
-        if (prior && !from_wait && current[r.thread] && current[r.thread] != e.a) {
+        if (prior && !from_wait && current[r.thread] && current[r.thread] != prior_id) {
           issue(rep.wrong_thread,
                 fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
-                            r.thread, e.a, current[r.thread]));
+                            r.thread, prior_id, current[r.thread]));
         }
         if (prior && prior->is_explicit) {
           bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
@@ -137,7 +141,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
           if (ends) {
             if (prior->completed) {
               issue(rep.completed_twice, fmt::format("t={} thread {}: task {:#x} completes twice",
-                                                     e.time, r.thread, e.a));
+                                                     e.time, r.thread, prior_id));
             }
             prior->completed = true;
             prior->suspended = false;
@@ -145,7 +149,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
           } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
             // Switched out unfinished (untied, yield, or a task scheduling point).
-            if (e.a != e.b) {
+            if (prior_id != e.b) {
               prior->suspended = true;
               ++rep.suspensions;
             }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "format/kinds.h"
+#include "replay/task_switch.h"
 
 namespace tasklens::replay {
 
@@ -330,8 +331,11 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
   // Mostly the prior task is the thread's current one, and the next one is the prior's parent
   // (a child completed) or the task the thread created last (it starts a child).
   TaskInfo* next_hint = created_hint_[thread];
-  if (e.a && e.a != e.b) {
-    TaskInfo& prior = ensure(e.a, thread, e.time, current(thread));
+  // An untied task resuming itself on top of the current task switches that one out, which
+  // stays on this thread's stack below it (task_switch.h).
+  const uint64_t prior_id = switched_out(e, th.current);
+  if (prior_id && prior_id != e.b) {
+    TaskInfo& prior = ensure(prior_id, thread, e.time, current(thread));
     if (prior.parent == e.b) next_hint = prior.parent_hint;
     switch (status) {
       case TaskStatus::kComplete:
@@ -356,14 +360,14 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
       case TaskStatus::kSwitch:
       case TaskStatus::kYield:
       default:
-        switch_out(prior, e.b, thread);
+        switch_out(prior, e.b, thread, /*under_next=*/prior_id != e.a);
         break;
     }
   }
   if (!e.b || status == TaskStatus::kEarlyFulfill) return;
   TaskInfo& next = ensure(e.b, thread, e.time, next_hint);
   if (next.first_start_ns == 0) next.first_start_ns = e.time;
-  if (e.a != e.b) ++next.fragments;
+  if (prior_id != e.b) ++next.fragments;
   next.thread = thread;
   th.current = e.b;
   current_hint_[thread] = &next;
@@ -374,10 +378,10 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
   // A task still inside a wait stays suspended (or ready) until the wait ends.
 }
 
-void TaskModel::switch_out(TaskInfo& prior, uint64_t next, uint32_t thread) {
+void TaskModel::switch_out(TaskInfo& prior, uint64_t next, uint32_t thread, bool under_next) {
   if (prior.state == TaskState::kCompleted) return;
   if (prior.wait != Wait::kNone) return;  // waiting: its state follows the wait
-  if (prior.flags & format::task_flag::kUntied) {
+  if ((prior.flags & format::task_flag::kUntied) && !under_next) {
     const TaskInfo* n = tasks_.find(next);
     if (!(n && n->parent == prior.id && n->is_undeferred())) {
       // An untied task switched out at a scheduling point may resume on any thread.

@@ -11,6 +11,9 @@
 //   task_schedule(P, s, N)        P: complete -> completed; detach -> detached; cancel ->
 //                                 completed; switch/yield -> suspended when P waits (taskwait,
 //                                 taskgroup, barrier, undeferred child), else ready.
+//                                 task_schedule(T, switch, T) while the thread runs R: libomp
+//                                 runs untied T's next part at once on top of R: R suspended,
+//                                 T running (task_switch.h).
 //                                 late_fulfill: detached -> completed (on the fulfilling thread).
 //                                 N: running on this thread (suspended or ready if it still sits
 //                                 in a wait, until the wait ends)
@@ -255,7 +258,8 @@ class TaskModel {
   void resolve_dependences(PendingDeps& p);
   void add_edge(uint64_t pred, uint64_t succ, bool from_runtime, uint8_t type = 0);
   void on_schedule(const format::Event& e, uint32_t thread);
-  void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread);
+  // `under_next`: `next` runs on top of `prior`, which resumes on this thread when it ends.
+  void switch_out(TaskInfo& prior, uint64_t next, uint32_t thread, bool under_next);
   void complete(TaskInfo& t, uint64_t now);
   void refresh_working(uint32_t thread);
   void make_ready_if_possible(TaskInfo& t);

@@ -48,6 +48,9 @@ void expect_invariant(const Overheads& o) {
     for (const auto& t : r.threads) by_thread += t;
     EXPECT_EQ(by_construct.ns, r.cost.ns);
     EXPECT_EQ(by_thread.ns, r.cost.ns);
+    // No construct's execT exceeds the region's accumulated time (nested instances on a thread
+    // do not overlap).
+    for (const auto& c : r.constructs) EXPECT_LE(c.total().exec_ns, r.total_ns) << int(c.kind);
     if (r.level == 1) outermost += r.cost;
   }
   EXPECT_EQ(o.program.ns, outermost.ns);
@@ -61,6 +64,13 @@ void worksharing(TraceBuilder& t, uint32_t th, uint64_t task, WorkType type, uin
   t.work(th, begin, type, Endpoint::kBegin, 100, task, count, 0x4000);
   t.work(th, end, type, Endpoint::kEnd, 100, task, 0, 0x4010);
   t.sync_span(th, end, leave, SyncKind::kBarrierImplicit, 100, task, 0x4020);
+}
+
+// A taskwait at 0x5000 of `task` on thread `th` (region 100): its begin or its end.
+void taskwait(TraceBuilder& t, uint32_t th, uint64_t at, Endpoint ep, uint64_t task) {
+  if (ep == Endpoint::kBegin) t.sync(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
+  t.sync_wait(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
+  if (ep == Endpoint::kEnd) t.sync(th, at, SyncKind::kTaskwait, ep, 100, task, 0x5000);
 }
 
 struct TaskRun {
@@ -219,12 +229,10 @@ TEST(Overheads, SingleWithTasks) {
   t.work(0, 0, WorkType::kSingleExecutor, Endpoint::kBegin, 100, 2, 1, 0x4000);
   t.create(0, 10, 10, 2);
   t.create(0, 20, 11, 2);
-  t.sync(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
-  t.sync_wait(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2, 0x5000);
+  taskwait(t, 0, 30, Endpoint::kBegin, 2);
   t.schedule(0, 40, 2, Status::kSwitch, 11);
   t.schedule(0, 60, 11, Status::kComplete, 2);
-  t.sync_wait(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
-  t.sync(0, 80, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2, 0x5000);
+  taskwait(t, 0, 80, Endpoint::kEnd, 2);
   t.work(0, 90, WorkType::kSingleExecutor, Endpoint::kEnd, 100, 2, 1, 0x4010);
   t.sync_span(0, 90, 95, SyncKind::kBarrierImplicit, 100, 2, 0x4300);
   join(t, 0, 100, 2, 95, 100, 102);
@@ -259,7 +267,8 @@ TEST(Overheads, SingleWithTasks) {
   EXPECT_EQ(task.total().count, 2u);
   const ConstructOverheads& taskwait = construct(r, Construct::kTaskwait, 0x5000);
   expect_costs(taskwait.cost, {0, 20, 0, 0, 0, 10}, "taskwait");
-  EXPECT_EQ(taskwait.threads[0].exec_ns, 50u);
+  // 30 .. 80 less task 11 run inside it (its work, taskT): the taskwait's own 30 = its classes.
+  EXPECT_EQ(taskwait.threads[0].exec_ns, 30u);
   EXPECT_EQ(taskwait.threads[0].task_ns, 20u);
 }
 
@@ -474,6 +483,48 @@ TEST(Overheads, AmdahlEstimate) {
   EXPECT_EQ(two.t1_ns, 1400u);
   EXPECT_DOUBLE_EQ(two.alpha, 1200.0 / 1400.0);
   EXPECT_EQ(two.predicted_ns(2), 800u);
+}
+
+// Nested taskwaits, each with a task run inside it (fib's shape, one thread): the outer
+// taskwait's time is its own task's, not that of the task run inside it nor of that task's own
+// taskwait. Implicit task 2 creates A (10) and waits; A runs, creates B (11) and waits at the
+// same taskwait construct; B runs inside it.
+//   0..20  implicit task's body (work 20)        20..25 taskwait of 2, A ready (task mgmt 5)
+//   25..40 A (work 15)                           40..45 taskwait of A, B ready (task mgmt 5)
+//   45..75 B (work 30)                           75..80 taskwait of A, nothing to run (sync 5)
+//   80..90 A (work 10)                           90..100 taskwait of 2, nothing to run (sync 10)
+// The taskwait's execT: 2's 80 less 65 on A (A running, A's taskwait) = 15, A's 40 less B's 30 =
+// 10: 25, its classes' sum (before: 80 + 40 = 120 of a 100 ns region). taskT: what ran directly
+// inside each (A 15 + 10 in 2's, B 30 in A's) = 55.
+TEST(Overheads, NestedTaskwaitsDoNotOverlap) {
+  TraceBuilder t;
+  fork(t, 100, 0, 0, 1, 2);
+  t.create(0, 10, 10, 2);
+  taskwait(t, 0, 20, Endpoint::kBegin, 2);
+  t.schedule(0, 25, 2, Status::kSwitch, 10);
+  t.create(0, 30, 11, 10);
+  taskwait(t, 0, 40, Endpoint::kBegin, 10);
+  t.schedule(0, 45, 10, Status::kSwitch, 11);
+  t.schedule(0, 75, 11, Status::kComplete, 10);
+  taskwait(t, 0, 80, Endpoint::kEnd, 10);
+  t.schedule(0, 90, 10, Status::kComplete, 2);
+  taskwait(t, 0, 100, Endpoint::kEnd, 2);
+  join(t, 0, 100, 2, 100, 100, 100);
+
+  Overheads o = analyze(t);
+  const RegionOverheads& r = region(o, kRegionCode);
+  EXPECT_EQ(r.total_ns, 100u);
+  expect_costs(r.cost, {75, 15, 0, 0, 0, 10}, "region");
+  const ConstructOverheads& taskwait = construct(r, Construct::kTaskwait, 0x5000);
+  expect_costs(taskwait.cost, {0, 15, 0, 0, 0, 10}, "taskwait");
+  ConstructTimes tw = taskwait.total();
+  EXPECT_EQ(tw.count, 2u);
+  EXPECT_EQ(tw.exec_ns, 25u);
+  EXPECT_EQ(tw.task_ns, 55u);
+  const ConstructOverheads& task = construct(r, Construct::kTask, 0x2000);
+  expect_costs(task.cost, {55, 0, 0, 0, 0, 0}, "task");
+  EXPECT_EQ(task.total().exec_ns, 55u);
+  EXPECT_EQ(task.total().count, 2u);
 }
 
 }  // namespace

@@ -78,6 +78,14 @@ inline void expect_overheads_invariant(const nlohmann::json& o) {
     uint64_t threads = 0;
     for (const auto& t : r["threads"]) threads += sum(t);
     EXPECT_EQ(threads, r.value("total_ns", uint64_t(0)));
+    // Per region, no class and no construct's execT exceeds team size x wall time (a recursive
+    // taskwait's instances on one thread do not overlap).
+    EXPECT_LE(ns(r, "work"), r.value("total_ns", uint64_t(0)));
+    for (const auto& c : overhead_classes()) EXPECT_LE(ns(r, c), r.value("total_ns", uint64_t(0)));
+    for (const auto& c : r["constructs"]) {
+      EXPECT_LE(c["timings"].value("exec_ns", uint64_t(0)), r.value("total_ns", uint64_t(0)))
+          << c.value("kind", std::string()) << " " << c.value("location", std::string());
+    }
     if (r.value("level", 1) == 1) outermost += r.value("total_ns", uint64_t(0));
   }
   EXPECT_EQ(outermost, o["program"].value("total_ns", uint64_t(0)));

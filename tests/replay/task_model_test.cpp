@@ -297,6 +297,35 @@ TEST_F(ModelTest, UntiedTaskSwitchedOutIsReadyAndMayResumeElsewhere) {
   EXPECT_EQ(m.task(10)->fragments, 2u);
 }
 
+// libomp runs an untied task's next part at once on top of the current task when it cannot queue
+// it (a full deque), reporting task_schedule(C, switch, C) while the thread runs P
+// (task_switch.h): P is switched out and stays on this thread (suspended, not ready), C runs.
+TEST_F(ModelTest, UntiedPartRunOnTopOfTheCurrentTaskSuspendsIt) {
+  implicit_begin(0, 1, 100);
+  create(0, 10, 1, flag::kExplicit | flag::kUntied);
+  schedule(0, 1, TaskStatus::kSwitch, 10);
+  create(0, 11, 10, flag::kExplicit | flag::kUntied);
+  schedule(0, 10, TaskStatus::kSwitch, 11);  // C's first part
+  schedule(0, 11, TaskStatus::kSwitch, 10);  // ends unfinished: C ready, P runs
+  EXPECT_EQ(state(11), TaskState::kReady);
+  EXPECT_EQ(state(10), TaskState::kRunning);
+  schedule(0, 11, TaskStatus::kSwitch, 11);  // C's next part, on top of P
+  EXPECT_EQ(state(11), TaskState::kRunning);
+  EXPECT_EQ(state(10), TaskState::kSuspended);
+  EXPECT_EQ(m.ready_count(), 0u);
+  EXPECT_EQ(m.thread(0).current, 11u);
+  EXPECT_EQ(m.task(11)->fragments, 2u);
+  finish(0, 11, 10);
+  EXPECT_EQ(state(10), TaskState::kRunning);
+  // The same event with C current is no switch.
+  create(0, 12, 10, flag::kExplicit | flag::kUntied);
+  schedule(0, 10, TaskStatus::kSwitch, 12);
+  schedule(0, 12, TaskStatus::kSwitch, 12);
+  EXPECT_EQ(state(12), TaskState::kRunning);
+  EXPECT_EQ(m.thread(0).current, 12u);
+  EXPECT_EQ(m.task(12)->fragments, 1u);
+}
+
 TEST_F(ModelTest, UndeferredChildSuspendsItsCreatorUntilItEnds) {
   implicit_begin(0, 1, 100);
   create(0, 10, 1, flag::kExplicit | flag::kUndeferred);

@@ -1,0 +1,36 @@
+// Which task a task_schedule event switches out, for every reader of the raw events (the task
+// model, `tasklens check`, the profile).
+//
+// libomp runs an untied task in parts. When a part ends unfinished it reports
+// task_schedule(T, switch, R), R being the task the thread ran before (T's continuation is
+// queued); when the continuation cannot be queued (the thread's deque holds 256 tasks: a task that
+// creates more children than that), the thread runs it at once, on top of R, and reports
+// task_schedule(T, switch, T): "T resumes" while the thread's current task is R. The event
+// switches R out (R stays on the thread's stack, under T) and T in. Its events until it ends
+// (complete(T -> R)) are T's, not R's. docs/REPLAY.md shows the whole sequence.
+//
+// task_schedule(T, switch, T) with T already the thread's current task is no switch (a suspended
+// part picked up again at once).
+#pragma once
+
+#include <cstdint>
+
+#include "format/event.h"
+
+namespace tasklens::replay {
+
+// The task that task_schedule event `e` switches out on a thread whose current task was
+// `current` before it: e.a, or `current` when e.a resumes itself on top of another task (0: none).
+inline uint64_t switched_out(const format::Event& e, uint64_t current) {
+  auto status = format::TaskStatus(e.op);
+  bool switches = status == format::TaskStatus::kSwitch || status == format::TaskStatus::kYield;
+  if (switches && e.a && e.a == e.b && current && current != e.a) return current;
+  return e.a;
+}
+
+// True when `e` switches the untied task e.a in on top of `current` (see above).
+inline bool resumes_on_top(const format::Event& e, uint64_t current) {
+  return switched_out(e, current) != e.a;
+}
+
+}  // namespace tasklens::replay

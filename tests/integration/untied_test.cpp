@@ -1,0 +1,65 @@
+// End to end: a wide tree of untied tasks with taskyield and taskwait (programs/untied_tree.c,
+// the shape of BOTS uts) recorded several times with `tasklens run -n 2`. libomp runs untied parts
+// on top of other tasks there (src/replay/task_switch.h); every run must be sound for `check`, and
+// the profile must nest no deeper than the constructs a task encounters. Before the fix, `check`
+// failed on most runs and the implicit task's tree grew a stub level per task run on top of
+// another (12 levels here, 1,505 on BOTS uts).
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+
+#include "support/recording.h"
+#include "support/test_paths.h"
+
+namespace tasklens::testing {
+namespace {
+
+std::string program() { return std::string(TASKLENS_TEST_PROGRAMS_DIR) + "/untied_tree"; }
+
+uint32_t depth(const nlohmann::json& node) {
+  uint32_t d = 0;
+  if (node.contains("children")) {
+    for (const auto& c : node["children"]) d = std::max(d, depth(c));
+  }
+  return d + 1;
+}
+
+TEST(UntiedE2E, CheckIsSoundAndTheProfileShallowOnEveryRun) {
+  constexpr int kRuns = 4;
+  for (int run = 0; run < kRuns; ++run) {
+    Recording rec = record_run({program()}, 2);
+    ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+    long long tasks = printed_value(rec.run.out, "tasks");
+    ASSERT_EQ(tasks, 32768) << rec.run.out;
+    ASSERT_NE(rec.run.out.find(" OK"), std::string::npos) << rec.run.out;
+
+    CommandResult check = run_command({tasklens_bin(), "check", rec.dir});
+    EXPECT_EQ(check.status, 0) << check.out;
+    EXPECT_NE(check.out.find("sound: nothing lost, every task consistent"), std::string::npos)
+        << check.out;
+    std::string counts = std::to_string(tasks) + " created / " + std::to_string(tasks) +
+                         " started / " + std::to_string(tasks) + " completed";
+    EXPECT_NE(check.out.find(counts), std::string::npos) << check.out;
+
+    JsonReport report = report_json(rec.dir, {"--profile"});
+    ASSERT_EQ(report.command.status, 0) << report.command.err;
+    const nlohmann::json& profile =
+        report.doc.contains("profile") ? report.doc["profile"] : report.doc;
+    ASSERT_TRUE(profile.contains("trees")) << report.command.out.substr(0, 400);
+    // The implicit tasks' trees: program > parallel > a scheduling point (barrier, taskwait,
+    // creation) > the stubs of the tasks that ran there; stubs never nest.
+    uint32_t implicit_depth = 0, task_depth = 0;
+    for (const auto& t : profile["trees"]) implicit_depth = std::max(implicit_depth, depth(t));
+    // A task's tree: its root > the constructs it encounters (creation, taskyield, taskwait).
+    for (const auto& t : profile["task_trees"]) task_depth = std::max(task_depth, depth(t));
+    std::cout << "[ untied ] run " << run << ": profile depth " << implicit_depth
+              << " (implicit), " << task_depth << " (tasks); program nesting "
+              << printed_value(rec.run.out, "nesting") << "\n";
+    EXPECT_LE(implicit_depth, 5u);
+    EXPECT_LE(task_depth, 3u);
+  }
+}
+
+}  // namespace
+}  // namespace tasklens::testing
