@@ -665,6 +665,12 @@ struct OverheadsPass::State {
   uint64_t current(uint32_t p) const { return model->thread(p).current; }
 
   void on_parallel_begin(uint32_t p, const Event& e) {
+    // The region id began already (a duplicated or damaged chunk): that instance ends here, or
+    // replacing it would leave the contexts of its team pointing at freed memory.
+    if (Instance* old = instance(e.a)) {
+      finalize(*old, std::max(e.time, old->begin_ns));
+      instances.erase(e.a);
+    }
     ThreadState& ts = threads[p];
     auto in = std::make_unique<Instance>();
     in->id = e.a;
