@@ -33,6 +33,7 @@ int check(const std::string& dir) {
              rep.suspensions, rep.resumptions, rep.migrations, rep.dependences,
              rep.task_dependences);
   for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
+  for (const auto& d : x->damage) fmt::print("  damaged: {}\n", d);
   if (x->status == "running") {
     // Killed without a chance to flush (SIGKILL, power loss, _exit): each thread's last chunk,
     // still in memory, is gone; how many events it held is unknown.
@@ -48,7 +49,8 @@ int check(const std::string& dir) {
   if (rep.inconsistencies() > rep.issues.size()) {
     fmt::print("  ... and {} more inconsistencies\n", rep.inconsistencies() - rep.issues.size());
   }
-  bool sound = !rep.data_lost() && rep.inconsistencies() == 0 && x->status == "complete";
+  bool sound = !rep.data_lost() && rep.inconsistencies() == 0 && x->status == "complete" &&
+               x->damage.empty();
   if (sound) {
     fmt::print("  sound: nothing lost, every task consistent\n");
     return 0;
@@ -61,7 +63,9 @@ int check(const std::string& dir) {
     fmt::print("  not sound: the run did not complete ({}); everything before the end was read\n",
                x->status);
   } else {
-    fmt::print("  not sound: {}\n", rep.data_lost() ? "data was lost" : "inconsistent events");
+    fmt::print("  not sound: {}\n", rep.data_lost()           ? "data was lost"
+                                     : !x->damage.empty() ? "the experiment is damaged"
+                                                          : "inconsistent events");
   }
   return 1;
 }

@@ -37,6 +37,7 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"warnings", x.warnings},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
+  for (const auto& d : x.damage) j["warnings"].push_back(d);
   return j;
 }
 
@@ -49,6 +50,7 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
                                 args.empty() ? x.program_name() : args, stats.threads,
                                 report::duration(stats.end_ns), report::count(stats.events),
                                 x.status);
+  for (const auto& d : x.damage) out += "  warning: " + d + "\n";
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
   return out + "\n";
@@ -97,7 +99,8 @@ int run_report(const ReportOptionsCli& o) {
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
-  return 0;
+  // Damaged metadata or a lost stream: the report is of what was sound, said in its warnings.
+  return x->damage.empty() ? 0 : 1;
 }
 
 }  // namespace
