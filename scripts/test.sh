@@ -6,3 +6,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 cd "${TASKLENS_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j"$(nproc)" "$@"
+"$root/scripts/ci/sanitize.sh"  # ASan+UBSan tests of the reader side, then the fuzzer (ROBUSTNESS.md)
