@@ -7,3 +7,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "${TASKLENS_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j"$(nproc)" "$@"
 "$root/scripts/ci/tsan.sh"  # the recorder under ThreadSanitizer (about 1 min warm, 3 min cold)
+"$root/scripts/ci/sanitize.sh"  # ASan+UBSan tests of the reader side, then the fuzzer (ROBUSTNESS.md)

@@ -86,6 +86,12 @@ void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
 }
 
 void OverheadsPass::State::on_parallel_begin(uint32_t p, const Event& e) {
+  // The region id began already (a duplicated or damaged chunk): that instance ends here, or
+  // replacing it would leave the contexts of its team pointing at freed memory.
+  if (Instance* old = instance(e.a)) {
+    finalize(*old, std::max(e.time, old->begin_ns));
+    instances.erase(e.a);
+  }
   ThreadState& ts = threads[p];
   auto in = std::make_unique<Instance>();
   in->id = e.a;

@@ -89,12 +89,16 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
 void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
   ThreadState& ts = thread_state(thread);
   Run* r = runs_.find(id);
-  if (!r) return;
-  uint64_t incl = r->frames.empty() ? 0 : clock(*r, now) - r->frames.front().enter;
-  while (!r->frames.empty()) close_top(*r, now, thread);
-  // On the primary thread the region ran inside the encountering task's current node.
-  if (Run* enc = runs_.find(r->encountering); enc && !enc->frames.empty()) {
-    enc->frames.back().child += incl;
+  uint64_t incl = 0;
+  // No run: the id began twice (a damaged or duplicated chunk) and its run ended already. It
+  // still leaves this thread's stack, or end() would pop it forever.
+  if (r) {
+    incl = r->frames.empty() ? 0 : clock(*r, now) - r->frames.front().enter;
+    while (!r->frames.empty()) close_top(*r, now, thread);
+    // On the primary thread the region ran inside the encountering task's current node.
+    if (Run* enc = runs_.find(r->encountering); enc && !enc->frames.empty()) {
+      enc->frames.back().child += incl;
+    }
   }
   for (size_t i = ts.implicit.size(); i > 0; --i) {
     if (ts.implicit[i - 1].first != id) continue;
@@ -106,7 +110,7 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
     }
     break;
   }
-  runs_.erase(id);
+  if (r) runs_.erase(id);
 }
 
 void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {

@@ -34,6 +34,7 @@ int check(const std::string& dir) {
              rep.suspensions, rep.resumptions, rep.migrations, rep.dependences,
              rep.task_dependences);
   for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
+  for (const auto& d : x->damage) fmt::print("  damaged: {}\n", d);
   if (x->status == "running") {
     // Killed without a chance to flush (SIGKILL, power loss, _exit): each thread's last chunk,
     // still in memory, is gone; how many events it held is unknown.
@@ -49,7 +50,7 @@ int check(const std::string& dir) {
   if (rep.inconsistencies() > rep.issues.size()) {
     fmt::print("  ... and {} more inconsistencies\n", rep.inconsistencies() - rep.issues.size());
   }
-  replay::Soundness verdict = replay::soundness(rep, x->status);
+  replay::Soundness verdict = replay::soundness(rep, *x);
   if (verdict.sound) {
     fmt::print("  sound: {}\n", verdict.reason);
     return 0;

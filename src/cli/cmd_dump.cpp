@@ -73,7 +73,8 @@ int dump(const DumpOptions& o) {
     if (out.size() > (1 << 16)) flush_out();
   }
   flush_out();
-  int status = 0;
+  int status = x->damage.empty() ? 0 : 1;
+  for (const auto& d : x->damage) std::fprintf(stderr, "tasklens dump: %s\n", d.c_str());
   for (const auto& p : (*stream)->problems()) {
     std::fprintf(stderr, "tasklens dump: %s\n", p.message.c_str());
     if (p.severity == format::Problem::Severity::kDataLost) status = 1;

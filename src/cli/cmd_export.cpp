@@ -155,7 +155,9 @@ int run_export(ExportCli& o) {
     bool warning = n.rfind("warning:", 0) == 0;
     if (warning || !o.quiet) fmt::print(warning ? stderr : info, "  {}\n", n);
   }
-  return 0;
+  // Damaged metadata or a lost stream: what was sound is exported, the rest said.
+  for (const auto& d : x->damage) fmt::print(stderr, "tasklens export: warning: {}\n", d);
+  return x->damage.empty() ? 0 : 1;
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ struct CheckVerdict {
 
 CheckVerdict check_trace(const format::Experiment& x) {
   replay::ConsistencyReport rep = replay::check_consistency(x);
-  return {replay::soundness(rep, x.status), rep.inconsistencies()};
+  return {replay::soundness(rep, x), rep.inconsistencies()};
 }
 
 std::string check_text(const CheckVerdict& c) {
@@ -63,6 +63,7 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
   std::string contention = analysis::contention_warning(analysis::read_contention(x));
   if (!contention.empty()) j["warnings"].push_back(contention);
   for (const auto& n : symbols.notes()) j["warnings"].push_back(n);
+  for (const auto& d : x.damage) j["warnings"].push_back(d);
   return j;
 }
 
@@ -82,6 +83,7 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
     out += "  warning: the trace is not sound (" + check.soundness.reason +
            "; see tasklens check): the verdict and every figure below are drawn from it\n";
   }
+  for (const auto& d : x.damage) out += "  warning: " + d + "\n";
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
   std::string contention = analysis::contention_warning(analysis::read_contention(x));
@@ -142,7 +144,8 @@ int run_report(const ReportOptionsCli& o) {
     text = run_text(*x, *stats, symbols, check) + text;  // last, as for JSON
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
-  return 0;
+  // Damaged metadata or a lost stream: the report is of what was sound, said in its warnings.
+  return x->damage.empty() ? 0 : 1;
 }
 
 }  // namespace

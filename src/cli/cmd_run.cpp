@@ -14,6 +14,7 @@
 #include "cli/run_output.h"
 #include "cli/run_summary.h"
 #include "cli/tool_paths.h"
+#include "recorder/config.h"
 
 namespace tasklens::cli {
 namespace fs = std::filesystem;
@@ -92,6 +93,15 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "tasklens run: no program given (usage: tasklens run [options] -- "
                          "./app args...)\n");
     return 2;
+  }
+  // An inherited TASKLENS_BUFFER_MB the recorder could not use: refused before the program runs.
+  if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); o.buffer_mb == 0 && mb && *mb) {
+    long v;
+    if (!recorder::parse_buffer_mb(mb, &v)) {
+      std::fprintf(stderr, "tasklens run: TASKLENS_BUFFER_MB=%s: not a whole number of MiB from "
+                   "1 to %ld (unset it, or give --buffer-mb)\n", mb, recorder::kMaxBufferMb);
+      return kToolFailed;
+    }
   }
   std::string program, error;
   if (!resolve_program(o.command[0], &program, &error)) {

@@ -177,6 +177,7 @@ void DotExporter::drop_details() {
 }
 
 void DotExporter::on_create(uint64_t id, uint64_t parent, uint32_t c, bool shown) {
+  if (id == 0) return;  // no task (a damaged trace): IdMap reserves key 0
   Live& t = live_[id];
   t = Live{};
   t.construct = c;
@@ -239,7 +240,7 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
       parallel_code_.erase(e.a);
       break;
     case Kind::kImplicitTask:
-      if (e.op == uint8_t(format::Endpoint::kBegin)) {
+      if (e.op == uint8_t(format::Endpoint::kBegin) && e.a) {
         uint64_t code = 0;
         if (const uint64_t* c = e.b ? parallel_code_.find(e.b) : nullptr) code = *c;
         if (e.flags & format::task_flag::kInitial) code = 0;

@@ -14,6 +14,10 @@ constexpr uint16_t kFormatVersion = 1;
 constexpr char kStreamMagic[8] = {'T', 'A', 'S', 'K', 'L', 'E', 'N', 'S'};
 constexpr uint32_t kChunkMagic = 0x4b43'4c54;  // "TLCK" in memory order
 
+// The most threads a recording holds (the recorder refuses more): a stream's thread index is
+// below this.
+constexpr uint32_t kMaxThreads = 4096;
+
 // Stream files are named thread-NNNN.tlt in the experiment directory.
 constexpr const char* kStreamPrefix = "thread-";
 constexpr const char* kStreamSuffix = ".tlt";

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <memory>
+#include <string_view>
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
@@ -34,6 +36,17 @@ uint64_t u64_at(const nlohmann::json& j, const char* ptr) {
   return j.contains(p) && j.at(p).is_number_unsigned() ? j.at(p).get<uint64_t>() : 0;
 }
 
+// Plausible clock rates: 20 GHz to 20 MHz.
+constexpr double kMinNsPerTick = 0.05, kMaxNsPerTick = 50;
+
+std::string fmt_rate(const std::string& meta_path, bool final_end, double ns_per_tick) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.3g GHz", 1.0 / ns_per_tick);
+  return meta_path + ": " + (final_end ? "clock.end" : "the chunks' clock samples") +
+         " against clock.start give a " + rate +
+         " clock, which no machine has; times assume a 2.5 GHz TSC";
+}
+
 // The latest (ticks, ns) sample of any chunk header: the end of a run that wrote no final one.
 bool latest_chunk_sample(const std::vector<std::string>& streams, uint64_t* ticks, uint64_t* ns) {
   bool found = false;
@@ -45,6 +58,101 @@ bool latest_chunk_sample(const std::vector<std::string>& streams, uint64_t* tick
     }
   }
   return found;
+}
+
+// The metadata fields the tools read, with the type each must have. A field of another type is
+// dropped (its default used) and said, so that no reader meets a type it does not expect.
+// Parents come before their children.
+struct FieldType {
+  const char* pointer;
+  nlohmann::json::value_t type;
+};
+constexpr nlohmann::json::value_t kObject = nlohmann::json::value_t::object;
+constexpr nlohmann::json::value_t kArray = nlohmann::json::value_t::array;
+constexpr nlohmann::json::value_t kString = nlohmann::json::value_t::string;
+constexpr nlohmann::json::value_t kUnsigned = nlohmann::json::value_t::number_unsigned;
+constexpr nlohmann::json::value_t kBool = nlohmann::json::value_t::boolean;
+constexpr FieldType kFields[] = {
+    {"/format", kString},          {"/format_version", kUnsigned},
+    {"/status", kString},          {"/end_reason", kString},
+    {"/host", kString},            {"/start_unix_ns", kUnsigned},
+    {"/explicit_tasks", kUnsigned}, {"/strings", kArray},
+    {"/objects", kArray},          {"/threads", kArray},
+    {"/program", kObject},         {"/program/path", kString},
+    {"/program/args", kArray},     {"/program/pid", kUnsigned},
+    {"/runtime", kObject},         {"/runtime/version", kString},
+    {"/runtime/code", kArray},     {"/clock", kObject},
+    {"/clock/source", kString},    {"/clock/end_is_final", kBool},
+    {"/clock/start", kObject},     {"/clock/end", kObject},
+    {"/clock/start/ticks", kUnsigned}, {"/clock/start/ns", kUnsigned},
+    {"/clock/end/ticks", kUnsigned},   {"/clock/end/ns", kUnsigned},
+    {"/recorder", kObject},        {"/recorder/events_lost", kUnsigned},
+    {"/recorder/events_written", kUnsigned}, {"/recorder/chunk_events", kUnsigned},
+    {"/recorder/write_error", kString}, {"/counts", kObject},
+    {"/counts/task_create", kUnsigned}, {"/counts/implicit_task", kUnsigned},
+    {"/counts/parallel_begin", kUnsigned},
+};
+
+// "/clock/end/ticks" -> "clock.end.ticks", as the messages name fields.
+std::string field_name(const char* pointer) {
+  std::string s(pointer + 1);
+  std::replace(s.begin(), s.end(), '/', '.');
+  return s;
+}
+
+const char* type_name(nlohmann::json::value_t t) {
+  switch (t) {
+    case kObject: return "an object";
+    case kArray: return "an array";
+    case kString: return "a string";
+    case kUnsigned: return "a non-negative integer";
+    case kBool: return "true or false";
+    default: return "a value";
+  }
+}
+
+void drop_mistyped_fields(nlohmann::json& meta, const std::string& file,
+                          std::vector<std::string>* damage) {
+  for (const FieldType& f : kFields) {
+    nlohmann::json::json_pointer p(f.pointer);
+    if (!meta.contains(p)) continue;
+    const nlohmann::json& v = meta.at(p);
+    bool ok = v.type() == f.type;
+    // The program's arguments are printed as strings.
+    if (ok && std::string_view(f.pointer) == "/program/args") {
+      for (const auto& a : v) ok &= a.is_string();
+    }
+    if (ok) continue;
+    damage->push_back(file + ": " + field_name(f.pointer) + " is not " + type_name(f.type) +
+                      " (" + v.dump().substr(0, 40) + "); ignored");
+    meta.at(p.parent_pointer()).erase(p.back());
+  }
+}
+
+// The recorded threads whose stream is missing or holds no chunk, though the metadata counts
+// events for them: one line each, saying what was lost.
+void find_lost_streams(Experiment& x) {
+  if (!x.meta.contains("threads")) return;
+  for (const auto& t : x.meta["threads"]) {
+    if (!t.is_object() || !t.contains("index") || !t["index"].is_number_unsigned()) continue;
+    uint64_t index = t["index"].get<uint64_t>();
+    uint64_t events = t.contains("events") && t["events"].is_number_unsigned()
+                          ? t["events"].get<uint64_t>()
+                          : 0;
+    if (events == 0 || index >= kMaxThreads) continue;
+    char name[32];
+    std::snprintf(name, sizeof name, "%s%04u%s", kStreamPrefix, unsigned(index), kStreamSuffix);
+    fs::path path = fs::path(x.dir) / name;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      x.damage.push_back(path.string() + ": missing: thread " + std::to_string(index) +
+                         " lost all its " + std::to_string(events) + " recorded events");
+    } else if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == sizeof(FileHeader)) {
+      // (A shorter or cut file the stream reader reports itself.)
+      x.damage.push_back(path.string() + ": holds no chunk: thread " + std::to_string(index) +
+                         " lost all its " + std::to_string(events) + " recorded events");
+    }
+  }
 }
 
 }  // namespace
@@ -59,6 +167,10 @@ Result<Experiment> open_experiment(const std::string& dir) {
   Experiment x;
   x.dir = dir;
   fs::path meta_path = fs::path(dir) / kMetadataFile;
+  if (fs::exists(meta_path, ec) && !fs::is_regular_file(meta_path, ec)) {
+    return Error{meta_path.string() + ": not a regular file (the experiment's metadata must be "
+                 "the JSON file `tasklens run` wrote)"};
+  }
   std::ifstream in(meta_path);
   if (!in) {
     return Error{dir + ": not a tasklens experiment (no " + std::string(kMetadataFile) + ")"};
@@ -67,6 +179,7 @@ Result<Experiment> open_experiment(const std::string& dir) {
   if (x.meta.is_discarded() || !x.meta.is_object()) {
     return Error{meta_path.string() + ": corrupt metadata (not valid JSON)"};
   }
+  drop_mistyped_fields(x.meta, meta_path.string(), &x.damage);
   if (x.meta.value("format", std::string()) != "tasklens-experiment") {
     return Error{meta_path.string() + ": not a tasklens experiment (no \"format\" marker)"};
   }
@@ -113,6 +226,18 @@ Result<Experiment> open_experiment(const std::string& dir) {
     x.warnings.push_back("the run ended before its clock could be calibrated; times are "
                          "approximate (assuming a 2.5 GHz TSC)");
   }
+  if (c.calibrated && c.source != "monotonic" &&
+      (c.ns_per_tick < kMinNsPerTick || c.ns_per_tick > kMaxNsPerTick)) {
+    // A tick rate no clock has (a damaged end sample): times would be absurd.
+    x.damage.push_back(fmt_rate(meta_path.string(), final_end, c.ns_per_tick));
+    c.calibrated = false;
+    c.ns_per_tick = 1.0 / 2.5;
+  }
+  if (c.source != "tsc" && c.source != "monotonic") {
+    x.damage.push_back(meta_path.string() + ": clock.source is \"" + c.source +
+                       "\", not tsc or monotonic; read as tsc");
+    c.source = "tsc";
+  }
   // The origin moves back from the recorder's start to the process's: the program's serial
   // start, before the OpenMP runtime loaded the recorder, belongs to the run.
   c.start_monotonic_ns = start_ns;
@@ -124,6 +249,7 @@ Result<Experiment> open_experiment(const std::string& dir) {
     c.recorder_start_ns = start_ns - process_start;
   }
   if (final_end && end_ticks > c.start_ticks) c.exit_ns = c.to_ns(end_ticks);
+  find_lost_streams(x);
   if (x.status == "running") {
     x.warnings.push_back("the run did not finish (killed, or still running): the trace ends at "
                          "the last chunk written");

@@ -47,6 +47,10 @@ struct Experiment {
   std::vector<std::string> streams;  // stream files, by thread index
   std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
   std::vector<std::string> warnings;  // things a reader of the results should know
+  // Damage found on opening (a field of the wrong type or out of range, a missing stream): one
+  // line each naming the file, the field and the problem. Commands say each line, read what is
+  // sound and exit non-zero.
+  std::vector<std::string> damage;
   // The runtime library's code span [begin, end) (runtime.code); {0, 0} when not recorded.
   uint64_t runtime_code_begin = 0, runtime_code_end = 0;
 

@@ -57,6 +57,26 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
                  std::to_string(h.version) + "; this tasklens reads version " +
                  std::to_string(kFormatVersion) + ")"};
   }
+  // The thread index sizes per-thread tables everywhere after: checked before any is made.
+  std::string bad;
+  unsigned named = 0;
+  int used = 0;
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  if (h.header_bytes != sizeof h) {
+    bad = "file header size is " + std::to_string(h.header_bytes) + ", not " +
+          std::to_string(sizeof h);
+  } else if (h.thread >= kMaxThreads) {
+    bad = "thread field is " + std::to_string(h.thread) + ", beyond the " +
+          std::to_string(kMaxThreads) + " threads a recording holds";
+  } else if (std::sscanf(base.c_str(), "thread-%u.tlt%n", &named, &used) == 1 &&
+             size_t(used) == base.size() && named != h.thread) {
+    bad = "thread field is " + std::to_string(h.thread) + " but the file is named for thread " +
+          std::to_string(named);
+  }
+  if (!bad.empty()) {
+    std::fclose(f);
+    return Error{path + ": corrupt file header: " + bad + "; the stream is not read"};
+  }
   return std::unique_ptr<StreamReader>(new StreamReader(path, f, std::move(buffer), h));
 }
 
@@ -156,8 +176,26 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
               "chunk %u at byte %llu is corrupt (checksum mismatch); its %u events were %s",
               h.seq, (unsigned long long)chunk_offset, h.event_count,
               resync ? "skipped" : "lost with the rest of the stream");
-      next_seq_ = h.seq + 1;
+      // Its sequence number is as damaged as the rest: counted as the one expected.
+      next_seq_ += 1;
       if (!resync) return done_ = true, false;
+      continue;
+    }
+    if (h.thread != header_.thread) {
+      // Whole and checksummed, but another thread's: copied from another stream.
+      problem(Problem::Severity::kDataLost, 0,
+              "chunk %u at byte %llu belongs to thread %u, not this stream's thread %u; its %u "
+              "events were skipped",
+              h.seq, (unsigned long long)chunk_offset, h.thread, header_.thread, h.event_count);
+      continue;
+    }
+    if (h.seq < next_seq_) {
+      // A chunk written once is never written again: a repeat (a copied or replayed chunk)
+      // would count its events twice.
+      problem(Problem::Severity::kDataLost, 0,
+              "chunk %u at byte %llu comes after chunk %u (sequence numbers go backwards: a "
+              "duplicated or misplaced chunk); its %u events were skipped",
+              h.seq, (unsigned long long)chunk_offset, next_seq_ - 1, h.event_count);
       continue;
     }
     if (h.seq != next_seq_) {

@@ -24,8 +24,14 @@ void read_config(Config& config, const char* app_name) {
     if (end && *end == 0 && v >= 0 && v < (1l << 20)) config.output_fd = int(v);
   }
   if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); mb && *mb) {
-    long v = std::strtol(mb, nullptr, 10);
-    if (v >= 1 && v <= (1l << 20)) config.buffer_bytes = size_t(v) << 20;
+    long v = 0;
+    if (parse_buffer_mb(mb, &v)) {
+      config.buffer_bytes = size_t(v) << 20;
+    } else {
+      std::fprintf(stderr, "tasklens: TASKLENS_BUFFER_MB=%s is not a whole number of MiB from 1 "
+                   "to %ld; recording with the default %zu MiB\n",
+                   mb, kMaxBufferMb, config.buffer_bytes >> 20);
+    }
   }
   if (const char* p = std::getenv("TASKLENS_OVERFLOW"); p && std::strcmp(p, "drop") == 0) {
     config.overflow = OverflowPolicy::kDrop;

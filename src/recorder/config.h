@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 #include "recorder/clock.h"
 
@@ -27,7 +28,20 @@ struct Config {
   char writer_gate[512] = {};
 };
 
-// Fills `config` from the environment; `app_name` names the default output directory.
+// TASKLENS_BUFFER_MB's values: a whole number of MiB in [1, kMaxBufferMb], nothing else.
+constexpr long kMaxBufferMb = 1l << 20;
+inline bool parse_buffer_mb(const char* text, long* mb) {
+  if (!text || *text < '0' || *text > '9') return false;
+  char* end = nullptr;
+  long v = std::strtol(text, &end, 10);
+  if (*end != 0 || v < 1 || v > kMaxBufferMb) return false;
+  *mb = v;
+  return true;
+}
+
+// Fills `config` from the environment; `app_name` names the default output directory. An
+// invalid TASKLENS_BUFFER_MB keeps the default and says so on stderr once (`tasklens run`
+// refuses it before the program starts).
 void read_config(Config& config, const char* app_name);
 
 }  // namespace tasklens::recorder

@@ -5,13 +5,15 @@
 #include <atomic>
 #include <cstdint>
 
+#include "format/chunk.h"
 #include "format/event.h"
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
 
 namespace tasklens::recorder {
 
-constexpr uint32_t kMaxThreads = 4096;
+// The most threads one recording holds: the format's limit, which the reader checks.
+using format::kMaxThreads;
 
 struct ThreadBuffer {
   format::Event* cur = nullptr;  // next free slot

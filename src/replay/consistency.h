@@ -61,6 +61,7 @@ struct Soundness {
   bool sound = false;
   std::string reason;  // "nothing lost, every task consistent", "data was lost", ...
 };
-Soundness soundness(const ConsistencyReport& rep, const std::string& status);
+// `x`: its status (did the run complete?) and damage (metadata or streams the reader refused).
+Soundness soundness(const ConsistencyReport& rep, const format::Experiment& x);
 
 }  // namespace tasklens::replay

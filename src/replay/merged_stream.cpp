@@ -26,9 +26,19 @@ Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experimen
       m->unreadable_.push_back({format::Problem::Severity::kDataLost, r.error().message});
       continue;
     }
+    uint32_t thread = (*r)->thread();
+    bool twice = false;
+    for (const Cursor& other : m->cursors_) twice |= other.thread == thread;
+    if (twice) {
+      // Two streams of one thread (a copied file): the first one read is kept.
+      m->unreadable_.push_back({format::Problem::Severity::kDataLost,
+                                path + ": a second stream of thread " + std::to_string(thread) +
+                                    "; not read"});
+      continue;
+    }
     Cursor c;
     c.reader = std::move(r.value());
-    c.thread = c.reader->thread();
+    c.thread = thread;
     m->thread_count_ = std::max(m->thread_count_, c.thread + 1);
     m->cursors_.push_back(std::move(c));
   }

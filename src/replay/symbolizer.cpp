@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 
@@ -33,12 +35,35 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// A write to the helper that fails quietly if it died, without SIGPIPE: the signal stays
+// default for the process, so `tasklens dump | head` ends as quietly as `cat | head`.
+bool write_to_helper(int fd, const std::string& line) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  bool ok = write(fd, line.data(), line.size()) == ssize_t(line.size());
+  if (!ok && errno == EPIPE) {
+    // Take the SIGPIPE this write raised before unblocking, unless one was pending already.
+    sigset_t pending;
+    sigpending(&pending);
+    if (sigismember(&pending, SIGPIPE) && !sigismember(&old, SIGPIPE)) {
+      timespec zero{};
+      sigtimedwait(&pipe_set, nullptr, &zero);
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
+}
+
 }  // namespace
 
 Symbolizer::Symbolizer(const nlohmann::json& objects, bool enabled) : enabled_(enabled) {
   if (objects.is_array()) {
     for (const auto& o : objects) {
-      if (!o.is_object() || !o.contains("path") || !o.contains("base")) continue;
+      if (!o.is_object() || !o.contains("path") || !o["path"].is_string() || !o.contains("base")) {
+        continue;
+      }
       uint64_t base = format::hex_address(o["base"]);
       objects_.push_back({o["path"].get<std::string>(), base});
     }
@@ -82,7 +107,6 @@ bool Symbolizer::start_helper() {
     return false;
   }
   pid_ = pid;
-  signal(SIGPIPE, SIG_IGN);
   to_helper_ = in[1];
   from_helper_ = fdopen(out[0], "r");
   return from_helper_ != nullptr;
@@ -92,7 +116,7 @@ bool Symbolizer::query(const std::string& object, uint64_t offset, Location* out
   if (!started_ && !start_helper()) return false;
   if (!from_helper_) return false;
   std::string line = "\"" + object + "\" " + hex(offset) + "\n";
-  if (write(to_helper_, line.data(), line.size()) != ssize_t(line.size())) return false;
+  if (!write_to_helper(to_helper_, line)) return false;
   char buf[4096];
   int n = 0;
   // --verbose answer: the function's name, then indented "Key: value" lines (Filename, Function

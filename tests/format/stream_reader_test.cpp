@@ -117,7 +117,7 @@ std::vector<Event> slice(const std::vector<Event>& v, size_t from, size_t n) {
 TEST(StreamReader, ReadsEveryChunkOfAMultiChunkStream) {
   auto events = task_events(1000, 3);
   auto bytes = stream_bytes(events, 3, {{400, 0}, {1, 1}, {599, 2}});
-  std::string path = write_file(bytes);
+  std::string path = write_file(bytes, "thread-0003.tlt");  // named for its thread, as recorded
   auto reader = StreamReader::open(path);
   ASSERT_TRUE(reader.ok());
   EXPECT_EQ((*reader)->thread(), 3u);

@@ -1,0 +1,139 @@
+// unpack/pack of the fuzzer's input, and exercise(): every reader of an experiment in turn.
+#include "fuzz/fuzz_input.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "export/export.h"
+#include "format/checksum.h"
+#include "format/chunk.h"
+#include "format/experiment.h"
+#include "format/stream_reader.h"
+#include "replay/consistency.h"
+#include "replay/replay.h"
+#include "replay/symbolizer.h"
+#include "report/section.h"
+
+namespace tasklens::fuzz {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_name(uint8_t file) {
+  if (file == 0) return format::kMetadataFile;
+  char name[32];
+  std::snprintf(name, sizeof name, "%s%04u%s", format::kStreamPrefix, unsigned(file - 1),
+                format::kStreamSuffix);
+  return name;
+}
+
+// Recomputes the checksum of every chunk whose sizes fit in the file.
+void fix_checksums(std::string& bytes) {
+  size_t off = sizeof(format::FileHeader);
+  while (off + sizeof(format::ChunkHeader) <= bytes.size()) {
+    format::ChunkHeader h;
+    std::memcpy(&h, bytes.data() + off, sizeof h);
+    size_t end = off + sizeof h + h.payload_bytes;
+    if (h.payload_bytes > bytes.size() || end > bytes.size()) return;
+    std::memset(bytes.data() + off + offsetof(format::ChunkHeader, checksum), 0,
+                sizeof h.checksum);
+    uint32_t sum = format::checksum(reinterpret_cast<const uint8_t*>(bytes.data() + off),
+                                    end - off);
+    std::memcpy(bytes.data() + off + offsetof(format::ChunkHeader, checksum), &sum, sizeof sum);
+    off = end;
+  }
+}
+
+}  // namespace
+
+void unpack(const uint8_t* data, size_t size, const std::string& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  if (size == 0) return;
+  uint8_t flags = data[0];
+  size_t at = 1;
+  while (at + 5 <= size) {
+    uint8_t file = data[at];
+    uint32_t length;
+    std::memcpy(&length, data + at + 1, 4);
+    at += 5;
+    size_t n = std::min<size_t>(length, size - at);
+    std::string bytes(reinterpret_cast<const char*>(data + at), n);
+    at += n;
+    if (file != 0 && (flags & 1)) fix_checksums(bytes);
+    std::ofstream(dir + "/" + file_name(file), std::ios::binary | std::ios::app) << bytes;
+  }
+}
+
+std::vector<uint8_t> pack(const std::string& dir, uint8_t flags) {
+  std::vector<uint8_t> out{flags};
+  for (unsigned file = 0; file < 256; ++file) {
+    std::ifstream in(dir + "/" + file_name(uint8_t(file)), std::ios::binary);
+    if (!in) {
+      if (file == 0) continue;
+      break;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    out.push_back(uint8_t(file));
+    uint32_t length = uint32_t(bytes.size());
+    const auto* p = reinterpret_cast<const uint8_t*>(&length);
+    out.insert(out.end(), p, p + 4);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+  }
+  return out;
+}
+
+Outcome exercise(const std::string& dir) {
+  Outcome o;
+  auto x = format::open_experiment(dir);
+  if (!x) {
+    o.error = x.error().message;
+    return o;
+  }
+  o.damage = x->damage.size();
+  o.problems = replay::check_consistency(*x).stream_problems.size();
+
+  report::ReportOptions options;
+  std::vector<std::unique_ptr<report::Section>> sections;
+  std::vector<replay::Pass*> passes;
+  for (const auto& info : report::all_sections()) {
+    sections.push_back(info.make(options));
+    passes.push_back(&sections.back()->pass());
+  }
+  auto stats = replay::run_replay(*x, passes);
+  if (stats) {
+    o.events = stats->events;
+    replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), false);
+    report::ReportContext ctx{*x, symbols, options, *stats};
+    nlohmann::json doc;
+    std::string text;
+    for (size_t i = 0; i < sections.size(); ++i) {
+      doc[report::all_sections()[i].name] = sections[i]->json(ctx);
+      sections[i]->extra_json(ctx, doc);
+      sections[i]->text(ctx, text);
+    }
+    text += doc.dump(1);  // throws on invalid UTF-8: a finding too
+  }
+
+  if (format::first_unreadable_stream(x->streams)) return o;  // `export` refuses such a run
+  exports::ExportOptions eo;
+  eo.symbols = false;
+  std::string out = dir + "-out";
+  for (const exports::ExportFormat* f : exports::export_formats()) {
+    std::error_code ec;
+    fs::remove_all(out, ec);
+    fs::create_directories(out);
+    // Each format's own kind of output name: a file with its first extension, else a base name.
+    std::string name = "/trace" + std::string(f->extensions[0]);
+    (void)exports::export_experiment(*x, *f, out + name, eo);  // an error is a sound answer
+  }
+  std::error_code ec;
+  fs::remove_all(out, ec);
+  return o;
+}
+
+}  // namespace tasklens::fuzz
