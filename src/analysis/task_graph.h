@@ -1,5 +1,5 @@
 // Work, span and parallelism of a run's task graph (the work-span model of Cilk and Cilkview;
-// DESIGN.md, "tasks"). The run is a DAG of strands, the stretches in which a task body runs,
+// docs/REPORT.md, "graph"). The run is a DAG of strands, the stretches in which a task body runs,
 // each weighted by its measured running time. A strand starts after the following:
 //   - the point where its task was created, for a task's first strand;
 //   - the completion of the task's predecessors (dependences);
