@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -220,7 +221,17 @@ void Session::finish() {
 }
 
 void Session::finish_on_signal(int sig) {
-  if (status_.load() != RunStatus::kRunning || finishing_.exchange(true)) return;
+  if (status_.load() != RunStatus::kRunning) return;
+  if (finishing_.exchange(true)) {
+    // Another thread is flushing (two threads faulting at once): returning now would re-run the
+    // fault with the default action and end the process before that thread has written the
+    // trace. Wait for it, bounded (5 s), in case the flushing thread is this one.
+    for (int i = 0; i < 5000 && !finished_on_signal_.load(std::memory_order_acquire); ++i) {
+      timespec pause{0, 1000000};
+      nanosleep(&pause, nullptr);
+    }
+    return;
+  }
   recording_.store(false, std::memory_order_release);
   bool writer_idle = writer.stop_from_signal(2000) || writer.is_writer_thread();
   if (writer_idle) {
@@ -237,6 +248,7 @@ void Session::finish_on_signal(int sig) {
   end_signal_ = sig;
   status_ = (sig == SIGINT || sig == SIGTERM) ? RunStatus::kInterrupted : RunStatus::kCrashed;
   write_metadata();
+  finished_on_signal_.store(true, std::memory_order_release);
 }
 
 void Session::disable_after_fork() {

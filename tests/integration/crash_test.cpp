@@ -84,6 +84,22 @@ INSTANTIATE_TEST_SUITE_P(Crashes, FatalSignal,
                                            std::make_tuple("segv", SIGSEGV)),
                          [](const auto& info) { return std::get<0>(info.param); });
 
+// Every thread of the team faults at once: the second fatal signal must not end the process
+// before the first handler has flushed the trace (it did: no stream, status "running").
+TEST(FatalSignal, EveryThreadFaultingAtOnceStillLeavesTheTrace) {
+  for (int round = 0; round < 3; ++round) {
+    std::string dir = scratch_dir() + "/exp" + std::to_string(round);
+    CommandResult r = run_command({tasklens_bin(), "run", "-n", "2", "-o", dir, "--",
+                                   test_program("crash"), "segv-all", "1000"});
+    EXPECT_EQ(r.status, 128 + SIGSEGV) << r.err;
+    TraceFacts f = read_trace(dir);
+    EXPECT_EQ(f.x.status, "crashed") << round;
+    EXPECT_EQ(f.x.streams.size(), 2u) << round;
+    EXPECT_EQ(f.explicit_created, 1000u) << round;  // phase 1, every task flushed
+    EXPECT_EQ(f.explicit_completed(), 1000u) << round;
+  }
+}
+
 // The exact facts of `crash wait 1000` ended by a signal while its last task sleeps.
 void expect_interrupted(const std::string& dir, int sig) {
   TraceFacts f = read_trace(dir);

@@ -8,9 +8,11 @@
  *          barrier: the test ends it with SIGINT or SIGTERM
  *   loop   tasks for ever, in batches of 100 joined by a taskwait; "ready" after the first batch:
  *          the test ends it with SIGKILL
+ *   segv-all  every thread of a new team writes through a null pointer at once, after a barrier
+ *          (two fatal signals in flight: the recorder's handler must still flush the trace)
  * So the trace of an abort/segv run holds exactly NTASKS + 20 task creations, a wait run NTASKS + 1.
  *
- * Usage: crash abort|segv|wait|loop [NTASKS=1000]
+ * Usage: crash abort|segv|wait|loop|segv-all [NTASKS=1000]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -52,6 +54,15 @@ static void phase2_fatal(int segv) {
     }
     __atomic_store_n(&all_created, 1, __ATOMIC_RELEASE);
 #pragma omp taskwait
+  }
+}
+
+static void phase2_fault_everywhere(void) {
+#pragma omp parallel
+  {
+#pragma omp barrier
+    int* volatile null = NULL;
+    *null = omp_get_thread_num();
   }
 }
 
@@ -104,6 +115,7 @@ int main(int argc, char** argv) {
   fflush(stdout);
   if (strcmp(mode, "abort") == 0) phase2_fatal(0);
   if (strcmp(mode, "segv") == 0) phase2_fatal(1);
+  if (strcmp(mode, "segv-all") == 0) phase2_fault_everywhere();
   if (strcmp(mode, "wait") == 0) phase2_wait();
   if (strcmp(mode, "loop") == 0) phase2_loop();
   fprintf(stderr, "crash: unknown mode %s\n", mode);
