@@ -218,18 +218,22 @@ void Session::finish() {
   capture_objects();
   status_ = RunStatus::kComplete;
   write_metadata();
+  finished_.store(true, std::memory_order_release);
 }
 
 void Session::finish_on_signal(int sig) {
-  if (status_.load() != RunStatus::kRunning) return;
   if (finishing_.exchange(true)) {
-    // Another thread is flushing (two threads faulting at once): returning now would re-run the
-    // fault with the default action and end the process before that thread has written the
-    // trace. Wait for it, bounded (5 s), in case the flushing thread is this one.
-    for (int i = 0; i < 5000 && !finished_on_signal_.load(std::memory_order_acquire); ++i) {
+    // Another thread is ending the run (a second fatal signal in flight, or the normal end):
+    // returning now would re-run the fault with the default action and end the process before
+    // that thread has written the trace. Wait for it, bounded (5 s), in case it is this thread.
+    for (int i = 0; i < 5000 && !finished_.load(std::memory_order_acquire); ++i) {
       timespec pause{0, 1000000};
       nanosleep(&pause, nullptr);
     }
+    return;
+  }
+  if (status_.load() != RunStatus::kRunning) {
+    finished_.store(true, std::memory_order_release);
     return;
   }
   recording_.store(false, std::memory_order_release);
@@ -248,7 +252,7 @@ void Session::finish_on_signal(int sig) {
   end_signal_ = sig;
   status_ = (sig == SIGINT || sig == SIGTERM) ? RunStatus::kInterrupted : RunStatus::kCrashed;
   write_metadata();
-  finished_on_signal_.store(true, std::memory_order_release);
+  finished_.store(true, std::memory_order_release);
 }
 
 void Session::disable_after_fork() {

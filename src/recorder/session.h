@@ -72,7 +72,7 @@ class Session {
   std::atomic<RunStatus> status_{RunStatus::kNotStarted};
   int end_signal_ = 0;
   std::atomic<bool> finishing_{false};
-  std::atomic<bool> finished_on_signal_{false};  // the signal handler has written everything
+  std::atomic<bool> finished_{false};  // finish() or the signal handler has written everything
 
   GrantedCallback callbacks_[64] = {};
   uint32_t callback_count_ = 0;
