@@ -28,8 +28,9 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 // For an option `sub` does not know ("--thread"), the one it most likely meant ("--threads"):
-// the closest long name by edit distance (at most 2), else one it is a prefix of.
-void suggest_option(const CLI::App* sub, int argc, char** argv) {
+// the closest long name by edit distance (at most 2), else one it is a prefix of. Returns the
+// one-line error that says so, "" when there is nothing to suggest.
+std::string suggest_option(const CLI::App* sub, int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--") break;
@@ -48,11 +49,11 @@ void suggest_option(const CLI::App* sub, int argc, char** argv) {
       }
     }
     if (!known && !best.empty()) {
-      std::fprintf(stderr, "tasklens %s: unknown option %s; did you mean %s?\n",
-                   sub->get_name().c_str(), arg.c_str(), best.c_str());
-      return;
+      return "tasklens " + sub->get_name() + ": unknown option " + arg + "; did you mean " + best +
+             "?";
     }
   }
+  return "";
 }
 
 }  // namespace
@@ -88,12 +89,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version print and succeed; a bad command line is a usage error: status 2,
     // or for `run` 125, so it cannot be mistaken for the program's own exit status.
-    int status = app.exit(e);
-    if (status == 0) return 0;
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // A mistyped option: one line with the option meant, instead of CLI11's two.
+    std::string hint;
     if (argc > 1) {
       for (const CLI::App* sub : app.get_subcommands({})) {
-        if (sub->get_name() == argv[1]) suggest_option(sub, own_argc, argv);
+        if (sub->get_name() == argv[1]) hint = suggest_option(sub, own_argc, argv);
       }
+    }
+    if (hint.empty()) {
+      app.exit(e);
+    } else {
+      std::fprintf(stderr, "%s\n", hint.c_str());
     }
     return argc > 1 && std::string_view(argv[1]) == "run" ? tasklens::cli::kRunToolFailed : 2;
   } catch (const std::exception& e) {
