@@ -211,7 +211,9 @@ void Session::finish() {
   if (status_.load() != RunStatus::kRunning || finishing_.exchange(true)) return;
   recording_.store(false, std::memory_order_release);
   // The thread that ends the run (mostly the initial one) gets no thread_end of its own.
-  if (ThreadBuffer* tb = t_buffer; tb && !tb->times_taken) sample_thread_times(tb);
+  if (ThreadBuffer* tb = t_buffer; tb && !__atomic_load_n(&tb->times_taken, __ATOMIC_RELAXED)) {
+    sample_thread_times(tb);
+  }
   flush_all_threads();
   writer.stop();
   clock_end = sample_clock();
@@ -376,7 +378,7 @@ bool Session::write_metadata() {
     o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
     o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
     o.kv_u64("lost", thread_lost);
-    if (tb->times_taken) {
+    if (__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {  // set by the thread at its end
       o.kv_u64("cpu_ns", tb->cpu_ns).kv_u64("involuntary_switches", tb->involuntary_switches);
     }
     o.end_object();
