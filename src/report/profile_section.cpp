@@ -131,7 +131,7 @@ void tree_rows(const Profile& p, uint32_t index, int level, uint64_t whole,
   out += fmt::format("  {:>12} {:>6} {:>12} {:>10} {:>8} {:>12} {:>12}  {}{}{}\n",
                      duration(m.inclusive.sum), percent(m.inclusive.sum, whole),
                      duration(m.exclusive.sum), count(m.visits), count(m.fragments),
-                     duration(uint64_t(m.inclusive.mean() + 0.5)), duration(m.inclusive.max),
+                     mean_duration(m.inclusive.mean()), duration(m.inclusive.max),
                      std::string(size_t(2 * level), ' '), label(n, ctx),
                      cut ? fmt::format("  (+{} below)", n.children.size()) : "");
   if (cut) return;
@@ -173,10 +173,10 @@ class ProfileSection : public Section {
     for (const TaskConstruct& c : p.tasks) {
       out += fmt::format("  {:<28} {:>10} {:>11} {:>11} {:>11} {:>12} {:>11} {:>11} {:>6}\n",
                          construct_name(c, ctx), count(c.instances),
-                         duration(uint64_t(c.time.mean() + 0.5)), duration(c.time.min),
+                         mean_duration(c.time.mean()), duration(c.time.min),
                          duration(c.time.max), duration(c.time.sum),
-                         duration(uint64_t(c.creation.mean() + 0.5)),
-                         duration(uint64_t(c.start_delay.mean() + 0.5)),
+                         mean_duration(c.creation.mean()),
+                         mean_duration(c.start_delay.mean()),
                          c.max_active_per_thread);
       if (c.unfinished || c.discarded || c.migrations) {
         out += fmt::format("  {:<28} {} unfinished at the end, {} discarded (cancelled), {} "
@@ -192,7 +192,7 @@ class ProfileSection : public Section {
                            "instances");
         for (const auto& v : split.values) {
           out += fmt::format("  {:>14} {:>12} {:>12} {:>12}\n", v.value,
-                             duration(uint64_t(v.time.mean() + 0.5)), duration(v.time.sum),
+                             mean_duration(v.time.mean()), duration(v.time.sum),
                              count(v.time.count));
         }
         if (split.set_again) {

@@ -15,6 +15,12 @@ std::string duration(uint64_t ns) {
   return fmt::format("{} ns", ns);
 }
 
+std::string mean_duration(double ns) {
+  if (!(ns > 0)) return duration(0);
+  if (ns >= 18446744073709549568.0) return duration(UINT64_MAX);  // the largest double below 2^64
+  return duration(uint64_t(ns + 0.5));
+}
+
 std::string percent(uint64_t part, uint64_t whole) {
   if (whole == 0) return "-";
   return fmt::format("{:.1f}%", 100.0 * double(part) / double(whole));

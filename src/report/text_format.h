@@ -9,6 +9,9 @@ namespace tasklens::report {
 
 // "1.234 s", "12.3 ms", "45.6 us", "789 ns".
 std::string duration(uint64_t ns);
+// The same for a mean or other computed time, rounded; out-of-range values (NaN, negative, beyond
+// 2^64 ns: a damaged trace) are clamped rather than converted with undefined behaviour.
+std::string mean_duration(double ns);
 // "12.3%" of part in whole ("-" when whole is 0).
 std::string percent(uint64_t part, uint64_t whole);
 // 1234567 -> "1,234,567".
