@@ -390,7 +390,11 @@ void TaskGraphPass::compose_critical_path() {
   PathShare runtime;
   runtime.runtime = true;
   std::vector<const PathArena::Segment*> in_order;
-  for (PathArena::Ref r = best_.path; r; r = paths_.segment(r).prev) {
+  // A path holds each live segment at most once: a longer walk is a cycle, which only a damaged
+  // trace can make (the fuzzer found one; a task's path released twice frees a segment that is
+  // still linked). The walk stops there instead of running for ever.
+  size_t steps_left = paths_.in_use();
+  for (PathArena::Ref r = best_.path; r && steps_left; r = paths_.segment(r).prev, --steps_left) {
     const PathArena::Segment& s = paths_.segment(r);
     in_order.push_back(&s);
     if (s.label.kind == uint8_t(PathKind::kFork)) {
