@@ -398,5 +398,4 @@ const ExportFormat kDotFormat = {
     "the task graph as Graphviz DOT",
     make_dot_exporter};
 
-
 }  // namespace tasklens::exports

@@ -484,5 +484,4 @@ const ExportFormat kOtf2Format = {
     "OTF2 for Vampir and the Score-P tools",
     make_otf2_exporter};
 
-
 }  // namespace tasklens::exports

@@ -559,5 +559,4 @@ const ExportFormat kParaverFormat = {
     "Paraver (thread and task views)",
     make_paraver_exporter};
 
-
 }  // namespace tasklens::exports

@@ -312,5 +312,4 @@ const ExportFormat kPerfettoFormat = {
     "Chrome/Perfetto trace-event JSON (ui.perfetto.dev)",
     make_perfetto_exporter};
 
-
 }  // namespace tasklens::exports
