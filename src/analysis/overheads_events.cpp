@@ -254,11 +254,6 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
   ThreadState& ts = threads[p];
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  // GCC's single reports its begin only: it ends where the thread enters the barrier.
-  if (x.frames.back().kind == FrameKind::kWork &&
-      x.frames.back().key == uint16_t(WorkType::kSingleExecutor)) {
-    pop_frame(ts, depth, e.time);
-  }
   Instance& in = *x.inst;
   uint64_t k = x.barriers++;
   BarrierInstance* b = barrier_at(in, k, true);
