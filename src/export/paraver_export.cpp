@@ -461,7 +461,7 @@ Result<bool> ParaverExporter::write_pcf() {
   type(kTypeTaskConstruct, "Task construct (running on the thread / of the task)");
   pcf_.write("0      End\n");
   for (uint32_t id = 1; id <= regions_.size(); ++id) {
-    if (is_task_kind(regions_.at(id).kind)) {
+    if (is_task(regions_.at(id).kind)) {
       pcf_.print("{:<6} {}\n", id, plain_label(regions_.at(id).name));
     }
   }

@@ -133,7 +133,7 @@ void PerfettoExporter::begin(const TimelineInfo& info) {
 void PerfettoExporter::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
   head('B', kThreadsPid, th + 1, t);
   const Region& r = regions_.at(region);
-  const char* cat = is_task_kind(r.kind) ? "task" : r.kind == RegionKind::kUser ? "user" : "openmp";
+  const char* cat = is_task(r.kind) ? "task" : r.kind == format::Construct::kUser ? "user" : "openmp";
   out_.piece(",\"cat\":\"");
   out_.piece(cat);
   out_.piece("\",\"name\":");
