@@ -54,15 +54,7 @@ std::string edge_words(EdgeKind k, uint64_t n) {
   return std::to_string(n);
 }
 
-// A DOT string literal (labels use \n for line breaks, kept as is).
-std::string dot_quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
-}
+using format::dot_quote;
 
 class DotExporter final : public Exporter, public replay::Pass {
  public:
@@ -305,7 +297,7 @@ void DotExporter::write_tasks() {
                  i, dot_quote(c.name));
       continue;
     }
-    std::string label = c.name + "\\n" + task_text(n.id);
+    std::string label = c.name + "\\n" + id_text(n.id);
     if (n.kind == Construct::kTask) label += "\\n" + duration_text(n.run_ns);
     out_.print("  n{} [label=\"{}\", fillcolor=\"{}\"{}];\n", i, label,
                kPalette[n.construct % std::size(kPalette)],

@@ -214,7 +214,7 @@ void ParaverExporter::begin(const TimelineInfo& info) {
 void ParaverExporter::number(TimelineTask& task) {
   if (task.slot) return;
   uint32_t serial = ++serials_;
-  std::string label = task_text(task.id) + " " + regions_.at(task.region).name;
+  std::string label = id_text(task.id) + " " + regions_.at(task.region).name;
   values_.print("{}\t{}\n", serial, plain_label(label));
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {
