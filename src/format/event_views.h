@@ -246,15 +246,21 @@ struct Dispatch : View<Dispatch, Kind::kDispatch> {
   }
 };
 
-struct Masked : View<Masked, Kind::kMasked> {
+// masked has only these; ConstructAny reads them from any begin/end of a construct in a region
+// (sync_region, sync_region_wait, reduction, work, masked).
+template <Kind... Ks>
+struct ScopeT : View<ScopeT<Ks...>, Ks...> {
   uint8_t endpoint = 0;
   uint64_t region = 0, task = 0, codeptr = 0;
   static constexpr auto fields() {
     return std::make_tuple(
-        TASKLENS_EV_FIELD(Masked, endpoint, kOp), TASKLENS_EV_FIELD(Masked, region, kA),
-        TASKLENS_EV_FIELD(Masked, task, kB), TASKLENS_EV_FIELD(Masked, codeptr, kC));
+        TASKLENS_EV_FIELD(ScopeT, endpoint, kOp), TASKLENS_EV_FIELD(ScopeT, region, kA),
+        TASKLENS_EV_FIELD(ScopeT, task, kB), TASKLENS_EV_FIELD(ScopeT, codeptr, kC));
   }
 };
+using Masked = ScopeT<Kind::kMasked>;
+using ConstructAny = ScopeT<Kind::kSyncRegion, Kind::kSyncRegionWait, Kind::kReduction,
+                            Kind::kWork, Kind::kMasked>;
 
 // mutex_acquire and lock_init: the request (implementation, kind, hint).
 template <Kind... Ks>
@@ -355,6 +361,16 @@ struct ToolStall : View<ToolStall, Kind::kToolStall> {
     return std::make_tuple(TASKLENS_EV_FIELD(ToolStall, endpoint, kOp));
   }
 };
+
+// The endpoint (begin or end) of any event that has one.
+template <Kind... Ks>
+struct EndpointT : View<EndpointT<Ks...>, Ks...> {
+  uint8_t endpoint = 0;  // an Endpoint
+  static constexpr auto fields() { return std::make_tuple(TASKLENS_EV_FIELD(EndpointT, endpoint, kOp)); }
+};
+using EndpointAny =
+    EndpointT<Kind::kImplicitTask, Kind::kSyncRegion, Kind::kSyncRegionWait, Kind::kReduction,
+              Kind::kWork, Kind::kMasked, Kind::kNestLock, Kind::kUserRegion, Kind::kToolStall>;
 
 // Every per-kind view, in the order of Kind from kThreadBegin (the test walks this list).
 using PerKind =

@@ -104,6 +104,11 @@ void check_group() {
 TEST(EventViews, GroupViewsReadTheSharedFieldsOfEachOfTheirKinds) {
   check_group<ev::SyncAny>();
   check_group<ev::MutexAny>();
+  check_group<ev::ConstructAny>();
+  check_group<ev::EndpointAny>();
+  // EndpointAny names every kind that has an endpoint.
+  for (size_t k = 1; k < size_t(Kind::kCount); ++k)
+    EXPECT_EQ(ev::EndpointAny::is(Kind(k)), layout(Kind(k)).op == "endpoint") << k;
   EXPECT_FALSE(ev::SyncAny::is(Kind::kWork));
   EXPECT_TRUE(ev::MutexAny::is(Kind::kLockDestroy));
 }
