@@ -78,6 +78,7 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
   }
   if (run.via == analysis::PathVia::kDependence) s += ", after a dependence";
   if (run.creates) s += fmt::format(", creating {} task{}", count(run.creates), run.creates == 1 ? "" : "s");
+  if (run.creation_ns) s += fmt::format(" ({} runtime)", duration(run.creation_ns));
   return s;
 }
 
