@@ -85,6 +85,13 @@ Split split_by_size(const std::map<int64_t, TaskGrain::Values>& by, uint64_t thr
 
 }  // namespace
 
+GrainCost grain_cost(uint64_t overhead_ns, uint64_t tasks) {
+  GrainCost c;
+  c.task_cost_ns = tasks ? overhead_ns / tasks : 0;
+  c.threshold_ns = kGrainFactor * c.task_cost_ns;
+  return c;
+}
+
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
   GrainAdvice a;
   if (g.tasks == 0) return a;
