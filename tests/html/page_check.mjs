@@ -4,7 +4,8 @@
 // exits 1 when something failed, 2 when it could not run.
 //
 //   node page_check.mjs --page P.html [--report R.json] [--screenshot S.png] [--chromium PATH]
-//                       [--modules DIR] [--max-seconds 15] [--page-screenshot FULL.png]
+//                       [--modules DIR] [--max-seconds 15] [--page-screenshot TOP.png]
+//                       [--timeline-screenshot TL.png]
 // --report: `tasklens report --all --json` of the same run; the data element must equal it.
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -132,6 +133,11 @@ try {
     return t && t.style.display === "block" ? t.textContent : "";
   });
   if (!out.tooltip.includes("thread")) fail("no tooltip over a thread row");
+  if (args["timeline-screenshot"]) {
+    await page.mouse.move(0, 0);  // no tooltip
+    await frame();
+    await (await page.$("#timeline")).screenshot({ path: args["timeline-screenshot"] });
+  }
   if (args["page-screenshot"]) {
     await page.click("#timeline button[title='Show the whole run']");
     await page.evaluate(() => window.scrollTo(0, 0));

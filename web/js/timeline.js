@@ -128,7 +128,8 @@ class Timeline {
     this.tip.textContent = text;
     this.tip.style.display = "block";
     this.tip.style.left = Math.min(window.innerWidth - 430, e.clientX + 14) + "px";
-    this.tip.style.top = (e.clientY + 14) + "px";
+    const below = e.clientY + 14, height = this.tip.offsetHeight;
+    this.tip.style.top = (below + height > window.innerHeight ? Math.max(0, e.clientY - 14 - height) : below) + "px";
   }
 
   describe(row, t, yInRow) {
@@ -250,11 +251,18 @@ class Timeline {
         const b = i + 1 < top.n ? top.time[i + 1] : tl.runNs;
         if ((b - top.time[i]) * scale >= 4 && top.value[i]) g.fillRect(Math.floor((top.time[i] - this.v0) * scale), y + stateH + 2, 1, rowH - stateH - 4);
       }
-      g.fillStyle = "#424242";
-      g.font = "10px system-ui, sans-serif";
-      g.fillText("T" + th, 2, y + stateH + 10);
     }
+    for (let th = 0; th < tl.threads; ++th) this.label(g, "thread " + th, AXIS_H + th * rowH + stateH + 2);
     if (this.arrows) this.paintArrows(g, rowH, scale, stateH);
+  }
+
+  // A row's name at the left edge, on a light box over what is drawn there.
+  label(g, text, y) {
+    g.font = "10px system-ui, sans-serif";
+    g.fillStyle = "rgba(255,255,255,0.85)";
+    g.fillRect(0, y, g.measureText(text).width + 6, 13);
+    g.fillStyle = "#212121";
+    g.fillText(text, 3, y + 10);
   }
 
   paintArrows(g, rowH, scale, stateH) {
@@ -265,9 +273,19 @@ class Timeline {
     }
     if (visible.length > ARROW_LIMIT) return;
     const X = t => (t - v0) * scale, Y = th => AXIS_H + th * rowH + stateH + 2 + (rowH - stateH - 4) / 2;
+    // Between rows a straight line; within a row an arc above it, so that it does not hide the row.
     const arrow = (x0, y0, x1, y1) => {
-      g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke();
-      const a = Math.atan2(y1 - y0, x1 - x0);
+      g.beginPath(); g.moveTo(x0, y0);
+      let a;
+      if (y0 === y1) {
+        const lift = Math.min(rowH * 0.45, 4 + Math.abs(x1 - x0) / 4);
+        g.quadraticCurveTo((x0 + x1) / 2, y0 - 2 * lift, x1, y1);
+        a = Math.atan2(2 * lift, x1 - (x0 + x1) / 2);
+      } else {
+        g.lineTo(x1, y1);
+        a = Math.atan2(y1 - y0, x1 - x0);
+      }
+      g.stroke();
       g.beginPath(); g.moveTo(x1, y1);
       g.lineTo(x1 - 6 * Math.cos(a - 0.4), y1 - 6 * Math.sin(a - 0.4));
       g.lineTo(x1 - 6 * Math.cos(a + 0.4), y1 - 6 * Math.sin(a + 0.4));
@@ -313,9 +331,7 @@ class Timeline {
         const h = Math.min(1, busy[col * (K + 1) + k] / threads) * (rowH - 4);
         if (h > 0) g.fillRect(col, y + rowH - 2 - h, 1, h);
       }
-      g.fillStyle = "#424242";
-      g.font = "10px system-ui, sans-serif";
-      g.fillText(tl.regions[tl.constructs[k - 1] - 1].name, 2, y + 11);
+      this.label(g, tl.regions[tl.constructs[k - 1] - 1].name, y + 1);
     }
     this.lastConcurrency = tl.constructs.map((_, i) => t => {
       const col = Math.max(0, Math.min(W - 1, Math.floor((t - v0) * scale)));
