@@ -119,12 +119,23 @@ try {
   const [a0, b0] = out.view_before, [a1, b1] = out.view_zoomed;
   if (!(b1 - a1 < b0 - a0)) fail(`a wheel zoom did not shrink the window: ${out.view_before} -> ${out.view_zoomed}`);
   if (!(a1 >= a0 && b1 <= b0)) fail(`the zoomed window ${out.view_zoomed} is not inside ${out.view_before}`);
+  // The same over the centre of the #timeline section (its toolbar, canvas and legend).
+  const sbox = await (await page.$("#timeline")).boundingBox();
+  await page.mouse.move(sbox.x + sbox.width / 2, sbox.y + sbox.height / 2);
+  await page.mouse.wheel({ deltaY: -200 });
+  await frame();
+  out.view_zoomed_section = await view();
+  const [a2, b2] = out.view_zoomed_section;
+  if (!(b2 - a2 < b1 - a1 && a2 >= a1 && b2 <= b1)) {
+    fail(`a wheel zoom over the section's centre did not shrink the window: ${out.view_zoomed} -> ${out.view_zoomed_section}`);
+  }
+  await page.mouse.move(cx, cy);
   await page.mouse.down();
   await page.mouse.move(cx - box.width / 4, cy, { steps: 5 });
   await page.mouse.up();
   await frame();
   out.view_panned = await view();
-  if (!(out.view_panned[0] > a1)) fail(`dragging left did not move the window later: ${out.view_zoomed} -> ${out.view_panned}`);
+  if (!(out.view_panned[0] > a2)) fail(`dragging left did not move the window later: ${out.view_zoomed_section} -> ${out.view_panned}`);
   // A tooltip where the pointer rests on a thread row.
   await page.mouse.move(cx, box.y + 40);
   await frame();

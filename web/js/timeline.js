@@ -1,7 +1,8 @@
 // The timeline: a canvas with one row per thread (its state on top, the task it runs below,
 // coloured by construct) or one row per task construct (how many threads run it). Zoom with the
-// mouse wheel or the buttons, pan by dragging; tooltips name the task, its construct, location
-// and times; creation and dependence arrows for the tasks in view when few are.
+// mouse wheel (anywhere over the section) or the buttons, pan by dragging; tooltips name the
+// task, its construct, location and times; creation and dependence arrows for the tasks in view
+// when few are.
 // What is smaller than a pixel is aggregated per row and pixel column: the column shows the
 // value that covers most of it. #timeline's data-view-start / data-view-end hold the window
 // (ns from the run's start).
@@ -91,7 +92,9 @@ class Timeline {
 
   listen() {
     const c = this.canvas;
-    c.addEventListener("wheel", e => {
+    // The wheel zooms anywhere over the section (toolbar and legend too), at the pointer's time
+    // when it is over the canvas, else at the nearest edge's; the page does not scroll meanwhile.
+    this.section.addEventListener("wheel", e => {
       e.preventDefault();
       const scale = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
       const dy = Math.max(-500, Math.min(500, e.deltaY * scale));
