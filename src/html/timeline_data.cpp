@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "format/constructs.h"
+
 namespace tasklens::html {
 
 using exports::ThreadState;
@@ -86,12 +88,12 @@ nlohmann::json TimelineData::json() const {
     const exports::Region& r = regions_.at(id);
     nlohmann::json& one = regions.emplace_back();
     one = {{"name", r.name},
-           {"kind", exports::region_kind_name(r.kind)},
+           {"kind", format::construct_name(r.kind)},
            {"function", r.function},
            {"file", r.file},
            {"line", r.line}};
     // The construct's address, as the report's `codeptr` keys write it (user regions: a string id).
-    if (r.kind != exports::RegionKind::kUser && r.key) one["codeptr"] = fmt::format("{:#x}", r.key);
+    if (r.kind != format::Construct::kUser && r.key) one["codeptr"] = fmt::format("{:#x}", r.key);
   }
   // Columns; created times as differences from the previous task's, parents as the distance
   // back to the parent's number (0: none).
