@@ -18,7 +18,13 @@ function renderBreakdown(data, body) {
                                      el("td", {}, fmtPct(bd.total_ns ? bd[k] / bd.total_ns : null)))),
     el("tr", {}, el("td", { class: "l" }, el("b", {}, "thread time")), el("td", {}, fmtNs(bd.total_ns)), el("td", {}, "")))));
   const charts = el("div", { class: "charts" });
-  const series = bd.series || [];
+  // Long series (--slices) merged into at most 1000 slices for the chart.
+  const raw = bd.series || [], group = Math.ceil(raw.length / 1000), series = [];
+  for (let i = 0; i < raw.length; i += group) {
+    const part = raw.slice(i, i + group), merged = { begin_ns: part[0].begin_ns, end_ns: part[part.length - 1].end_ns };
+    for (const [k] of BREAKDOWN_KEYS) merged[k] = part.reduce((sum, x) => sum + (x[k] || 0), 0);
+    series.push(merged);
+  }
   if (series.length) {
     const points = series.map(s => {
       const len = Math.max(1, s.end_ns - s.begin_ns), values = {};

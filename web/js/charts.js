@@ -1,11 +1,18 @@
 // Inline SVG charts: a stacked area over time, stacked horizontal bars, a histogram. Small data
 // only (the report's series and tables); the timeline draws on a canvas instead.
 
+// The largest of `values`, at least `floor` (no spread: series can be long).
+function maxOf(values, floor) {
+  let m = floor;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
 // points: [{x0, x1, values: {key: number}}], keys: [[key, name, color]]; y is the sum's scale.
 function stackedArea(points, keys, opts) {
   const W = opts.width || 640, H = opts.height || 200, L = 44, B = 22, T = 8, R = 8;
   const xMax = points.length ? points[points.length - 1].x1 : 1;
-  const yMax = Math.max(1e-9, ...points.map(p => keys.reduce((s, [k]) => s + (p.values[k] || 0), 0)));
+  const yMax = maxOf(points.map(p => keys.reduce((s, [k]) => s + (p.values[k] || 0), 0)), 1e-9);
   const X = x => L + (W - L - R) * x / xMax, Y = y => T + (H - T - B) * (1 - y / yMax);
   const root = svg("svg", { class: "chart", width: W, height: H, viewBox: `0 0 ${W} ${H}` });
   const base = points.map(() => 0);
@@ -30,7 +37,7 @@ function stackedArea(points, keys, opts) {
 function stackedBars(rows, opts) {
   const W = opts.width || 640, rowH = 20, L = opts.labelWidth || 150, R = 90;
   const H = rows.length * rowH + 6;
-  const max = Math.max(1e-9, ...rows.map(r => r.parts.reduce((s, p) => s + p[0], 0)));
+  const max = maxOf(rows.map(r => r.parts.reduce((s, p) => s + p[0], 0)), 1e-9);
   const root = svg("svg", { class: "chart", width: W, height: H, viewBox: `0 0 ${W} ${H}` });
   rows.forEach((r, i) => {
     const y = 3 + i * rowH;
@@ -65,7 +72,7 @@ function logHistogram(values, opts) {
   const n = Math.round((hi - lo) * 4);
   const bins = new Array(n).fill(0);
   for (const v of pos) bins[Math.min(n - 1, Math.floor((Math.log10(v) - lo) * 4))]++;
-  const max = Math.max(...bins), bw = W / n;
+  const max = maxOf(bins, 1), bw = W / n;
   bins.forEach((c, i) => {
     const h = (H - B - T) * c / max;
     const from = Math.pow(10, lo + i / 4), to = Math.pow(10, lo + (i + 1) / 4);
