@@ -44,7 +44,10 @@ function renderBreakdown(data, body) {
   body.append(charts);
   const regions = bd.regions || [];
   if (regions.length) {
-    body.append(el("h3", {}, "Per parallel region"), table([
+    body.append(el("h3", {}, "Per parallel region"),
+      stackedBars(regions.map(r => ({ label: r.location || r.codeptr || "?", parts: present.map(([k, n, c]) => [r[k] || 0, n, c]) })),
+                  { width: 760, labelWidth: 170, format: fmtNs }),
+      table([
       { title: "region", left: true, get: r => r.location || r.codeptr || "?" },
       { title: "instances", get: r => fmtCount(r.instances) },
       { title: "max team", get: r => fmtCount(r.max_team) },
