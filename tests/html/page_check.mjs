@@ -129,13 +129,23 @@ try {
   if (!(b2 - a2 < b1 - a1 && a2 >= a1 && b2 <= b1)) {
     fail(`a wheel zoom over the section's centre did not shrink the window: ${out.view_zoomed} -> ${out.view_zoomed_section}`);
   }
+  // A script's own wheel event on the canvas, one that does not bubble, zooms as well.
+  await page.evaluate(() => {
+    const c = document.querySelector("#timeline canvas"), r = c.getBoundingClientRect();
+    c.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 }));
+  });
+  out.view_zoomed_script = await view();
+  const [a3, b3] = out.view_zoomed_script;
+  if (!(b3 - a3 < b2 - a2 && a3 >= a2 && b3 <= b2)) {
+    fail(`a dispatched wheel event did not shrink the window: ${out.view_zoomed_section} -> ${out.view_zoomed_script}`);
+  }
   await page.mouse.move(cx, cy);
   await page.mouse.down();
   await page.mouse.move(cx - box.width / 4, cy, { steps: 5 });
   await page.mouse.up();
   await frame();
   out.view_panned = await view();
-  if (!(out.view_panned[0] > a2)) fail(`dragging left did not move the window later: ${out.view_zoomed_section} -> ${out.view_panned}`);
+  if (!(out.view_panned[0] > a3)) fail(`dragging left did not move the window later: ${out.view_zoomed_script} -> ${out.view_panned}`);
   // A tooltip where the pointer rests on a thread row.
   await page.mouse.move(cx, box.y + 40);
   await frame();

@@ -100,7 +100,7 @@ class Timeline {
       const dy = Math.max(-500, Math.min(500, e.deltaY * scale));
       const rect = c.getBoundingClientRect();
       this.zoom(Math.exp(dy * 0.002), Math.max(0, Math.min(1, (e.clientX - rect.left) / rect.width)));
-    }, { passive: false });
+    }, { passive: false, capture: true });  // capture: also wheel events that do not bubble
     let drag = null;
     c.addEventListener("pointerdown", e => {
       drag = { x: e.clientX, v0: this.v0, v1: this.v1 };
