@@ -105,9 +105,8 @@ int run_report(const ReportOptionsCli& o) {
   for (const auto& [name, on] : o.wanted) any_flag |= on;
   std::vector<std::unique_ptr<report::Section>> sections;
   std::vector<std::string> names;
+  bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
   for (const auto& info : report::all_sections()) {
-    // The page shows every section, as --all does.
-    bool all = o.all || !o.html.empty();
     bool on = all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
     if (!on) continue;
     sections.push_back(info.make(o.report));
