@@ -37,7 +37,9 @@ if (/https?:\/\//i.test(html)) fail("the page holds an http(s):// address");
 const browser = await puppeteer.launch({
   executablePath: args.chromium || "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--window-size=1400,1000"],
+  // --disable-dev-shm-usage: containers often have a small /dev/shm, which a 12 MB page can exhaust.
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+         "--window-size=1400,1000"],
   defaultViewport: { width: 1400, height: 1000 },
 });
 try {
