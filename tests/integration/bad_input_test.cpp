@@ -433,6 +433,11 @@ void expect_lost_stream_said(const std::string& dir, const std::string& line) {
   const auto& warnings = doc["run"]["warnings"];
   EXPECT_NE(std::find(warnings.begin(), warnings.end(), line), warnings.end()) << warnings;
   EXPECT_GT(doc["run"]["events"].get<uint64_t>(), 0u);  // thread 0 read
+  // The HTML report: written all the same, the warning in its data, status 1.
+  std::string page = scratch_dir() + "/report.html";
+  CommandResult html = tasklens({"report", "--no-symbols", dir, "--html", page});
+  EXPECT_EQ(html.status, 1) << html.err;
+  EXPECT_NE(read_file(page).find(nlohmann::json(line).dump()), std::string::npos);
   CommandResult out = tasklens({"export", dir, "--to", "dot", "-q", "-o", scratch_dir() + "/g.dot"});
   EXPECT_EQ(out.status, 1);
   EXPECT_EQ(out.err, "tasklens export: warning: " + line + "\n");
