@@ -10,34 +10,22 @@ namespace tasklens::analysis {
 using format::Endpoint;
 using format::Kind;
 using format::is_barrier;
-using format::MutexKind;
 using format::SyncKind;
 using format::WorkType;
 using replay::TaskInfo;
 
 namespace {
 
-Construct work_construct(uint16_t type) {
-  switch (WorkType(type)) {
-    case WorkType::kSections: return Construct::kSections;
-    case WorkType::kSingleExecutor:
-    case WorkType::kSingleOther: return Construct::kSingle;
-    case WorkType::kWorkshare: return Construct::kWorkshare;
-    case WorkType::kDistribute: return Construct::kDistribute;
-    case WorkType::kTaskloop: return Construct::kTaskloop;
-    case WorkType::kScope: return Construct::kScope;
-    case WorkType::kLoop:
-    default: return Construct::kLoop;
-  }
+// Unknown work types count as loops.
+Construct work_or_loop(uint16_t type) {
+  Construct c = format::work_construct(type);
+  return c == Construct::kCount ? Construct::kLoop : c;
 }
 
-Construct mutex_construct(uint16_t kind) {
-  switch (MutexKind(kind)) {
-    case MutexKind::kCritical: return Construct::kCritical;
-    case MutexKind::kAtomic: return Construct::kAtomic;
-    case MutexKind::kOrdered: return Construct::kOrdered;
-    default: return Construct::kLock;
-  }
+// Unknown mutex kinds and the test locks count as locks.
+Construct mutex_or_lock(uint16_t kind) {
+  Construct c = format::mutex_construct(kind);
+  return c == Construct::kCount ? Construct::kLock : c;
 }
 
 }  // namespace
@@ -174,7 +162,7 @@ void OverheadsPass::State::on_work(uint32_t p, const Event& e) {
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
   if (w.endpoint == uint8_t(Endpoint::kBegin)) {
-    Construct kind = work_construct(w.work_type);
+    Construct kind = work_or_loop(w.work_type);
     uint32_t k = construct_of(x.inst->region, kind, w.codeptr);
     if (kind == Construct::kSections) {
       auto& c = regions[x.inst->region].constructs[k];
@@ -264,11 +252,6 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
   ThreadState& ts = threads[p];
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  // GCC's single reports its begin only: it ends where the thread enters the barrier.
-  if (x.frames.back().kind == FrameKind::kWork &&
-      x.frames.back().key == uint16_t(WorkType::kSingleExecutor)) {
-    pop_frame(ts, depth, e.time);
-  }
   Instance& in = *x.inst;
   uint64_t k = x.barriers++;
   BarrierInstance* b = barrier_at(in, k, true);
@@ -312,7 +295,7 @@ void OverheadsPass::State::on_mutex(uint32_t p, const Event& e) {
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
   uint64_t task = current(p);
-  Construct kind = mutex_construct(m.mutex_kind);
+  Construct kind = mutex_or_lock(m.mutex_kind);
   if (e.kind == Kind::kMutexAcquire) {
     uint32_t k = construct_of(x.inst->region, kind, m.codeptr);
     ++timing(x, k).count;

@@ -25,56 +25,10 @@ const char* thread_state_name(ThreadState s) {
 
 namespace {
 
-constexpr RegionKind kNone = RegionKind::kCount;
-
-RegionKind sync_kind(uint16_t sub) {
-  using format::SyncKind;
-  switch (SyncKind(sub)) {
-    case SyncKind::kBarrier:
-    case SyncKind::kBarrierExplicit:
-    case SyncKind::kBarrierTeams:
-      return RegionKind::kBarrier;
-    case SyncKind::kBarrierImplicit:
-    case SyncKind::kBarrierImplementation:
-    case SyncKind::kBarrierImplicitWorkshare:
-    case SyncKind::kBarrierImplicitParallel:
-      return RegionKind::kImplicitBarrier;
-    case SyncKind::kTaskwait: return RegionKind::kTaskwait;
-    case SyncKind::kTaskgroup: return RegionKind::kTaskgroup;
-    case SyncKind::kReduction: return RegionKind::kReduction;
-  }
-  return kNone;
-}
-
-RegionKind work_kind(uint16_t sub) {
-  using format::WorkType;
-  switch (WorkType(sub)) {
-    case WorkType::kLoop: return RegionKind::kLoop;
-    case WorkType::kSections: return RegionKind::kSections;
-    case WorkType::kSingleExecutor:
-    case WorkType::kSingleOther:
-      return RegionKind::kSingle;
-    case WorkType::kWorkshare: return RegionKind::kWorkshare;
-    case WorkType::kDistribute: return RegionKind::kDistribute;
-    case WorkType::kTaskloop: return RegionKind::kTaskloop;
-    case WorkType::kScope: return RegionKind::kScope;
-  }
-  return kNone;
-}
-
-// test_lock and test_nest_lock are not regions: a failed test has no release.
-RegionKind mutex_kind(uint16_t sub) {
-  using format::MutexKind;
-  switch (MutexKind(sub)) {
-    case MutexKind::kCritical: return RegionKind::kCritical;
-    case MutexKind::kLock:
-    case MutexKind::kNestLock:
-      return RegionKind::kLock;
-    case MutexKind::kOrdered: return RegionKind::kOrdered;
-    case MutexKind::kAtomic: return RegionKind::kAtomic;
-    default: return kNone;
-  }
-}
+constexpr Construct kNone = Construct::kCount;
+using format::mutex_construct;
+using format::sync_construct;
+using format::work_construct;
 
 bool begins(const format::Event& e) {
   return format::ev::EndpointAny::of(e).endpoint == uint8_t(Endpoint::kBegin);
@@ -129,7 +83,7 @@ TimelineTask& TimelinePass::task(uint64_t id, uint32_t th, uint64_t t) {
   // Not created in the trace (a lost chunk): an explicit task of unknown construct, born here.
   TimelineTask& n = add(id);
   n.flags = format::task_flag::kExplicit;
-  n.region = regions_.intern(RegionKind::kTask, 0);
+  n.region = regions_.intern(Construct::kTask, 0);
   n.creator_thread = th;
   n.created_ns = t;
   return n;
@@ -250,7 +204,7 @@ void TimelinePass::enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t regio
   if (emitting(th)) sink_.enter(th, t, region, T);
 }
 
-void TimelinePass::leave_in(uint32_t th, uint64_t t, uint64_t id, RegionKind kind, uint64_t key,
+void TimelinePass::leave_in(uint32_t th, uint64_t t, uint64_t id, Construct kind, uint64_t key,
                             bool any_key) {
   TimelineTask* T = find(id);
   size_t i = T ? T->open.size() : 0;
@@ -299,14 +253,14 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto pb = format::ev::ParallelBegin::of(e);
       if (pb.region) parallel_code_[pb.region] = pb.codeptr;
       uint64_t encountering = pb.task ? pb.task : top(th);
-      if (encountering) enter_in(th, t, encountering, regions_.intern(RegionKind::kParallel, pb.codeptr));
+      if (encountering) enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
       if (emitting(th)) sink_.fork(th, t, pb.requested);
       break;
     }
     case Kind::kParallelEnd: {
       const auto pe = format::ev::ParallelEnd::of(e);
       uint64_t encountering = pe.task ? pe.task : top(th);
-      if (encountering) leave_in(th, t, encountering, RegionKind::kParallel, 0, true);
+      if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
       parallel_code_.erase(pe.region);
       break;
@@ -323,7 +277,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kSyncRegion:
     case Kind::kReduction: {
       const auto s = format::ev::SyncAny::of(e);
-      RegionKind kind = sync_kind(s.sync_kind);
+      Construct kind = sync_construct(s.sync_kind);
       uint64_t id = s.task ? s.task : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) {
@@ -341,8 +295,8 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kWork:
     case Kind::kMasked: {
       const auto c = format::ev::ConstructAny::of(e);
-      RegionKind kind = e.kind == Kind::kMasked ? RegionKind::kMasked
-                                                : work_kind(format::ev::Work::of(e).work_type);
+      Construct kind = e.kind == Kind::kMasked ? Construct::kMasked
+                                                : work_construct(format::ev::Work::of(e).work_type);
       uint64_t id = c.task ? c.task : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) enter_in(th, t, id, regions_.intern(kind, c.codeptr));
@@ -351,7 +305,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     }
     case Kind::kMutexAcquire: {
       const auto a = format::ev::MutexAcquire::of(e);
-      RegionKind kind = mutex_kind(a.mutex_kind);
+      Construct kind = mutex_construct(a.mutex_kind);
       uint64_t id = top(th);
       if (kind == kNone || !id) break;
       enter_in(th, t, id, regions_.intern(kind, a.codeptr));
@@ -363,7 +317,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       break;
     case Kind::kMutexReleased: {
       const auto rel = format::ev::MutexReleased::of(e);
-      RegionKind kind = mutex_kind(rel.mutex_kind);
+      Construct kind = mutex_construct(rel.mutex_kind);
       uint64_t id = top(th);
       if (kind != kNone && id) leave_in(th, t, id, kind, 0, true);
       break;
@@ -372,8 +326,8 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto u = format::ev::UserRegion::of(e);
       uint64_t id = top(th);
       if (!id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(RegionKind::kUser, u.name));
-      else if (ends(e)) leave_in(th, t, id, RegionKind::kUser, u.name, false);
+      if (begins(e)) enter_in(th, t, id, regions_.intern(Construct::kUser, u.name));
+      else if (ends(e)) leave_in(th, t, id, Construct::kUser, u.name, false);
       break;
     }
     case Kind::kUserParam:
@@ -399,8 +353,8 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
     TimelineTask& T = add(it.task);
     T.parent = parent;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
-    T.region = initial ? regions_.intern(RegionKind::kInitialTask, 0)
-                       : regions_.intern(RegionKind::kImplicitTask, code);
+    T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
+                       : regions_.intern(Construct::kImplicitTask, code);
     T.creator_thread = th;
     T.created_ns = e.time;
     push(th, e.time, T);
@@ -416,7 +370,7 @@ void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code)
   T.parent = tc.parent;
   T.flags = tc.flags;
   bool untied = tc.flags & format::task_flag::kUntied;
-  T.region = regions_.intern(untied ? RegionKind::kUntiedTask : RegionKind::kTask, code);
+  T.region = regions_.intern(untied ? Construct::kUntiedTask : Construct::kTask, code);
   T.creator_thread = th;
   T.created_ns = e.time;
   if (emitting(th)) sink_.task_create(th, e.time, T, find(tc.parent));
