@@ -44,6 +44,8 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
   switches_.clear();
   next_switch_ = 0;
   result_ = Breakdown{};
+  if (info.experiment) result_.creation = creation_cost(*info.experiment);
+  claims_.begin(info.threads, &result_.creation);
   if (info.experiment) {
     result_.recorder_start_ns = info.experiment->clock.recorder_start_ns;
     format::OffCpu off = format::read_off_cpu(*info.experiment);
@@ -114,6 +116,7 @@ void BreakdownPass::open(uint32_t thread, uint64_t t, State state, bool working,
   s.open = true;
   s.state = state;
   s.working = working;
+  s.claimed = 0;
   s.t0 = t;
   s.ready0 = ready_integral_;
   s.construct = construct;
@@ -130,7 +133,10 @@ __attribute__((always_inline)) inline void BreakdownPass::close(uint32_t thread,
   if (s.t0 >= slice_begin_ && t <= slice_end_ && p.slice == slice_index_ &&
       p.construct == s.construct) {
     if (s.state == kWorking) {
-      p.time.work_ns += t - s.t0;
+      uint64_t claimed = std::min(s.claimed, t - s.t0);
+      p.time.work_ns += t - s.t0 - claimed;
+      p.time.overhead_ns += claimed;
+      p.time.creation_ns += claimed;
     } else if (s.state == kRuntime) {
       uint64_t ready = ready_integral_ - s.ready0;
       p.time.overhead_ns += ready;
@@ -147,6 +153,8 @@ void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
   const Segment& s = segments_[thread];
   // Split [t0, t) at slice boundaries; R is known at each of them.
   uint64_t a = s.t0, ra = s.ready0;
+  // The creations' claim lies at the segment's end (it ends at their events).
+  const uint64_t claim_from = t - std::min(s.claimed, t - s.t0);
   while (a < t) {
     size_t k = slice_of(a);
     uint64_t b = std::min<uint64_t>(t, slice_end_);
@@ -157,7 +165,10 @@ void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
       p.construct = s.construct;
     }
     if (s.state == kWorking) {
-      p.time.work_ns += b - a;
+      uint64_t claimed = b > claim_from ? b - std::max(a, claim_from) : 0;
+      p.time.work_ns += b - a - claimed;
+      p.time.overhead_ns += claimed;
+      p.time.creation_ns += claimed;
     } else if (s.state == kRuntime) {
       uint64_t rb = b == t ? ready_integral_ : ready_at(b);
       p.time.overhead_ns += rb - ra;
@@ -228,6 +239,18 @@ __attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t
   if (alive) open(p, t, state, working, construct);
 }
 
+void BreakdownPass::claim_creation(uint32_t p, const format::Event& e) {
+  Segment& s = segments_[p];
+  CreationClaims::Claim c = claims_.on_event(p, e, s.open && s.working);
+  if (!c.total() || !s.open || s.state != kWorking) return;
+  // Serial or preempted time stays what it is; working time claimed ends here.
+  s.claimed += c.total();
+  bool working = s.working;
+  uint32_t construct = s.construct;
+  close(p, e.time);
+  open(p, e.time, kWorking, working, construct);
+}
+
 void BreakdownPass::pass_switches(uint64_t t, const replay::TaskModel& m) {
   while (next_switch_ < switches_.size() && switches_[next_switch_].time <= t) {
     const Switch& sw = switches_[next_switch_++];
@@ -257,6 +280,7 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
     initial_[r.thread] = 1;
     if (!segments_[r.thread].open) open(r.thread, 0, kSerial, false, 0);
   }
+  if (claims_.active()) claim_creation(r.thread, e);
   if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
   update_thread(r.thread, e.time, m);
 }

@@ -119,6 +119,8 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   fork_site_index_ = replay::IdMap<uint32_t>();
   paths_ = PathArena();
   best_ = Longest{};
+  creation_ = info.experiment ? creation_cost(*info.experiment) : CreationCost{};
+  claims_.begin(info.threads, &creation_);
 }
 
 uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
@@ -130,16 +132,20 @@ uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
   return index;
 }
 
-void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
+void TaskGraphPass::flush(uint32_t thread, uint64_t t, uint64_t creation) {
   Running& r = running_[thread];
   if (r.forking && t > r.since) result_.runtime_ns += t - r.since;
   if (r.task && t > r.since) {
+    uint64_t d = t - r.since, runtime = std::min(creation, d);
     if (Node* n = nodes_.find(r.task)) {
-      n->span += t - r.since;
-      n->pending += t - r.since;
-      n->subtree += t - r.since;
+      n->span += d;
+      n->pending += d;
+      n->pending_runtime += runtime;
+      n->subtree += d - runtime;
     }
-    result_.work_ns += t - r.since;
+    result_.work_ns += d - runtime;
+    result_.runtime_ns += runtime;
+    result_.creation_ns += runtime;
   }
   r.since = t;
 }
@@ -148,12 +154,14 @@ TaskGraphPass::Longest TaskGraphPass::longest(Node& n) {
   if (n.pending) {
     PathArena::Label label;
     label.creates = n.pending_creates;
+    label.runtime_ns = uint32_t(std::min<uint64_t>(n.pending_runtime, UINT32_MAX));
     label.kind = uint8_t(PathKind::kWork);
     label.via = n.via;
     label.detail = n.via_detail;
     label.serial = n.region == 0 && !n.grain;
     n.path = paths_.extend(n.path, n.id, n.grain, n.pending, label);
     n.pending = 0;
+    n.pending_runtime = 0;
     n.pending_creates = 0;
     n.via = uint8_t(PathVia::kSame);
     n.via_detail = 0;
@@ -172,6 +180,7 @@ void TaskGraphPass::raise(Node& n, const Longest& l, PathVia via, uint8_t detail
   n.span = l.ns;
   paths_.assign(&n.path, l.path);
   n.pending = 0;
+  n.pending_runtime = 0;
   n.pending_creates = 0;
   n.via = uint8_t(via);
   n.via_detail = detail;
@@ -211,9 +220,23 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const format::Event& e = r.ev;
   const uint32_t p = r.thread;
   if (p >= running_.size()) return;
-  // The strand that ran up to this event belongs to the task that ran before it.
-  flush(p, e.time);
+  // The strand that ran up to this event belongs to the task that ran before it, less the
+  // creations' claim on it (the runtime's).
+  CreationClaims::Claim claim;
+  if (claims_.active()) claim = claims_.on_event(p, e, running_[p].task != 0);
+  flush(p, e.time, claim.total());
   const replay::ThreadInfo& th = m.thread(p);
+  if (!part_of_creation(e.kind)) {
+    // The runtime went on creating the task after its task_create: the task starts after that.
+    if (claim.after_ns && running_[p].created) {
+      const replay::TaskInfo* created = m.task(running_[p].created);
+      if (created && (created->state == replay::TaskState::kReady ||
+                      created->state == replay::TaskState::kInitialized)) {
+        raise(running_[p].created, longest(running_[p].task), PathVia::kCreated);
+      }
+    }
+    running_[p].created = e.kind == Kind::kTaskCreate ? e.a : 0;
+  }
   switch (e.kind) {
     case Kind::kParallelBegin: {
       const auto pb = format::ev::ParallelBegin::of(e);
@@ -411,7 +434,9 @@ void TaskGraphPass::compose_critical_path() {
       runtime.ns += s.ns;
       continue;
     }
-    shares[s.construct].ns += s.ns;
+    runtime.ns += s.label.runtime_ns;
+    result_.path_creation_ns += s.label.runtime_ns;
+    shares[s.construct].ns += s.ns - s.label.runtime_ns;
     tasks[s.construct].insert(s.task);
   }
   std::reverse(in_order.begin(), in_order.end());
@@ -472,6 +497,7 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
       task = s->task;
     }
     run.ns += s->ns;
+    run.creation_ns += s->label.runtime_ns;
     if (s->label.serial) result_.path_serial_ns += s->ns;
     if (s->label.creates) {
       if (!run.creates) first_create_end = run.ns;

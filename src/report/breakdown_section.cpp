@@ -16,7 +16,7 @@ using analysis::TimeSplit;
 nlohmann::json split_json(const TimeSplit& t) {
   return {{"work_ns", t.work_ns},     {"overhead_ns", t.overhead_ns},
           {"idle_ns", t.idle_ns},     {"serial_ns", t.serial_ns},
-          {"preempted_ns", t.preempted_ns}};
+          {"preempted_ns", t.preempted_ns}, {"creation_ns", t.creation_ns}};
 }
 
 // A row of the five categories, each with its share of the row's total (a thread: its lifetime).
@@ -81,6 +81,15 @@ class BreakdownSection : public Section {
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
     }
+    if (b.total.creation_ns) {
+      out += fmt::format("  Overhead holds {} of task creation taken out of the creators' work "
+                         "(the runtime's, estimated {} per task from {} {}).\n",
+                         duration(b.total.creation_ns), duration(b.creation.ns),
+                         count(b.creation.samples),
+                         b.creation.method == analysis::CreationCost::Method::kBackToBack
+                             ? "gaps between back-to-back creations"
+                             : "creations between two other events");
+    }
     out += fmt::format("  {:<30} {:>17} {:>17} {:>17} {:>17} {:>17}\n", "", "work", "overhead",
                        "idleness", "serial", "preempted");
     out += split_row(fmt::format("{}, {}", format::plural(b.threads.size(), "thread"),
@@ -120,6 +129,10 @@ class BreakdownSection : public Section {
     j["total_ns"] = b.total.total_ns();
     j["active_ns"] = b.total.active_ns();
     j["task_body_ns"] = b.task_body_ns;
+    j["creation"] = {{"method", analysis::creation_method_name(b.creation.method)},
+                     {"per_task_ns", b.creation.ns},
+                     {"samples", b.creation.samples},
+                     {"constructs_estimated", b.creation.by_construct.size()}};
     j["run_ns"] = b.run_ns;
     j["recorder_start_ns"] = b.recorder_start_ns;
     j["preemption_measured"] = b.preemption_measured;

@@ -53,7 +53,7 @@ std::string advice(const TaskGraph& g) {
 constexpr size_t kPathShown = 4;  // constructs named on the critical path's line
 
 std::string path_label(const analysis::PathShare& share, const ReportContext& ctx) {
-  if (share.runtime) return "runtime (forks of parallel regions)";
+  if (share.runtime) return "runtime (forks of parallel regions, task creation)";
   if (share.codeptr == 0) return "implicit tasks (serial code, parallel regions)";
   return fmt::format("{} task{} of {}", count(share.tasks), share.tasks == 1 ? "" : "s",
                      ctx.symbols.short_name(share.codeptr));
@@ -78,6 +78,7 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
   }
   if (run.via == analysis::PathVia::kDependence) s += ", after a dependence";
   if (run.creates) s += fmt::format(", creating {} task{}", count(run.creates), run.creates == 1 ? "" : "s");
+  if (run.creation_ns) s += fmt::format(" ({} runtime)", duration(run.creation_ns));
   return s;
 }
 
@@ -134,9 +135,12 @@ class GraphSection : public Section {
     }
     out += "\n";
     if (g.runtime_ns) {
-      out += fmt::format("  {} of runtime in forks of parallel regions (not work), {} of it on "
+      out += fmt::format("  {} of runtime in forks of parallel regions{} (not work), {} of it on "
                          "the critical path\n",
-                         duration(g.runtime_ns), duration(g.path_runtime_ns));
+                         duration(g.runtime_ns),
+                         g.creation_ns ? fmt::format(" and task creation ({})", duration(g.creation_ns))
+                                       : std::string(),
+                         duration(g.path_runtime_ns));
     }
     if (!g.critical_path.empty()) {
       out += "  The critical path runs through:";
@@ -281,6 +285,7 @@ class GraphSection : public Section {
                           {"tasks", run.tasks},
                           {"creates", run.creates},
                           {"creating_ns", run.creating_ns},
+                          {"creation_ns", run.creation_ns},
                           {"chained", run.chained},
                           {"label", run_label(run, ctx)}};
       if (run.chained) j["dependence_type"] = format::dependence_type_name(run.dependence_type);
@@ -304,6 +309,8 @@ class GraphSection : public Section {
             {"creation_bound", bound},
             {"runtime_ns", g.runtime_ns},
             {"path_runtime_ns", g.path_runtime_ns},
+            {"creation_ns", g.creation_ns},
+            {"path_creation_ns", g.path_creation_ns},
             {"path_serial_ns", g.path_serial_ns},
             {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
             {"task_cost_ns", task_cost()},
