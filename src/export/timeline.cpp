@@ -253,7 +253,9 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto pb = format::ev::ParallelBegin::of(e);
       if (pb.region) parallel_code_[pb.region] = pb.codeptr;
       uint64_t encountering = pb.task ? pb.task : top(th);
-      if (encountering) enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
+      if (encountering) {
+        enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
+      }
       if (emitting(th)) sink_.fork(th, t, pb.requested);
       break;
     }

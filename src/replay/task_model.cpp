@@ -467,7 +467,8 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
   if (w == Wait::kNone) return;  // e.g. a reduction's wait: the task is still busy
   // A taskgroup's sync_region spans its whole body: only its wait suspends the task.
   if (construct && w == Wait::kTaskgroup) return;
-  uint64_t region_id = w == Wait::kBarrier ? (t->region ? t->region : (s.region ? s.region : th.region)) : 0;
+  uint64_t region_id =
+      w == Wait::kBarrier ? (t->region ? t->region : (s.region ? s.region : th.region)) : 0;
   if (s.endpoint == uint8_t(format::Endpoint::kBegin)) {
     if (t->wait == w) return;  // already waiting: the wait inside its construct
     t->wait = w;
