@@ -242,7 +242,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         raise(running_[p].created, longest(running_[p].task), PathVia::kCreated);
       }
     }
-    running_[p].created = e.kind == Kind::kTaskCreate ? e.a : 0;
+    running_[p].created = e.kind == Kind::kTaskCreate ? format::ev::TaskCreate::of(e).task : 0;
   }
   switch (e.kind) {
     case Kind::kParallelBegin: {
