@@ -32,7 +32,7 @@ class PerfettoJsonExporter final : public PerfettoTimeline {
 
  private:
   // PerfettoTimeline
-  void header() override;
+  void header(uint64_t from_ns) override;
   void process(uint32_t pid, const std::string& name, uint32_t sort_index) override;
   void thread(uint32_t pid, uint32_t tid, const std::string& name) override;
   void begin_region(uint32_t pid, uint32_t tid, uint64_t t, uint32_t region, const char* category,
@@ -83,7 +83,7 @@ const std::string& PerfettoJsonExporter::quoted_name(uint32_t region) {
   return names_[region];
 }
 
-void PerfettoJsonExporter::header() {
+void PerfettoJsonExporter::header(uint64_t) {
   out_.write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 

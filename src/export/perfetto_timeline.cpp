@@ -28,7 +28,7 @@ const char* waiting_name(TaskState s) {
 }  // namespace
 
 void PerfettoTimeline::begin(const TimelineInfo& info) {
-  header();
+  header(info.from_ns);
   process(kPerfettoThreadsPid, x_.program_name() + " threads", 0);
   for (uint32_t th = 0; th < info.threads; ++th) {
     if (filter_.thread(th)) thread(kPerfettoThreadsPid, th + 1, fmt::format("thread {}", th));
@@ -36,12 +36,14 @@ void PerfettoTimeline::begin(const TimelineInfo& info) {
 }
 
 void PerfettoTimeline::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
+  settle_counter(t);
   const Region& r = regions_.at(region);
   const char* cat = is_task(r.kind) ? "task" : r.kind == format::Construct::kUser ? "user" : "openmp";
   begin_region(kPerfettoThreadsPid, th + 1, t, region, cat, region == owner.region ? &owner : nullptr);
 }
 
 void PerfettoTimeline::leave(uint32_t th, uint64_t t, uint32_t, const TimelineTask&) {
+  settle_counter(t);
   end_slice(kPerfettoThreadsPid, th + 1, t);
 }
 
@@ -54,6 +56,7 @@ void PerfettoTimeline::add_flow(const char* kind, uint32_t from_th, uint64_t fro
 void PerfettoTimeline::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
                                    const SwitchInfo& how) {
   if (!task || how.resumed_here) return;
+  settle_counter(t);
   if (how.first) {
     if (!task->is_implicit() && filter_.shows(task->creator_thread, task->created_ns)) {
       add_flow("create", task->creator_thread, task->created_ns, th, t);
@@ -107,6 +110,7 @@ void PerfettoTimeline::close_instance(uint64_t t, TimelineTask& task) {
 }
 
 void PerfettoTimeline::task_state(uint64_t t, TimelineTask& task, TaskState state) {
+  settle_counter(t);
   if (state == TaskState::kCompleted || state == TaskState::kCancelled) {
     close_instance(t, task);
     return;
@@ -129,7 +133,10 @@ void PerfettoTimeline::task_state(uint64_t t, TimelineTask& task, TaskState stat
   }
 }
 
-void PerfettoTimeline::task_alive_at_end(uint64_t t, TimelineTask& task) { close_instance(t, task); }
+void PerfettoTimeline::task_alive_at_end(uint64_t t, TimelineTask& task) {
+  settle_counter(t);
+  close_instance(t, task);
+}
 
 void PerfettoTimeline::flush_counter() {
   if (!counter_pending_) return;
@@ -137,15 +144,20 @@ void PerfettoTimeline::flush_counter() {
   counter_pending_ = false;
 }
 
+void PerfettoTimeline::settle_counter(uint64_t t) {
+  if (counter_pending_ && t != counter_ts_) flush_counter();
+}
+
 void PerfettoTimeline::ready_tasks(uint64_t t, uint64_t count) {
   // Several changes at one instant: only the last value counts.
-  if (counter_pending_ && t != counter_ts_) flush_counter();
+  settle_counter(t);
   counter_ts_ = t;
   counter_value_ = count;
   counter_pending_ = true;
 }
 
 void PerfettoTimeline::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) {
+  settle_counter(t);
   parameter_value(th, t, x_.string(name), value);
 }
 

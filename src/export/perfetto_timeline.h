@@ -27,7 +27,8 @@ class PerfettoTimeline : public TimelineExporter {
   using TimelineExporter::TimelineExporter;
 
   // ---- What the encoders write. Calls come in time order, except flows (see flow()).
-  virtual void header() {}
+  // Before anything else; `from_ns`: the window's start (no event is earlier).
+  virtual void header(uint64_t from_ns) {}
   // A process and its place among processes (0 first).
   virtual void process(uint32_t pid, const std::string& name, uint32_t sort_index) = 0;
   virtual void thread(uint32_t pid, uint32_t tid, const std::string& name) = 0;
@@ -79,6 +80,9 @@ class PerfettoTimeline : public TimelineExporter {
   void open_instance(uint64_t t, TimelineTask& task);
   void close_instance(uint64_t t, TimelineTask& task);
   void flush_counter();
+  // Writes the pending counter value once time has moved past it, so that the encoders see
+  // calls in time order (the protobuf's delta-encoded times stay small).
+  void settle_counter(uint64_t t);
 
   uint64_t flows_ = 0;
   std::vector<int32_t> construct_of_;  // region id -> index in constructs_, -1: none yet

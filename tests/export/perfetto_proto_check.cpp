@@ -4,7 +4,9 @@
 // decoded field by field, unknown fields are skipped as any protobuf reader does. It checks what
 // trace processor relies on (one packet sequence, interning state cleared by the first packet and
 // needed by the others, every iid and track uuid defined before use, slices closed in order per
-// track, flows with one start and one end) and gives the same facts as the JSON check.
+// track, flows with one start and one end), resolves delta-encoded timestamps (an incremental
+// clock declared by a ClockSnapshot and made the default by TracePacketDefaults; a packet naming
+// BOOTTIME is absolute) and gives the same facts as the JSON check.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -110,9 +112,38 @@ struct Reader {
   };
   std::map<uint64_t, std::vector<FlowEnd>> flows;
   uint64_t packets = 0;
+  // Clocks: the sequence's incremental clock (0: none), its value, the default clock.
+  uint64_t incremental_clock = 0, incremental_ts = 0, default_clock = 0;
 
   void problem(std::string s) {
     if (bad.size() < 20) bad.push_back(std::move(s));
+  }
+
+  // ClockSnapshot: clocks = 1 { clock_id = 1, timestamp = 2, is_incremental = 3 }. This reader
+  // knows of one incremental clock, equal to BOOTTIME (6) at the snapshot.
+  void clock_snapshot(std::string_view data) {
+    FieldReader r(data);
+    Field fd;
+    std::map<uint64_t, uint64_t> at;
+    while (r.next(&fd)) {
+      if (fd.number != 1) continue;
+      FieldReader c(fd.bytes);
+      Field x;
+      uint64_t id = 0, ts = 0;
+      bool incremental = false;
+      while (c.next(&x)) {
+        if (x.number == 1) id = x.value;
+        if (x.number == 2) ts = x.value;
+        if (x.number == 3) incremental = x.value != 0;
+      }
+      at[id] = ts;
+      if (incremental) incremental_clock = id;
+    }
+    if (!incremental_clock || !at.count(6) || at[6] != at[incremental_clock]) {
+      return problem("clock snapshot: no incremental clock equal to BOOTTIME");
+    }
+    if (incremental_clock < 64 || incremental_clock > 127) problem("incremental clock not in 64-127");
+    incremental_ts = at[incremental_clock];
   }
 
   void interned(std::string_view data) {
@@ -281,10 +312,20 @@ struct Reader {
     FieldReader r(data);
     Field fd;
     std::optional<uint64_t> ts;
-    uint64_t sequence = 0, flags = 0;
+    uint64_t sequence = 0, flags = 0, clock = 0;
     std::string_view event, desc, intern;
     while (r.next(&fd)) {
       switch (fd.number) {
+        case 6: clock_snapshot(fd.bytes); break;  // clock_snapshot
+        case 59: {                                // trace_packet_defaults: timestamp_clock_id = 58
+          FieldReader d(fd.bytes);
+          Field x;
+          while (d.next(&x)) {
+            if (x.number == 58) default_clock = x.value;
+          }
+          break;
+        }
+        case 58: clock = fd.value; break;     // timestamp_clock_id
         case 8: ts = fd.value; break;         // timestamp
         case 10: sequence = fd.value; break;  // trusted_packet_sequence_id
         case 13: flags = fd.value; break;     // sequence_flags
@@ -295,6 +336,13 @@ struct Reader {
       }
     }
     if (!r.ok()) return problem(fmt::format("packet {}: malformed", packets));
+    if (!clock) clock = default_clock;
+    if (ts && clock && clock == incremental_clock) {
+      incremental_ts += *ts;  // a delta since the previous packet on that clock
+      ts = incremental_ts;
+    } else if (ts && clock && clock != 6) {  // BOOTTIME, the trace clock
+      problem(fmt::format("packet {}: clock {} without a snapshot", packets, clock));
+    }
     if (sequence != 1) problem(fmt::format("packet {}: sequence {}", packets, sequence));
     // SEQ_INCREMENTAL_STATE_CLEARED = 1 on the first, SEQ_NEEDS_INCREMENTAL_STATE = 2 on users.
     if (packets == 0 && !(flags & 1)) problem("first packet does not clear the incremental state");
