@@ -396,6 +396,7 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
 
 std::string otf2_print_bin() { return TASKLENS_OTF2_PRINT; }
 std::string dot_bin() { return TASKLENS_DOT; }
+std::string protoc_bin() { return TASKLENS_PROTOC; }
 
 Otf2Print read_otf2(const std::string& anchor) {
   Otf2Print p;

@@ -95,6 +95,7 @@ Otf2Print expect_valid_otf2(const std::string& anchor);  // otf2-print succeeds,
 
 std::string otf2_print_bin();
 std::string dot_bin();
+std::string protoc_bin();  // "" when protoc was not found at configure time
 
 // Counts of the experiment's events by kind name (dump's names), and of task_schedule statuses
 // ("task_schedule:complete"), from `tasklens dump --json`.

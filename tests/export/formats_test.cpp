@@ -294,6 +294,21 @@ TEST(PerfettoProtoGolden, DependenceDecodesToTheJsonSlices) {
   EXPECT_TRUE(found);
 }
 
+// protoc, which knows nothing of Perfetto, parses the file as protobuf: every length and key is
+// sound, and the strings are where the protos put them.
+TEST(PerfettoProtoGolden, ProtocDecodesTheRawTrace) {
+  if (protoc_bin().empty()) GTEST_SKIP() << "no protoc (scripts/setup.sh installs it)";
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, *exports::find_export_format("perfetto"), dir + "/raw.pftrace");
+  CommandResult r = run_command(
+      {"/bin/sh", "-c", protoc_bin() + " --decode_raw < '" + dir + "/raw.pftrace'"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("5: \"thread 1\""), std::string::npos) << r.out;  // thread_name = 5
+  EXPECT_NE(r.out.find("2: \"untied task 0x2000\""), std::string::npos);  // EventName.name = 2
+  EXPECT_NE(r.out.find("13: 1\n"), std::string::npos);  // SEQ_INCREMENTAL_STATE_CLEARED
+}
+
 // The writer's encoding, byte by byte (protobuf.dev's encoding guide).
 TEST(ProtoWriter, VarintsFixedAndNestedLengths) {
   exports::ProtoWriter w;
