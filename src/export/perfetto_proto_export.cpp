@@ -88,12 +88,25 @@ constexpr size_t kFlushAt = size_t(1) << 20;
 struct InternTable {
   uint32_t field = 0;  // InternedData field
   std::unordered_map<std::string, uint64_t> ids;
+  std::vector<std::pair<const char*, uint64_t>> literals;  // string literals met, by address
   std::vector<std::pair<uint64_t, std::string>> fresh;
 
-  uint64_t intern(std::string_view s) {
-    auto [it, added] = ids.emplace(std::string(s), ids.size() + 1);
-    if (added) fresh.emplace_back(it->second, it->first);
-    return it->second;
+  uint64_t intern(const std::string& s) {
+    auto it = ids.find(s);
+    if (it != ids.end()) return it->second;
+    uint64_t iid = ids.size() + 1;
+    ids.emplace(s, iid);
+    fresh.emplace_back(iid, s);
+    return iid;
+  }
+  // For the layout's fixed names and categories: found by address, no string built per event.
+  uint64_t intern(const char* literal) {
+    for (const auto& [p, iid] : literals) {
+      if (p == literal) return iid;
+    }
+    uint64_t iid = intern(std::string(literal));
+    literals.emplace_back(literal, iid);
+    return iid;
   }
 };
 
@@ -130,7 +143,7 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
   // A track-event packet up to the event's own fields; end_event() closes both.
   std::pair<size_t, size_t> begin_event(uint64_t t, uint64_t track, uint32_t type);
   void end_event(std::pair<size_t, size_t> at);
-  void annotation(std::string_view name, const std::string& value);
+  void annotation(const char* name, const std::string& value);
   uint64_t region_iid(uint32_t region);
   uint64_t& uuid_of(uint32_t pid, uint32_t tid);
   uint64_t track(uint32_t pid, uint32_t tid) { return uuid_of(pid, tid); }
@@ -271,7 +284,7 @@ void PerfettoProtoExporter::end_event(std::pair<size_t, size_t> at) {
   end_packet(at.first, true);
 }
 
-void PerfettoProtoExporter::annotation(std::string_view name, const std::string& value) {
+void PerfettoProtoExporter::annotation(const char* name, const std::string& value) {
   size_t a = w_.open(field::kDebugAnnotations);
   w_.uint_field(field::kAnnotationNameIid, annotation_names_.intern(name));
   w_.bytes_field(field::kStringValue, value);
