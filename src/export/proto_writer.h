@@ -4,6 +4,7 @@
 // then a varint, 8 little-endian bytes, or a varint length and that many bytes).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -16,14 +17,13 @@ class ProtoWriter {
   enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLength = 2 };
 
   void varint(uint64_t v) {
-    char tmp[10];
-    size_t n = 0;
+    char* p = room(10);
     while (v >= 0x80) {
-      tmp[n++] = char(v | 0x80);
+      *p++ = char(v | 0x80);
       v >>= 7;
     }
-    tmp[n++] = char(v);
-    buf_.append(tmp, n);
+    *p++ = char(v);
+    len_ = size_t(p - buf_.data());
   }
   void key(uint32_t field, WireType w) { varint(uint64_t(field) << 3 | w); }
   void uint_field(uint32_t field, uint64_t v) {
@@ -34,25 +34,26 @@ class ProtoWriter {
   void int_field(uint32_t field, int64_t v) { uint_field(field, uint64_t(v)); }
   void fixed64_field(uint32_t field, uint64_t v) {
     key(field, kFixed64);
-    char b[8];
-    for (int i = 0; i < 8; ++i) b[i] = char(v >> (8 * i));
-    buf_.append(b, 8);
+    char* p = room(8);
+    for (int i = 0; i < 8; ++i) p[i] = char(v >> (8 * i));
+    len_ += 8;
   }
   void bytes_field(uint32_t field, std::string_view s) {
     key(field, kLength);
     varint(s.size());
-    buf_.append(s.data(), s.size());
+    std::memcpy(room(s.size()), s.data(), s.size());
+    len_ += s.size();
   }
 
   // A nested message: open() writes its key and reserves one length byte, close() patches the
   // length in, moving the body when it needs more than one byte (messages over 127 bytes).
   size_t open(uint32_t field) {
     key(field, kLength);
-    buf_.push_back(0);
-    return buf_.size() - 1;
+    *room(1) = 0;
+    return len_++;
   }
   void close(size_t at) {
-    size_t len = buf_.size() - at - 1;
+    size_t len = len_ - at - 1;
     if (len < 0x80) {
       buf_[at] = char(len);
       return;
@@ -63,16 +64,25 @@ class ProtoWriter {
       tmp[n++] = char(v >= 0x80 ? (v & 0x7f) | 0x80 : v);
       if (v < 0x80) break;
     }
-    buf_.insert(at + 1, n - 1, '\0');
+    room(n - 1);
+    std::memmove(&buf_[at + n], &buf_[at + 1], len);
     std::memcpy(&buf_[at], tmp, n);
+    len_ += n - 1;
   }
 
-  const std::string& data() const { return buf_; }
-  size_t size() const { return buf_.size(); }
-  void clear() { buf_.clear(); }
+  std::string_view data() const { return std::string_view(buf_.data(), len_); }
+  size_t size() const { return len_; }
+  void clear() { len_ = 0; }
 
  private:
-  std::string buf_;
+  // Room for n more bytes at the end (not counted until the caller advances len_).
+  char* room(size_t n) {
+    if (len_ + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), len_ + n + 4096));
+    return &buf_[len_];
+  }
+
+  std::string buf_;  // bytes [0, len_) written; the rest is room
+  size_t len_ = 0;
 };
 
 }  // namespace tasklens::exports

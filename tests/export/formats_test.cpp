@@ -333,7 +333,7 @@ TEST(ProtoWriter, VarintsFixedAndNestedLengths) {
   w.bytes_field(3, std::string(200, 'x'));
   w.close(inner);
   w.close(outer);
-  std::string d = w.data();
+  std::string d(w.data());
   ASSERT_EQ(d.size(), 1u + 2u + 1u + 2u + 1u + 2u + 200u);
   EXPECT_EQ(d.substr(0, 9), std::string("\x0a\xce\x01\x12\xcb\x01\x1a\xc8\x01", 9));
   EXPECT_EQ(d.back(), 'x');
