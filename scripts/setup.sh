@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libzstd-dev
   graphviz                          # dot -Tsvg checks the DOT export
+  protobuf-compiler                 # protoc --decode_raw parses the Perfetto protobuf export
   libxml2-utils                     # xmllint checks the SVG of `tasklens compare -o`
   gcc g++                           # GCC-built OpenMP programs (run on libomp)
   python3

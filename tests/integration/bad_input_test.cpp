@@ -537,7 +537,7 @@ TEST(DamagedExperiment, RepeatedRegionAndImplicitTaskIdsEndInTime) {
   EXPECT_EQ(report.status, 0) << report.err;
   nlohmann::json doc = nlohmann::json::parse(report.out);
   EXPECT_EQ(doc["run"]["events"], 12);
-  for (const char* format : {"otf2", "paraver", "perfetto", "dot"}) {
+  for (const char* format : {"otf2", "paraver", "perfetto", "perfetto-json", "dot"}) {
     CommandResult out =
         tasklens({"export", dir, "--to", format, "-q", "-o", scratch_dir() + "/out"});
     EXPECT_EQ(out.status, 0) << format << "\n" << out.err;
@@ -575,7 +575,8 @@ TEST(DamagedStream, OutputIntoAClosedPipeEndsQuietly) {
   Damaged d = record_for_damage();
   for (const std::string& command :
        {tasklens_bin() + " dump " + d.dir, tasklens_bin() + " dump --json " + d.dir,
-        tasklens_bin() + " export " + d.dir + " --to perfetto -q -o -"}) {
+        tasklens_bin() + " export " + d.dir + " --to perfetto -q -o -",
+        tasklens_bin() + " export " + d.dir + " --to perfetto-json -q -o -"}) {
     CommandResult r = run_command({"/bin/sh", "-c", command + " | head -c 100 >/dev/null"});
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_EQ(r.err, "") << command;
