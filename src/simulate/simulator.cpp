@@ -315,7 +315,7 @@ class Simulation {
       done_preds_.erase(child + 1ull);
     }
     Worker& wk = workers_[w];
-    bool cut = d.construct == cfg_.cutoff_construct && d.construct != kNone;
+    bool cut = d.construct != kNone && dag_.constructs[d.construct].group == cfg_.cutoff_construct;
     if (cut && d.depth > cfg_.cutoff_depth && d.preds == 0 && d.succs == 0) {
       ++result_.inlined;
       if (d.construct < costs_.creation_ns.size()) wk.credit += costs_.creation_ns[d.construct];

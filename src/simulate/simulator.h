@@ -35,8 +35,8 @@ struct SimCosts {
 
 struct SimConfig {
   uint32_t threads = 1;
-  // Tasks of this construct deeper than cutoff_depth run inline in their creator (their creation
-  // cost removed, no scheduling); kNone: none.
+  // Tasks of this construct's recursion (DagConstruct::group) deeper than cutoff_depth run
+  // inline in their creator (their creation cost removed, no scheduling); kNone: none.
   uint32_t cutoff_construct = kNone;
   uint32_t cutoff_depth = 0;
   uint64_t seed = 0x9e3779b97f4a7c15ull;

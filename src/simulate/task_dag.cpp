@@ -17,6 +17,7 @@ void TaskDagPass::begin(const replay::ReplayInfo& info) {
   last_work_.push_back(kNone);
   abs_depth_.push_back(0);
   running_.assign(info.threads, Running{});
+  if (!running_.empty()) running_[0].task = 0;  // the program's start, before any event
   forking_.assign(info.threads, kNone);
 }
 
@@ -48,6 +49,11 @@ void TaskDagPass::add(uint32_t task, DagItem::Kind kind, uint64_t value) {
     last_work_[task] = kNone;
   }
   pending_.push_back({task, {kind, value}});
+}
+
+uint32_t TaskDagPass::group_of(uint32_t c) {
+  while (parent_construct_[c] != c) c = parent_construct_[c] = parent_construct_[parent_construct_[c]];
+  return c;
 }
 
 void TaskDagPass::flush(uint32_t thread, uint64_t t) {
@@ -93,6 +99,7 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       }
       uint32_t t = new_task(e.a);
       DagRegion& reg = dag_.regions[*region - 1];
+      reg.recorded_team = std::max<uint32_t>(reg.recorded_team, uint32_t(e.c));
       if (reg.members.size() <= e.sub) reg.members.resize(e.sub + 1u, kNone);
       reg.members[e.sub] = t;
       break;
@@ -104,24 +111,32 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       DagTask& task = dag_.tasks[t];
       task.parent = parent;
       task.is_explicit = e.flags & format::task_flag::kExplicit;
-      task.undeferred = e.flags & format::task_flag::kUndeferred;
+      // A team of one (or the initial task) runs every task undeferred: the runtime's choice,
+      // not the program's, so on more threads they are deferred.
+      const uint32_t* creator_region = region_index_.find(th.region);
+      task.undeferred = (e.flags & format::task_flag::kUndeferred) && creator_region &&
+                        dag_.regions[*creator_region - 1].recorded_team > 1;
       if (task.is_explicit) {
         uint64_t code = m.task_code(e.a);
         uint32_t& c = construct_index_[code ? code : 1];
         if (!c) {
           dag_.constructs.emplace_back().codeptr = code;
-          min_depth_.push_back(kNone);
+          parent_construct_.push_back(uint32_t(dag_.constructs.size() - 1));
+          self_created_.push_back(false);
           c = uint32_t(dag_.constructs.size());
         }
         task.construct = c - 1;
         ++dag_.constructs[c - 1].tasks;
         if (parent != kNone && dag_.tasks[parent].is_explicit) {
           abs_depth_[t] = abs_depth_[parent] + 1;
-          if (dag_.tasks[parent].construct == task.construct) {
-            dag_.constructs[task.construct].recursive = true;
+          uint32_t a = group_of(dag_.tasks[parent].construct), b = group_of(task.construct);
+          if (a == b) {
+            self_created_[a] = true;
+          } else {
+            parent_construct_[std::max(a, b)] = std::min(a, b);
+            if (self_created_[std::max(a, b)]) self_created_[std::min(a, b)] = true;
           }
         }
-        min_depth_[task.construct] = std::min(min_depth_[task.construct], abs_depth_[t]);
       }
       add(parent, DagItem::kCreate, t);
       break;
@@ -151,6 +166,8 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
   uint32_t now = kNone;
   if (th.exists && m.working(p)) now = index_of(th.current);
   if (now == kNone) now = forking_[p];
+  // The initial thread outside parallel regions runs the program's serial code.
+  if (now == kNone && p == 0 && th.region == 0) now = 0;
   running_[p].task = now;
 }
 
@@ -199,13 +216,28 @@ void TaskDagPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m
     dag_.successors[t.first_succ + t.succs++] = succ;
   }
   std::vector<std::pair<uint32_t, uint32_t>>().swap(edges_);
-  // Recursion depth from each construct's shallowest tasks (TaskGrain::by_depth, plus 1).
+  // Recursion depth from each group's shallowest tasks (as TaskGrain::by_depth does per
+  // construct, plus 1).
+  std::vector<DagConstruct>& constructs = dag_.constructs;
+  for (uint32_t c = 0; c < constructs.size(); ++c) {
+    constructs[c].group = group_of(c);
+    if (constructs[c].group != c) constructs[constructs[c].group].tasks += constructs[c].tasks;
+  }
+  for (uint32_t c = 0; c < constructs.size(); ++c) {
+    constructs[c].recursive = self_created_[constructs[c].group];
+  }
+  min_depth_.assign(constructs.size(), kNone);
+  for (uint32_t t = 0; t < tasks.size(); ++t) {
+    if (tasks[t].construct == kNone) continue;
+    uint32_t& shallowest = min_depth_[constructs[tasks[t].construct].group];
+    shallowest = std::min(shallowest, abs_depth_[t]);
+  }
   for (uint32_t t = 0; t < tasks.size(); ++t) {
     DagTask& task = tasks[t];
     if (task.construct == kNone) continue;
-    task.depth = abs_depth_[t] - min_depth_[task.construct] + 1;
-    DagConstruct& c = dag_.constructs[task.construct];
-    c.max_depth = std::max(c.max_depth, task.depth);
+    uint32_t g = constructs[task.construct].group;
+    task.depth = abs_depth_[t] - min_depth_[g] + 1;
+    constructs[g].max_depth = std::max(constructs[g].max_depth, task.depth);
   }
   std::vector<uint32_t>().swap(abs_depth_);
 }

@@ -38,7 +38,7 @@ struct DagTask {
   uint32_t first_item = 0, items = 0;  // in TaskDag::items
   uint32_t parent = kNone;
   uint32_t construct = kNone;  // index in TaskDag::constructs (explicit tasks)
-  uint32_t depth = 0;   // recursion depth: 1 for a task of its construct's shallowest level
+  uint32_t depth = 0;   // recursion depth: 1 for a task of its recursion's shallowest level
   uint32_t first_succ = 0, succs = 0;  // in TaskDag::successors
   uint32_t preds = 0;   // dependence predecessors
   bool is_explicit = false;
@@ -48,13 +48,17 @@ struct DagTask {
 struct DagRegion {
   std::vector<uint32_t> members;  // implicit tasks by their number in the team
   bool nested = false;            // forked inside another region
+  uint32_t recorded_team = 0;     // its team size in the recording
 };
 
+// Task constructs whose tasks create each other's (fib's two task constructs) form one recursion:
+// a cut-off applies to all of them, and depth counts across them.
 struct DagConstruct {
   uint64_t codeptr = 0;
-  bool recursive = false;   // a task of it created a task of it
-  uint32_t max_depth = 0;
-  uint32_t tasks = 0;
+  uint32_t group = 0;       // the construct (index) that stands for its recursion
+  bool recursive = false;   // of the group: a task of it created a task of it
+  uint32_t max_depth = 0;   // of the group
+  uint32_t tasks = 0;       // of this construct; of the group on the group's own entry
 };
 
 struct TaskDag {
@@ -96,7 +100,10 @@ class TaskDagPass : public replay::Pass {
   replay::IdMap<uint32_t> index_;         // task id -> index + 1
   replay::IdMap<uint32_t> region_index_;  // region id -> index + 1
   replay::IdMap<uint32_t> construct_index_;
-  std::vector<uint32_t> min_depth_;  // per construct: the shallowest absolute depth
+  uint32_t group_of(uint32_t construct);  // union-find over constructs that create each other
+  std::vector<uint32_t> parent_construct_;
+  std::vector<bool> self_created_;
+  std::vector<uint32_t> min_depth_;  // per group: the shallowest absolute depth
   std::vector<uint32_t> abs_depth_;  // per task: explicit tasks above it
   struct Running {
     uint32_t task = kNone;
