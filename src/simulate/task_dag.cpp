@@ -15,6 +15,7 @@ void TaskDagPass::begin(const replay::ReplayInfo& info) {
   dag_ = TaskDag{};
   dag_.tasks.emplace_back();  // the root: the initial task, whether the trace has it or not
   last_work_.push_back(kNone);
+  last_kind_.push_back(DagItem::kWork);
   abs_depth_.push_back(0);
   running_.assign(info.threads, Running{});
   if (!running_.empty()) running_[0].task = 0;  // the program's start, before any event
@@ -25,6 +26,7 @@ uint32_t TaskDagPass::new_task(uint64_t id) {
   auto t = uint32_t(dag_.tasks.size());
   dag_.tasks.emplace_back();
   last_work_.push_back(kNone);
+  last_kind_.push_back(DagItem::kWork);
   abs_depth_.push_back(0);
   if (id) index_[id] = t + 1;  // a reused id names the new task from now on
   return t;
@@ -47,6 +49,7 @@ void TaskDagPass::add(uint32_t task, DagItem::Kind kind, uint64_t value) {
     last_work_[task] = uint32_t(pending_.size());
   } else {
     last_work_[task] = kNone;
+    last_kind_[task] = kind;
   }
   pending_.push_back({task, {kind, value}});
 }
@@ -83,7 +86,13 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       break;
     }
     case Kind::kImplicitTask: {
-      if (e.op != uint8_t(Endpoint::kBegin)) break;
+      if (e.op != uint8_t(Endpoint::kBegin)) {
+        // A region ends with a barrier that waits for its tasks, reported or not (libomp
+        // reports none for a team of one, whose tasks it runs at once).
+        uint32_t t = index_of(e.a);
+        if (t != kNone && t != 0 && last_kind_[t] != DagItem::kBarrier) add(t, DagItem::kBarrier);
+        break;
+      }
       forking_[p] = kNone;
       if (e.flags & format::task_flag::kInitial) {
         index_[e.a] = 1;  // the root
@@ -197,6 +206,7 @@ void TaskDagPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m
   }
   std::vector<Pending>().swap(pending_);
   std::vector<uint32_t>().swap(last_work_);
+  std::vector<uint8_t>().swap(last_kind_);
   // Successors, grouped by predecessor; one edge per pair.
   std::sort(edges_.begin(), edges_.end());
   edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());

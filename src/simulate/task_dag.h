@@ -96,6 +96,7 @@ class TaskDagPass : public replay::Pass {
   TaskDag dag_;
   std::vector<Pending> pending_;
   std::vector<uint32_t> last_work_;  // per task: its last item in pending_ if it is work
+  std::vector<uint8_t> last_kind_;   // per task: the kind of its last item other than work
   std::vector<std::pair<uint32_t, uint32_t>> edges_;
   replay::IdMap<uint32_t> index_;         // task id -> index + 1
   replay::IdMap<uint32_t> region_index_;  // region id -> index + 1
