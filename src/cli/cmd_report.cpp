@@ -196,8 +196,14 @@ void add_report_command(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   sub->add_option("--depth", o->report.depth, "Depth limit of call trees (-1: no limit)")
       ->capture_default_str();
+  sub->add_option("--what-if-threads", o->report.what_if_threads,
+                  "Thread counts for --what-if, e.g. 1,2,4,8 (implies --what-if)")
+      ->delimiter(',');
   sub->add_flag("--no-symbols", o->no_symbols, "Show code addresses, not source locations");
-  sub->callback([o, exit_code] { *exit_code = run_report(*o); });
+  sub->callback([o, exit_code] {
+    if (!o->report.what_if_threads.empty()) o->wanted["what_if"] = true;
+    *exit_code = run_report(*o);
+  });
 }
 
 }  // namespace tasklens::cli

@@ -21,6 +21,7 @@ void add_dump_command(CLI::App& app, int* exit_code);
 void add_check_command(CLI::App& app, int* exit_code);
 void add_report_command(CLI::App& app, int* exit_code);
 void add_compare_command(CLI::App& app, int* exit_code);
+void add_diff_command(CLI::App& app, int* exit_code);
 void add_export_command(CLI::App& app, int* exit_code);
 
 }  // namespace tasklens::cli

@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   tasklens::cli::add_check_command(app, &exit_code);
   tasklens::cli::add_report_command(app, &exit_code);
   tasklens::cli::add_compare_command(app, &exit_code);
+  tasklens::cli::add_diff_command(app, &exit_code);
   tasklens::cli::add_export_command(app, &exit_code);
   std::string names;
   bool known = false;

@@ -68,10 +68,6 @@ std::string label(const ProfileNode& n, const ReportContext& ctx) {
   return "?";
 }
 
-nlohmann::json stat_json(const Stat& s) {
-  return {{"sum", s.sum}, {"min", s.min}, {"max", s.max}, {"mean", s.mean()}};
-}
-
 nlohmann::json metrics_json(const NodeMetrics& m) {
   return {{"visits", m.visits},
           {"fragments", m.fragments},
@@ -272,6 +268,10 @@ class ProfileSection : public Section {
 };
 
 }  // namespace
+
+nlohmann::json stat_json(const analysis::Stat& s) {
+  return {{"sum", s.sum}, {"min", s.min}, {"max", s.max}, {"mean", s.mean()}};
+}
 
 std::unique_ptr<Section> make_profile_section(const ReportOptions& options) {
   return std::make_unique<ProfileSection>(options);

@@ -6,10 +6,14 @@
 
 #include <memory>
 
+#include "analysis/profile.h"
 #include "report/section.h"
 
 namespace tasklens::report {
 
 std::unique_ptr<Section> make_profile_section(const ReportOptions& options);
+
+// A time statistic as JSON: {"sum", "min", "max", "mean"} (docs/REPORT.md, conventions).
+nlohmann::json stat_json(const analysis::Stat& s);
 
 }  // namespace tasklens::report

@@ -21,6 +21,7 @@ namespace tasklens::report {
 struct ReportOptions {
   uint32_t slices = 50;  // time series resolution
   int depth = -1;        // call tree depth limit (-1: all)
+  std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
 };
 
 struct ReportContext {

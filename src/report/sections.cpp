@@ -4,6 +4,7 @@
 #include "report/profile_section.h"
 #include "report/overheads_section.h"
 #include "report/section.h"
+#include "report/what_if_section.h"
 
 namespace tasklens::report {
 
@@ -22,6 +23,10 @@ const std::vector<SectionInfo>& all_sections() {
        "Task graph: work, span (the critical path) and average parallelism, the fastest "
        "possible schedule on the run's threads",
        false, make_graph_section},
+      {"what_if", "--what-if",
+       "What-if: the task graph simulated on other thread counts (--what-if-threads) and with "
+       "cut-offs on recursive task constructs, libomp's policy, this run's costs",
+       false, make_what_if_section},
   };
   return sections;
 }

@@ -1,0 +1,80 @@
+// tasklens diff BEFORE AFTER: any two experiments side by side (src/report/diff_report.h).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "analysis/breakdown.h"
+#include "analysis/profile.h"
+#include "analysis/task_graph.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "format/experiment.h"
+#include "replay/replay.h"
+#include "replay/symbolizer.h"
+#include "report/diff_report.h"
+
+namespace tasklens::cli {
+namespace {
+
+struct DiffOptions {
+  std::string before, after;
+  bool json = false;
+  bool no_symbols = false;
+};
+
+int fail(const std::string& message) {
+  fmt::print(stderr, "tasklens diff: {}\n", message);
+  return 2;
+}
+
+// One run's figures, or an error message.
+std::string summarize(const std::string& dir, bool no_symbols, report::DiffRun* run) {
+  auto x = format::open_experiment(dir);
+  if (!x) return x.error().message;
+  analysis::BreakdownPass breakdown;
+  analysis::ProfilePass profile;
+  analysis::TaskGraphPass graph;
+  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !no_symbols);
+  ProgressLine progress("replaying " + dir);
+  auto stats = replay::run_replay(*x, {&breakdown, &profile, &graph}, progress.callback(), &symbols);
+  progress.done();
+  if (!stats) return stats.error().message;
+  run->name = dir;
+  run->run_ns = stats->end_ns;
+  run->split = breakdown.result().total;
+  run->verdict = breakdown.result().verdict;
+  run->span_ns = graph.result().span_ns;
+  for (const analysis::TaskConstruct& c : profile.result().tasks) {
+    run->constructs.push_back({symbols.short_name(c.codeptr), c.instances, c.time});
+  }
+  return "";
+}
+
+int run_diff(const DiffOptions& o) {
+  report::DiffRun before, after;
+  if (std::string e = summarize(o.before, o.no_symbols, &before); !e.empty()) return fail(e);
+  if (std::string e = summarize(o.after, o.no_symbols, &after); !e.empty()) return fail(e);
+  std::string text = o.json ? nlohmann::json{{"diff", report::diff_json(before, after)}}.dump(1) + "\n"
+                            : report::diff_text(before, after);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void add_diff_command(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<DiffOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "diff",
+      "Two experiments of anything (a code change, another cut-off, another input) side by "
+      "side: run time, breakdown, verdict, critical path, and per task construct (by source "
+      "location) instances and time, largest change first");
+  sub->add_option("before", o->before, "Experiment directory before")->required();
+  sub->add_option("after", o->after, "Experiment directory after")->required();
+  sub->add_flag("--json", o->json, "One JSON document (keys: docs/REPORT.md, diff)");
+  sub->add_flag("--no-symbols", o->no_symbols, "Match constructs by address, not source line");
+  sub->callback([o, exit_code] { *exit_code = run_diff(*o); });
+}
+
+}  // namespace tasklens::cli

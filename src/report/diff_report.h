@@ -1,0 +1,36 @@
+// What `tasklens diff BEFORE AFTER` prints: two experiments of anything (a code change, another
+// cut-off, another input) side by side: run time, breakdown and verdict, per task construct
+// (matched by source location) instances and time, the critical path's length. JSON keys:
+// docs/REPORT.md, `diff`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/breakdown.h"
+#include "analysis/profile.h"
+
+namespace tasklens::report {
+
+struct DiffConstruct {
+  std::string location;  // file:line (the key that matches constructs across runs)
+  uint64_t instances = 0;
+  analysis::Stat time;   // inclusive time per instance (the `tasks` section's time_ns)
+};
+
+struct DiffRun {
+  std::string name;  // the experiment directory
+  uint64_t run_ns = 0;
+  analysis::TimeSplit split;
+  analysis::Verdict verdict = analysis::Verdict::kLL;
+  uint64_t span_ns = 0;  // the critical path (analysis/task_graph)
+  std::vector<DiffConstruct> constructs;
+};
+
+std::string diff_text(const DiffRun& before, const DiffRun& after);
+nlohmann::json diff_json(const DiffRun& before, const DiffRun& after);
+
+}  // namespace tasklens::report

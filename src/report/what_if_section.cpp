@@ -1,0 +1,192 @@
+// The what-if section: predictions of the simulator in words and JSON (docs/REPORT.md,
+// "what_if"; the model: docs/WHAT-IF.md).
+#include "report/what_if_section.h"
+
+#include <fmt/format.h>
+
+#include "format/plural.h"
+#include "report/text_format.h"
+#include "simulate/what_if.h"
+
+namespace tasklens::report {
+namespace {
+
+using simulate::Flattening;
+using simulate::WhatIf;
+
+const char* flattening_key(Flattening f) {
+  switch (f) {
+    case Flattening::kNone: return "none";
+    case Flattening::kCreation: return "creation";
+    case Flattening::kOverhead: return "overhead";
+    case Flattening::kDependences: return "dependences";
+    case Flattening::kSpan: return "span";
+    case Flattening::kSerial: return "serial";
+    case Flattening::kIdle: return "idle";
+  }
+  return "none";
+}
+
+std::string flattening_text(const WhatIf& w) {
+  if (w.predictions.size() < 2) return "";
+  if (w.flattening == Flattening::kNone && !w.flattens_at) {
+    return fmt::format("The curve does not flatten up to {}.",
+                       format::plural(w.predictions.back().threads, "thread"));
+  }
+  std::string why;
+  switch (w.flattening) {
+    case Flattening::kCreation:
+      why = "one task creates the tasks one after another, and its creation strand bounds the run "
+            "(see --graph)";
+      break;
+    case Flattening::kOverhead:
+      why = fmt::format("the scheduling cost of the tasks ({} each) grows to a quarter of the work "
+                        "or more: make the tasks larger (a cut-off)",
+                        duration(w.schedule_ns));
+      break;
+    case Flattening::kDependences:
+      why = fmt::format("the critical path ({}), mostly a chain of dependences, is all that is left",
+                        duration(w.span_ns));
+      break;
+    case Flattening::kSpan:
+      why = fmt::format("the critical path ({}) is all that is left", duration(w.span_ns));
+      break;
+    case Flattening::kSerial:
+      why = fmt::format("the serial code ({} outside parallel regions and before the first) is "
+                        "most of the time left (Amdahl)",
+                        duration(w.serial_ns));
+      break;
+    case Flattening::kIdle:
+      why = "threads find too few tasks to steal: too little parallelism when they look";
+      break;
+    case Flattening::kNone:
+      break;
+  }
+  return fmt::format("The curve flattens at {}: {}.", format::plural(w.flattens_at, "thread"), why);
+}
+
+// "fib.c:35" or, for a recursion of several constructs, "fib.c:35 (with fib.c:37)".
+std::string recursion_name(uint64_t first, const std::vector<uint64_t>& all,
+                           const ReportContext& ctx) {
+  std::string name = ctx.symbols.short_name(first), others;
+  for (uint64_t c : all) {
+    if (c != first) others += (others.empty() ? "" : ", ") + ctx.symbols.short_name(c);
+  }
+  return others.empty() ? name : name + " (with " + others + ")";
+}
+
+nlohmann::json locations(const std::vector<uint64_t>& all, const ReportContext& ctx) {
+  nlohmann::json j = nlohmann::json::array();
+  for (uint64_t c : all) j.push_back(ctx.symbols.short_name(c));
+  return j;
+}
+
+class WhatIfSection : public Section {
+ public:
+  explicit WhatIfSection(const ReportOptions& options)
+      : pass_(simulate::WhatIfOptions{options.what_if_threads}) {}
+  replay::Pass& pass() override { return pass_; }
+
+  void text(const ReportContext& ctx, std::string& out) override {
+    const WhatIf& w = pass_.result();
+    out += fmt::format(
+        "What-if: this run's task graph simulated on other thread counts (libomp's policy; "
+        "docs/WHAT-IF.md)\n  recorded: {}, {}; {} tasks, {} task fragments; scheduling {} per "
+        "task (the breakdown's overhead {} / {} tasks)\n",
+        format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
+        count(w.fragments), duration(w.schedule_ns), duration(w.overhead_ns),
+        count(w.tasks_started));
+    out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}\n", "threads",
+                       "predicted", "speedup", "efficiency", "Brent: lower", "upper");
+    for (const simulate::Prediction& p : w.predictions) {
+      double speedup = p.sim.wall_ns ? double(w.one_thread_ns) / double(p.sim.wall_ns) : 0;
+      out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}\n", p.threads,
+                         duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads,
+                         duration(p.brent_lower_ns), duration(p.brent_upper_ns),
+                         p.threads == w.recorded_threads ? "  (recorded)" : "");
+    }
+    std::string flat = flattening_text(w);
+    if (!flat.empty()) out += "  " + flat + "\n";
+    for (const simulate::CutoffBest& b : w.best_cutoffs) {
+      std::string where = recursion_name(b.codeptr, b.constructs, ctx);
+      if (!b.depth) {
+        out += fmt::format("  cut-off of {}: no depth is faster at {} ({} predicted).\n", where,
+                           format::plural(w.recorded_threads, "thread"), duration(b.wall_now_ns));
+        continue;
+      }
+      out += fmt::format(
+          "  cut-off of {}: keep tasks to depth {} and run deeper ones inline: {} tasks instead "
+          "of {}, {} instead of {} at {} ({} faster).\n",
+          where, b.depth, count(b.tasks), count(b.tasks_now), duration(b.wall_ns),
+          duration(b.wall_now_ns), format::plural(w.recorded_threads, "thread"),
+          percent(b.wall_now_ns - b.wall_ns, b.wall_now_ns));
+    }
+  }
+
+  nlohmann::json json(const ReportContext& ctx) override {
+    const WhatIf& w = pass_.result();
+    nlohmann::json j = {{"recorded_threads", w.recorded_threads},
+                        {"recorded_run_ns", w.recorded_run_ns},
+                        {"work_ns", w.work_ns},
+                        {"span_ns", w.span_ns},
+                        {"serial_ns", w.serial_ns},
+                        {"outside_graph_ns", w.outside_graph_ns},
+                        {"tasks", w.tasks},
+                        {"fragments", w.fragments},
+                        {"schedule_ns", w.schedule_ns},
+                        {"measured_overhead_ns", w.overhead_ns},
+                        {"tasks_started", w.tasks_started},
+                        {"flattens_at", w.flattens_at},
+                        {"flattening", flattening_key(w.flattening)}};
+    nlohmann::json& creation = j["creation"] = nlohmann::json::array();
+    for (const WhatIf::Creation& c : w.creation) {
+      nlohmann::json e = {{"creation_ns", c.ns}};
+      add_code_fields(e, c.codeptr, ctx.symbols);
+      creation.push_back(e);
+    }
+    nlohmann::json& preds = j["predictions"] = nlohmann::json::array();
+    for (const simulate::Prediction& p : w.predictions) {
+      preds.push_back({{"threads", p.threads},
+                       {"wall_ns", p.sim.wall_ns},
+                       {"work_ns", p.sim.work_ns},
+                       {"overhead_ns", p.sim.overhead_ns},
+                       {"idle_ns", p.sim.idle_ns},
+                       {"steals", p.sim.steals},
+                       {"brent_lower_ns", p.brent_lower_ns},
+                       {"brent_upper_ns", p.brent_upper_ns},
+                       {"stalled", p.sim.stalled}});
+    }
+    nlohmann::json& cuts = j["cutoffs"] = nlohmann::json::array();
+    for (const simulate::CutoffPrediction& c : w.cutoffs) {
+      cuts.push_back({{"construct", ctx.symbols.short_name(c.codeptr)},
+                      {"codeptr", fmt::format("{:#x}", c.codeptr)},
+                      {"constructs", locations(c.constructs, ctx)},
+                      {"depth", c.depth},
+                      {"tasks", c.tasks},
+                      {"wall_ns", c.wall_ns}});
+    }
+    nlohmann::json& best = j["best_cutoffs"] = nlohmann::json::array();
+    for (const simulate::CutoffBest& b : w.best_cutoffs) {
+      best.push_back({{"construct", ctx.symbols.short_name(b.codeptr)},
+                      {"codeptr", fmt::format("{:#x}", b.codeptr)},
+                      {"constructs", locations(b.constructs, ctx)},
+                      {"depth", b.depth},
+                      {"tasks", b.tasks},
+                      {"tasks_now", b.tasks_now},
+                      {"wall_ns", b.wall_ns},
+                      {"wall_now_ns", b.wall_now_ns}});
+    }
+    return j;
+  }
+
+ private:
+  simulate::WhatIfPass pass_;
+};
+
+}  // namespace
+
+std::unique_ptr<Section> make_what_if_section(const ReportOptions& options) {
+  return std::make_unique<WhatIfSection>(options);
+}
+
+}  // namespace tasklens::report

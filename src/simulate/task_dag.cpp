@@ -1,0 +1,255 @@
+// TaskDagPass: the recorded run's tasks as timelines of items (task_dag.h).
+#include "simulate/task_dag.h"
+
+#include <algorithm>
+
+#include "format/kinds.h"
+
+namespace tasklens::simulate {
+
+using format::Endpoint;
+using format::Kind;
+using format::SyncKind;
+
+void TaskDagPass::begin(const replay::ReplayInfo& info) {
+  dag_ = TaskDag{};
+  dag_.tasks.emplace_back();  // the root: the initial task, whether the trace has it or not
+  last_work_.push_back(kNone);
+  last_kind_.push_back(DagItem::kWork);
+  abs_depth_.push_back(0);
+  running_.assign(info.threads, Running{});
+  if (!running_.empty()) running_[0].task = 0;  // the program's start, before any event
+  forking_.assign(info.threads, kNone);
+}
+
+uint32_t TaskDagPass::new_task(uint64_t id) {
+  auto t = uint32_t(dag_.tasks.size());
+  dag_.tasks.emplace_back();
+  last_work_.push_back(kNone);
+  last_kind_.push_back(DagItem::kWork);
+  abs_depth_.push_back(0);
+  if (id) index_[id] = t + 1;  // a reused id names the new task from now on
+  return t;
+}
+
+uint32_t TaskDagPass::index_of(uint64_t id) const {
+  const uint32_t* i = index_.find(id);
+  return i ? *i - 1 : kNone;
+}
+
+void TaskDagPass::add(uint32_t task, DagItem::Kind kind, uint64_t value) {
+  if (task == kNone) return;
+  if (kind == DagItem::kWork) {
+    if (!value) return;
+    uint32_t last = last_work_[task];
+    if (last != kNone) {
+      pending_[last].item.value += value;
+      return;
+    }
+    last_work_[task] = uint32_t(pending_.size());
+  } else {
+    last_work_[task] = kNone;
+    last_kind_[task] = kind;
+  }
+  pending_.push_back({task, {kind, value}});
+}
+
+uint32_t TaskDagPass::group_of(uint32_t c) {
+  while (parent_construct_[c] != c) c = parent_construct_[c] = parent_construct_[parent_construct_[c]];
+  return c;
+}
+
+void TaskDagPass::flush(uint32_t thread, uint64_t t) {
+  Running& r = running_[thread];
+  if (r.task != kNone && t > r.since) {
+    add(r.task, DagItem::kWork, t - r.since);
+    dag_.work_ns += t - r.since;
+  }
+  r.since = t;
+}
+
+void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  const uint32_t p = r.thread;
+  if (p >= running_.size()) return;
+  flush(p, e.time);
+  const replay::ThreadInfo& th = m.thread(p);
+  switch (e.kind) {
+    case Kind::kParallelBegin: {
+      uint32_t encountering = index_of(th.current);
+      if (encountering == kNone) encountering = 0;
+      auto region = uint32_t(dag_.regions.size());
+      dag_.regions.emplace_back().nested = encountering != 0;
+      region_index_[e.a] = region + 1;
+      add(encountering, DagItem::kRegion, region);
+      forking_[p] = encountering;  // the fork's time is the encountering task's
+      break;
+    }
+    case Kind::kImplicitTask: {
+      if (e.op != uint8_t(Endpoint::kBegin)) {
+        // A region ends with a barrier that waits for its tasks, reported or not (libomp
+        // reports none for a team of one, whose tasks it runs at once).
+        uint32_t t = index_of(e.a);
+        if (t != kNone && t != 0 && last_kind_[t] != DagItem::kBarrier) add(t, DagItem::kBarrier);
+        break;
+      }
+      forking_[p] = kNone;
+      if (e.flags & format::task_flag::kInitial) {
+        index_[e.a] = 1;  // the root
+        break;
+      }
+      uint32_t* region = region_index_.find(e.b);
+      if (!region) {
+        // A region whose fork is not in the trace: the root forked it.
+        auto index = uint32_t(dag_.regions.size());
+        dag_.regions.emplace_back();
+        region = &(region_index_[e.b] = index + 1);
+        add(0, DagItem::kRegion, index);
+      }
+      uint32_t t = new_task(e.a);
+      DagRegion& reg = dag_.regions[*region - 1];
+      reg.recorded_team = std::max<uint32_t>(reg.recorded_team, uint32_t(e.c));
+      if (reg.members.size() <= e.sub) reg.members.resize(e.sub + 1u, kNone);
+      reg.members[e.sub] = t;
+      break;
+    }
+    case Kind::kTaskCreate: {
+      uint32_t parent = index_of(e.b);
+      if (parent == kNone) parent = index_of(th.current);
+      uint32_t t = new_task(e.a);
+      DagTask& task = dag_.tasks[t];
+      task.parent = parent;
+      task.is_explicit = e.flags & format::task_flag::kExplicit;
+      // A team of one (or the initial task) runs every task undeferred: the runtime's choice,
+      // not the program's, so on more threads they are deferred.
+      const uint32_t* creator_region = region_index_.find(th.region);
+      task.undeferred = (e.flags & format::task_flag::kUndeferred) && creator_region &&
+                        dag_.regions[*creator_region - 1].recorded_team > 1;
+      if (task.is_explicit) {
+        uint64_t code = m.task_code(e.a);
+        uint32_t& c = construct_index_[code ? code : 1];
+        if (!c) {
+          dag_.constructs.emplace_back().codeptr = code;
+          parent_construct_.push_back(uint32_t(dag_.constructs.size() - 1));
+          self_created_.push_back(false);
+          c = uint32_t(dag_.constructs.size());
+        }
+        task.construct = c - 1;
+        ++dag_.constructs[c - 1].tasks;
+        if (parent != kNone && dag_.tasks[parent].is_explicit) {
+          abs_depth_[t] = abs_depth_[parent] + 1;
+          uint32_t a = group_of(dag_.tasks[parent].construct), b = group_of(task.construct);
+          if (a == b) {
+            self_created_[a] = true;
+          } else {
+            parent_construct_[std::max(a, b)] = std::min(a, b);
+            if (self_created_[std::max(a, b)]) self_created_[std::min(a, b)] = true;
+          }
+        }
+      }
+      add(parent, DagItem::kCreate, t);
+      break;
+    }
+    case Kind::kSyncRegion: {
+      uint32_t t = index_of(e.b ? e.b : th.current);
+      if (e.op == uint8_t(Endpoint::kBegin)) {
+        if (e.sub == uint16_t(SyncKind::kTaskwait)) {
+          add(t, DagItem::kTaskwait);
+        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+          add(t, DagItem::kGroupBegin);
+        } else if (format::is_barrier(e.sub) && t != kNone && !dag_.tasks[t].is_explicit) {
+          add(t, DagItem::kBarrier);
+        }
+      } else if (e.op == uint8_t(Endpoint::kEnd) && e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        add(t, DagItem::kGroupEnd);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  for (const replay::Edge& edge : m.new_edges()) {
+    uint32_t pred = index_of(edge.pred), succ = index_of(edge.succ);
+    if (pred != kNone && succ != kNone && pred != succ) edges_.emplace_back(pred, succ);
+  }
+  uint32_t now = kNone;
+  if (th.exists && m.working(p)) now = index_of(th.current);
+  if (now == kNone) now = forking_[p];
+  // The initial thread outside parallel regions runs the program's serial code.
+  if (now == kNone && p == 0 && th.region == 0) now = 0;
+  running_[p].task = now;
+}
+
+void TaskDagPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
+  for (uint32_t p = 0; p < running_.size(); ++p) flush(p, info.end_ns);
+  dag_.run_ns = info.end_ns;
+  uint32_t threads = 0;
+  for (uint32_t p = 0; p < m.thread_count(); ++p) {
+    const replay::ThreadInfo& th = m.thread(p);
+    if (th.exists || th.end_ns) ++threads;
+  }
+  dag_.recorded_threads = std::max<uint32_t>(threads, 1);
+  // Items grouped by task, each task's in time order (a counting sort).
+  std::vector<DagTask>& tasks = dag_.tasks;
+  for (const Pending& x : pending_) ++tasks[x.task].items;
+  uint32_t at = 0;
+  for (DagTask& t : tasks) {
+    t.first_item = at;
+    at += t.items;
+    t.items = 0;
+  }
+  dag_.items.resize(pending_.size());
+  for (const Pending& x : pending_) {
+    DagTask& t = tasks[x.task];
+    dag_.items[t.first_item + t.items++] = x.item;
+    if (x.item.kind == DagItem::kWork) ++dag_.fragments;
+  }
+  std::vector<Pending>().swap(pending_);
+  std::vector<uint32_t>().swap(last_work_);
+  std::vector<uint8_t>().swap(last_kind_);
+  // Successors, grouped by predecessor; one edge per pair.
+  std::sort(edges_.begin(), edges_.end());
+  edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+  dag_.successors.resize(edges_.size());
+  for (const auto& [pred, succ] : edges_) {
+    ++tasks[pred].succs;
+    ++tasks[succ].preds;
+  }
+  at = 0;
+  for (DagTask& t : tasks) {
+    t.first_succ = at;
+    at += t.succs;
+    t.succs = 0;
+  }
+  for (const auto& [pred, succ] : edges_) {
+    DagTask& t = tasks[pred];
+    dag_.successors[t.first_succ + t.succs++] = succ;
+  }
+  std::vector<std::pair<uint32_t, uint32_t>>().swap(edges_);
+  // Recursion depth from each group's shallowest tasks (as TaskGrain::by_depth does per
+  // construct, plus 1).
+  std::vector<DagConstruct>& constructs = dag_.constructs;
+  for (uint32_t c = 0; c < constructs.size(); ++c) {
+    constructs[c].group = group_of(c);
+    if (constructs[c].group != c) constructs[constructs[c].group].tasks += constructs[c].tasks;
+  }
+  for (uint32_t c = 0; c < constructs.size(); ++c) {
+    constructs[c].recursive = self_created_[constructs[c].group];
+  }
+  min_depth_.assign(constructs.size(), kNone);
+  for (uint32_t t = 0; t < tasks.size(); ++t) {
+    if (tasks[t].construct == kNone) continue;
+    uint32_t& shallowest = min_depth_[constructs[tasks[t].construct].group];
+    shallowest = std::min(shallowest, abs_depth_[t]);
+  }
+  for (uint32_t t = 0; t < tasks.size(); ++t) {
+    DagTask& task = tasks[t];
+    if (task.construct == kNone) continue;
+    uint32_t g = constructs[task.construct].group;
+    task.depth = abs_depth_[t] - min_depth_[g] + 1;
+    constructs[g].max_depth = std::max(constructs[g].max_depth, task.depth);
+  }
+  std::vector<uint32_t>().swap(abs_depth_);
+}
+
+}  // namespace tasklens::simulate

@@ -1,0 +1,156 @@
+// What-if predictions: the measured costs, then the simulator at each thread count and cut-off.
+#include "simulate/what_if.h"
+
+#include <algorithm>
+
+namespace tasklens::simulate {
+namespace {
+
+std::vector<uint32_t> thread_counts(const WhatIfOptions& options, uint32_t recorded) {
+  std::vector<uint32_t> counts = options.threads;
+  if (counts.empty()) {
+    for (uint32_t p = 1; p <= 64; p *= 2) counts.push_back(p);
+    counts.push_back(recorded);
+  }
+  counts.erase(std::remove(counts.begin(), counts.end(), 0u), counts.end());
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+bool path_has_dependences(const analysis::TaskGraph& g) {
+  uint64_t chained_ns = 0;
+  for (const analysis::PathRun& run : g.path_runs) {
+    if (run.chained) chained_ns += run.ns;
+  }
+  return 2 * chained_ns >= g.span_ns;
+}
+
+Flattening why_flat(const Prediction& p, const analysis::TaskGraph& g, uint64_t serial_ns) {
+  if (2 * serial_ns >= p.sim.wall_ns) return Flattening::kSerial;
+  if (g.creation_bound.found) return Flattening::kCreation;
+  if (4 * p.sim.overhead_ns >= p.sim.work_ns) return Flattening::kOverhead;
+  if (2 * p.sim.wall_ns <= 3 * g.span_ns) {
+    return path_has_dependences(g) ? Flattening::kDependences : Flattening::kSpan;
+  }
+  return Flattening::kIdle;
+}
+
+}  // namespace
+
+WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCosts& costs,
+               const WhatIfOptions& options) {
+  WhatIf w;
+  w.recorded_threads = dag.recorded_threads;
+  w.recorded_run_ns = dag.run_ns;
+  w.work_ns = graph.work_ns;
+  w.span_ns = graph.span_ns;
+  w.schedule_ns = costs.schedule_ns;
+  w.fragments = dag.fragments;
+  for (const DagTask& t : dag.tasks) w.tasks += t.is_explicit;
+  if (!dag.tasks.empty()) {
+    const DagTask& root = dag.tasks[0];
+    for (uint32_t i = 0; i < root.items; ++i) {
+      const DagItem& item = dag.items[root.first_item + i];
+      if (item.kind == DagItem::kWork) w.serial_ns += item.value;
+    }
+  }
+  // The graph counts the runtime's time inside task creation apart from work (runtime weight,
+  // also on its span); the simulated tasks keep it inside their creators' measured work.
+  const uint64_t graph_work = graph.work_ns + graph.creation_ns;
+  w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
+  for (size_t c = 0; c < dag.constructs.size(); ++c) {
+    w.creation.push_back({dag.constructs[c].codeptr,
+                          c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
+  }
+  auto run = [&](uint32_t threads, uint32_t construct, uint32_t depth) {
+    SimConfig config;
+    config.threads = threads;
+    config.cutoff_construct = construct;
+    config.cutoff_depth = depth;
+    return simulate(dag, costs, config);
+  };
+  for (uint32_t p : thread_counts(options, dag.recorded_threads)) {
+    Prediction& pr = w.predictions.emplace_back();
+    pr.threads = p;
+    pr.sim = run(p, kNone, 0);
+    pr.brent_lower_ns =
+        analysis::fastest_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+    pr.brent_upper_ns =
+        analysis::greedy_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+  }
+  if (!w.predictions.empty() && w.predictions.front().threads == 1) {
+    w.one_thread_ns = w.predictions.front().sim.wall_ns;
+  } else {
+    w.one_thread_ns = run(1, kNone, 0).wall_ns;
+  }
+  // The curve flattens where doubling (or the next count) gains less than 10 %.
+  for (size_t i = 0; i + 1 < w.predictions.size(); ++i) {
+    const Prediction& a = w.predictions[i];
+    const Prediction& b = w.predictions[i + 1];
+    if (10 * b.sim.wall_ns >= 9 * a.sim.wall_ns) {
+      w.flattens_at = a.threads;
+      w.flattening = why_flat(b, graph, w.serial_ns);
+      break;
+    }
+  }
+  // Cut-offs of the recursive constructs at the recorded thread count.
+  uint64_t now_ns = 0;
+  for (const Prediction& p : w.predictions) {
+    if (p.threads == dag.recorded_threads) now_ns = p.sim.wall_ns;
+  }
+  for (uint32_t c = 0; c < dag.constructs.size(); ++c) {
+    const DagConstruct& k = dag.constructs[c];
+    if (k.group != c || !k.recursive || k.max_depth < 2) continue;
+    if (!now_ns) now_ns = run(dag.recorded_threads, kNone, 0).wall_ns;
+    CutoffBest best;
+    best.codeptr = k.codeptr;
+    for (const DagConstruct& other : dag.constructs) {
+      if (other.group == c) best.constructs.push_back(other.codeptr);
+    }
+    best.tasks_now = k.tasks;
+    best.wall_now_ns = now_ns;
+    best.wall_ns = now_ns;
+    best.tasks = k.tasks;
+    uint32_t deepest = std::min(k.max_depth - 1, options.max_cutoff_depths);
+    for (uint32_t d = 1; d <= deepest; ++d) {
+      SimResult r = run(dag.recorded_threads, c, d);
+      w.cutoffs.push_back({k.codeptr, d, r.kept, r.wall_ns, best.constructs});
+      if (r.wall_ns < best.wall_ns) {
+        best.depth = d;
+        best.tasks = r.kept;
+        best.wall_ns = r.wall_ns;
+      }
+    }
+    w.best_cutoffs.push_back(best);
+  }
+  return w;
+}
+
+void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
+  group_.end(info, m);
+  const TaskDag& dag = dag_.result();
+  SimCosts costs;
+  // Scheduling: the breakdown's overhead (POT: threads in the runtime, not running a task body,
+  // while a task is ready: creation, dispatch, taskwait and barrier bookkeeping) per explicit
+  // task. A one-thread recording (libomp runs its tasks undeferred) measures it too.
+  uint64_t started = 0;
+  for (const DagTask& t : dag.tasks) started += t.is_explicit;
+  // Less the runtime's time inside task creation: the simulated creators' work still holds it.
+  const analysis::TimeSplit& total = breakdown_.result().total;
+  uint64_t tm = total.overhead_ns - std::min(total.overhead_ns, total.creation_ns);
+  costs.schedule_ns = started ? tm / started : 0;
+  // Creation: the profile's mean creation time per construct.
+  for (const DagConstruct& c : dag.constructs) {
+    uint64_t ns = 0;
+    for (const analysis::TaskConstruct& t : profile_.result().tasks) {
+      if (t.codeptr == c.codeptr) ns = uint64_t(t.creation.mean());
+    }
+    costs.creation_ns.push_back(ns);
+  }
+  result_ = predict(dag, graph_.result(), costs, options_);
+  result_.overhead_ns = tm;
+  result_.tasks_started = started;
+}
+
+}  // namespace tasklens::simulate

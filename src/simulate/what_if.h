@@ -1,0 +1,111 @@
+// What-if: the run predicted at other thread counts and with a cut-off on recursive task
+// constructs, from one recording (docs/WHAT-IF.md). One replay builds the task graph
+// (TaskDagPass) and measures its costs with the analyses that already do: the scheduling cost
+// per task from the breakdown's overhead (BreakdownPass), the creation cost per
+// construct from the profile (ProfilePass, TaskConstruct::creation), work and span from the
+// task graph (TaskGraphPass, Brent's bounds); then the simulator (simulator.h) runs it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/breakdown.h"
+#include "analysis/profile.h"
+#include "analysis/task_graph.h"
+#include "replay/pass.h"
+#include "simulate/simulator.h"
+#include "simulate/task_dag.h"
+
+namespace tasklens::simulate {
+
+struct WhatIfOptions {
+  std::vector<uint32_t> threads;  // empty: 1, 2, 4, ..., 64 and the recorded count
+  uint32_t max_cutoff_depths = 32;  // depths tried per recursive construct
+};
+
+struct Prediction {
+  uint32_t threads = 0;
+  SimResult sim;
+  uint64_t brent_lower_ns = 0;  // max(work / P, span) + outside: no schedule is faster
+  uint64_t brent_upper_ns = 0;  // work / P + span + outside: no greedy schedule is slower
+};
+
+// Why the predicted curve stops improving.
+enum class Flattening : uint8_t {
+  kNone,        // it improves up to the largest count asked for
+  kCreation,    // one task creates the tasks one by one (TaskGraph::creation_bound)
+  kOverhead,    // the scheduling cost of the tasks grows to a large share of the time
+  kDependences, // the critical path, made of dependences
+  kSpan,        // the critical path (task bodies, waits)
+  kSerial,      // the program's serial code (Amdahl)
+  kIdle,        // threads find no task to steal though the path allows more
+};
+
+struct CutoffPrediction {
+  uint64_t codeptr = 0;  // the construct (of a recursion: its first construct)
+  uint32_t depth = 0;    // tasks deeper than this run inline
+  uint64_t tasks = 0;    // tasks of the recursion that stay tasks
+  uint64_t wall_ns = 0;  // predicted at the recorded thread count
+  std::vector<uint64_t> constructs;  // every construct of the recursion
+};
+
+struct CutoffBest {
+  uint64_t codeptr = 0;
+  std::vector<uint64_t> constructs;
+  uint32_t depth = 0;
+  uint64_t tasks = 0, tasks_now = 0;
+  uint64_t wall_ns = 0, wall_now_ns = 0;  // with the cut-off; without (simulated)
+};
+
+struct WhatIf {
+  uint32_t recorded_threads = 0;
+  uint64_t recorded_run_ns = 0;
+  uint64_t work_ns = 0, span_ns = 0;  // the task graph's (analysis/task_graph)
+  uint64_t serial_ns = 0;         // the initial task's work outside parallel regions (the root's)
+  // Work of the simulated timelines that the task graph leaves out (the time before the recorder
+  // started, the forks): added to Brent's bounds, which cannot overlap it either.
+  uint64_t outside_graph_ns = 0;
+  uint64_t schedule_ns = 0;           // charged per task started
+  uint64_t overhead_ns = 0, tasks_started = 0;  // what schedule_ns is drawn from
+  struct Creation {
+    uint64_t codeptr = 0;
+    uint64_t ns = 0;  // mean creation time of its tasks (the profile's)
+  };
+  std::vector<Creation> creation;     // per construct of the graph
+  uint64_t fragments = 0, tasks = 0;  // of the graph
+  uint64_t one_thread_ns = 0;         // the prediction at 1 thread (speed-up's base)
+  std::vector<Prediction> predictions;  // ascending thread count
+  uint32_t flattens_at = 0;             // 0: no flattening within the counts
+  Flattening flattening = Flattening::kNone;
+  std::vector<CutoffPrediction> cutoffs;
+  std::vector<CutoffBest> best_cutoffs;  // per recursive construct, the fastest depth
+};
+
+// The predictions from a graph and its measured costs (the pass calls it; tests too).
+WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCosts& costs,
+               const WhatIfOptions& options);
+
+class WhatIfPass : public replay::Pass {
+ public:
+  explicit WhatIfPass(WhatIfOptions options) : options_(std::move(options)) {}
+  void begin(const replay::ReplayInfo& info) override { group_.begin(info); }
+  void before(const replay::Record& r, const replay::TaskModel& m) override {
+    group_.before(r, m);
+  }
+  void after(const replay::Record& r, const replay::TaskModel& m) override { group_.after(r, m); }
+  void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
+
+  const WhatIf& result() const { return result_; }
+  const analysis::TaskGraph& graph() const { return graph_.result(); }
+
+ private:
+  WhatIfOptions options_;
+  TaskDagPass dag_;
+  analysis::TaskGraphPass graph_;
+  analysis::ProfilePass profile_;
+  analysis::BreakdownPass breakdown_;
+  replay::PassGroup group_{{&dag_, &graph_, &profile_, &breakdown_}};
+  WhatIf result_;
+};
+
+}  // namespace tasklens::simulate

@@ -1,0 +1,83 @@
+// `tasklens report --what-if` on real runs of the examples: exact facts of the prediction (the
+// recording reproduced at its own thread count, the cut-off's task counts of fib's tree) and
+// loose ones that cannot flake on a loaded machine (Brent's bounds, more threads never slower
+// than one by more than the scheduling noise of the model). The 10 % accuracy against real
+// runs is measured by bench/simulate/what_if_accuracy.sh on a quiet machine (docs/WHAT-IF.md).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/recording.h"
+
+namespace tasklens::testing {
+namespace {
+
+nlohmann::json what_if(const std::string& program, const std::vector<std::string>& args,
+                       int threads) {
+  std::vector<std::string> cmd = {example(program)};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  Recording rec = record_run(cmd, threads);
+  EXPECT_EQ(rec.run.status, 0) << rec.run.err;
+  JsonReport rep = report_json(rec.dir, {"--what-if-threads", "1,2,4"});
+  EXPECT_EQ(rep.command.status, 0) << rep.command.err;
+  EXPECT_FALSE(rep.doc.is_discarded());
+  return rep.doc;
+}
+
+// fib 18 on one thread: at one thread the model replays the recording (its work and the
+// measured scheduling cost per task) and takes as long as the run, within 2 %.
+TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
+  nlohmann::json doc = what_if("fib", {"18"}, 1);
+  const nlohmann::json& w = doc["what_if"];
+  ASSERT_TRUE(w.is_object());
+  EXPECT_EQ(w["recorded_threads"], 1);
+  EXPECT_EQ(w["tasks"], 8360);  // fib(18) creates 2 fib(17..) calls each: t[18] = 8360
+  ASSERT_EQ(w["predictions"].size(), 3u);
+  double run_ns = doc["run"]["run_ns"].get<double>();
+  const nlohmann::json& one = w["predictions"][0];
+  EXPECT_EQ(one["threads"], 1);
+  EXPECT_NEAR(one["wall_ns"].get<double>(), run_ns, 0.02 * run_ns);
+  uint64_t prev = 0;
+  for (const nlohmann::json& p : w["predictions"]) {
+    uint64_t wall = p["wall_ns"], lower = p["brent_lower_ns"];
+    uint64_t threads = p["threads"];
+    EXPECT_GE(wall, lower) << threads;
+    EXPECT_FALSE(p["stalled"].get<bool>());
+    // Every thread's time is work, overhead or idleness.
+    EXPECT_EQ(p["work_ns"].get<uint64_t>() + p["overhead_ns"].get<uint64_t>() +
+                  p["idle_ns"].get<uint64_t>(),
+              wall * threads);
+    if (prev) EXPECT_LE(wall, prev) << threads;
+    prev = wall;
+  }
+}
+
+// fib's two task constructs make one recursion; below depth d (d <= 8, where fib(18)'s tree is
+// still full) 2^(d+1) - 2 tasks stay tasks.
+TEST(WhatIf, FibCutOffsCountTheTasksLeft) {
+  nlohmann::json doc = what_if("fib", {"18"}, 1);
+  const nlohmann::json& cuts = doc["what_if"]["cutoffs"];
+  ASSERT_TRUE(cuts.is_array());
+  ASSERT_GE(cuts.size(), 8u);
+  for (const nlohmann::json& c : cuts) {
+    EXPECT_EQ(c["constructs"].size(), 2u);
+    EXPECT_NE(c["construct"].get<std::string>().find("fib.c:"), std::string::npos);
+    uint64_t d = c["depth"];
+    if (d <= 8) EXPECT_EQ(c["tasks"].get<uint64_t>(), (2ull << d) - 2) << "depth " << d;
+  }
+  ASSERT_EQ(doc["what_if"]["best_cutoffs"].size(), 1u);
+}
+
+// A dependence chain: its tasks run one after another on any thread count, so two threads
+// gain at most the overlap of the chain with the code that creates it.
+TEST(WhatIf, ADependenceChainDoesNotScale) {
+  nlohmann::json doc = what_if("dep_chain", {}, 1);
+  const nlohmann::json& p = doc["what_if"]["predictions"];
+  ASSERT_EQ(p.size(), 3u);
+  double one = p[0]["wall_ns"], four = p[2]["wall_ns"];
+  EXPECT_GT(four, 0.5 * one);
+}
+
+}  // namespace
+}  // namespace tasklens::testing

@@ -1,0 +1,207 @@
+// The simulator on hand-made one-thread recordings whose schedule on P workers is worked out by
+// hand in each test (libomp's policy: simulator.h). Times in ns.
+#include "simulate/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include "simulate/task_dag.h"
+#include "support/recording.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::simulate {
+namespace {
+
+using format::Endpoint;
+using testing::DependenceType;
+using testing::Status;
+using testing::SyncKind;
+using testing::TraceBuilder;
+
+constexpr uint64_t kImplicit = 2;  // solo_begin's implicit task
+
+TaskDag record(TraceBuilder& t) {
+  TaskDagPass pass;
+  EXPECT_TRUE(testing::replay_experiment(t.write(), {&pass}));
+  return pass.result();
+}
+
+SimResult sim(const TaskDag& dag, uint32_t threads, uint64_t schedule_ns = 0) {
+  SimCosts costs;
+  costs.schedule_ns = schedule_ns;
+  SimConfig config;
+  config.threads = threads;
+  return simulate(dag, costs, config);
+}
+
+// The implicit task enters its barrier at `t0` and leaves it at `t1`.
+void barrier(TraceBuilder& t, uint64_t t0, uint64_t t1) {
+  t.sync_span(0, t0, t1, SyncKind::kBarrierImplicit, 100, kImplicit);
+}
+
+// Tasks `order` run one after another from `t` in the barrier, each for its duration.
+uint64_t run_in_turn(TraceBuilder& t, uint64_t at,
+                     std::initializer_list<std::pair<uint64_t, uint64_t>> order) {
+  for (const auto& [task, ns] : order) {
+    t.schedule(0, at, kImplicit, Status::kSwitch, task);
+    at += ns;
+    t.schedule(0, at, task, Status::kComplete, kImplicit);
+  }
+  return at;
+}
+
+// Three tasks of 100 ns chained by dependences (out, inout, inout on one address), created at
+// 10, 20, 30; the one thread runs them 30..330 in its barrier, leaves it at 330, ends the
+// region at 340 and the program at 350. On more workers the chain starts at its first task's
+// creation (10..310 on worker 1) and no more: 330, whatever the count.
+TEST(Simulator, AChainTakesAsLongOnAnyThreadCount) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 10, kImplicit, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
+  t.create(0, 20, 11, kImplicit, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 20, 11, {{0xA0, DependenceType::kInout}});
+  t.create(0, 30, 12, kImplicit, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 30, 12, {{0xA0, DependenceType::kInout}});
+  uint64_t end = run_in_turn(t, 30, {{10, 100}, {11, 100}, {12, 100}});
+  barrier(t, 30, end);
+  t.solo_end(340, 350);
+  TaskDag dag = record(t);
+  EXPECT_EQ(dag.tasks.size(), 5u);  // root, implicit, three tasks
+  EXPECT_EQ(dag.successors.size(), 2u);
+  EXPECT_EQ(dag.work_ns, 350u);
+  EXPECT_EQ(dag.fragments, 8u);  // root 1, implicit 3 + 1 after the barrier, tasks 3
+  for (uint32_t p : {1u, 2u, 4u}) {
+    SimResult r = sim(dag, p);
+    uint64_t wall = p == 1 ? 350 : 330;
+    EXPECT_EQ(r.wall_ns, wall) << p << " threads";  // without the edges: 150 on 4
+    EXPECT_EQ(r.work_ns, 350u);
+    EXPECT_EQ(r.idle_ns, wall * p - 350u);
+    EXPECT_EQ(r.tasks, 3u);
+    EXPECT_FALSE(r.stalled);
+  }
+}
+
+// Four tasks of 100 ns created at 10, 20, 30, 40 (10 ns of the creator's work before each), run
+// in the barrier 40..440; the region ends at 450, the program at 460.
+TraceBuilder four_equal_tasks() {
+  TraceBuilder t;
+  t.solo_begin();
+  for (uint64_t i = 0; i < 4; ++i) t.create(0, 10 * (i + 1), 10 + i, kImplicit);
+  uint64_t end = run_in_turn(t, 40, {{13, 100}, {12, 100}, {11, 100}, {10, 100}});
+  barrier(t, 40, end);
+  t.solo_end(450, 460);
+  return t;
+}
+
+TEST(Simulator, AForkOfEqualTasksOnOneWorkerIsTheRecordedRun) {
+  TraceBuilder t = four_equal_tasks();
+  TaskDag dag = record(t);
+  SimResult r = sim(dag, 1);
+  EXPECT_EQ(r.wall_ns, 460u);
+  EXPECT_EQ(r.work_ns, 460u);
+  EXPECT_EQ(r.idle_ns, 0u);
+  EXPECT_EQ(r.steals, 0u);
+  // 5 ns per task started: four tasks, 20 ns more.
+  SimResult costly = sim(dag, 1, 5);
+  EXPECT_EQ(costly.wall_ns, 480u);
+  EXPECT_EQ(costly.overhead_ns, 20u);
+}
+
+// Two workers: worker 1 steals task 10 at its creation (10..110), worker 0 creates the others
+// and runs 13 (LIFO) 40..140, worker 1 steals 11, the oldest (110..210), worker 0 runs 12
+// (140..240); the barrier releases at 240, the region ends at 250, the program at 260.
+TEST(Simulator, AForkOfEqualTasksOnTwoWorkers) {
+  TraceBuilder t = four_equal_tasks();
+  TaskDag dag = record(t);
+  SimResult r = sim(dag, 2);
+  EXPECT_EQ(r.wall_ns, 260u);
+  EXPECT_EQ(r.work_ns, 460u);
+  EXPECT_EQ(r.steals, 2u);
+  EXPECT_EQ(r.idle_ns, 2 * 260u - 460u);
+  // 5 ns per task started: worker 1 steals 10 at 10 and runs it 15..115, worker 0 runs 13
+  // 45..145, worker 1 steals 11 (120..220), worker 0 runs 12 (150..250): 270 in all.
+  EXPECT_EQ(sim(dag, 2, 5).wall_ns, 270u);
+}
+
+// Worker 1 is busy with task X (50 ns, stolen at 10) while worker 0 queues A (300 ns), B and C
+// (100 ns) and runs C, its newest (40..140). At 60 worker 1 steals the oldest, A (60..360);
+// worker 0 runs B (140..240). The barrier releases at 360: 380 in all. Stealing the newest
+// instead (B) would leave A to worker 0 after C: 140..440, 460 in all.
+TEST(Simulator, StealingTakesTheOldestTask) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 20, kImplicit);  // X
+  t.create(0, 20, 21, kImplicit);  // A
+  t.create(0, 30, 22, kImplicit);  // B
+  t.create(0, 40, 23, kImplicit);  // C
+  uint64_t end = run_in_turn(t, 40, {{23, 100}, {22, 100}, {21, 300}, {20, 50}});
+  barrier(t, 40, end);
+  t.solo_end(end + 10, end + 20);
+  TaskDag dag = record(t);
+  EXPECT_EQ(sim(dag, 1).wall_ns, end + 20);
+  SimResult r = sim(dag, 2);
+  EXPECT_EQ(r.wall_ns, 380u);
+  EXPECT_EQ(r.steals, 2u);
+}
+
+// Task T1 (construct 0x2000, created at 10) creates T2 and T3 of the same construct at 20 and 30
+// and waits for them (they run 30..130 and 130..230), then works 10 ns more.
+TraceBuilder recursive_pair() {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 30, kImplicit);
+  t.sync(0, 10, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, kImplicit);
+  t.sync_wait(0, 10, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, kImplicit);
+  t.schedule(0, 10, kImplicit, Status::kSwitch, 30);
+  t.create(0, 20, 31, 30);
+  t.create(0, 30, 32, 30);
+  t.sync(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 30);
+  t.sync_wait(0, 30, SyncKind::kTaskwait, Endpoint::kBegin, 100, 30);
+  t.schedule(0, 30, 30, Status::kSwitch, 32);
+  t.schedule(0, 130, 32, Status::kComplete, 30);
+  t.schedule(0, 130, 30, Status::kSwitch, 31);
+  t.schedule(0, 230, 31, Status::kComplete, 30);
+  t.sync_wait(0, 230, SyncKind::kTaskwait, Endpoint::kEnd, 100, 30);
+  t.sync(0, 230, SyncKind::kTaskwait, Endpoint::kEnd, 100, 30);
+  t.schedule(0, 240, 30, Status::kComplete, kImplicit);
+  t.sync_wait(0, 240, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, kImplicit);
+  t.sync(0, 240, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, kImplicit);
+  t.solo_end(250, 260);
+  return t;
+}
+
+TEST(Simulator, TheCreationTreeGivesRecursionDepths) {
+  TraceBuilder t = recursive_pair();
+  TaskDag dag = record(t);
+  ASSERT_EQ(dag.constructs.size(), 1u);
+  EXPECT_TRUE(dag.constructs[0].recursive);
+  EXPECT_EQ(dag.constructs[0].max_depth, 2u);
+  EXPECT_EQ(dag.constructs[0].tasks, 3u);
+  EXPECT_EQ(sim(dag, 1).wall_ns, 260u);
+  // Two workers: worker 0 enters the barrier as it creates T1 and runs T1 itself; worker 1
+  // steals T2 at 20 (20..120); worker 0 runs T3 in T1's taskwait (30..130); T1 ends at 140.
+  EXPECT_EQ(sim(dag, 2).wall_ns, 160u);
+}
+
+// A cut-off at depth 1: T2 and T3 run inline in T1, each 4 ns shorter (the creation cost of the
+// construct taken off); one task is left.
+TEST(Simulator, ACutOffInlinesTheDeeperTasks) {
+  TraceBuilder t = recursive_pair();
+  TaskDag dag = record(t);
+  SimCosts costs;
+  costs.creation_ns = {4};
+  costs.schedule_ns = 0;
+  SimConfig config;
+  config.threads = 1;
+  config.cutoff_construct = 0;
+  config.cutoff_depth = 1;
+  SimResult r = simulate(dag, costs, config);
+  EXPECT_EQ(r.inlined, 2u);
+  EXPECT_EQ(r.kept, 1u);
+  EXPECT_EQ(r.tasks, 1u);
+  EXPECT_EQ(r.wall_ns, 252u);
+  EXPECT_EQ(r.work_ns, 252u);
+}
+
+}  // namespace
+}  // namespace tasklens::simulate
