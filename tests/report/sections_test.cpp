@@ -1,0 +1,72 @@
+// The report's sections: the list `report` and `--help` read, and the breakdown section rendered
+// from a hand-made trace whose verdict is known (the words in report/, the numbers in analysis/).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "report/breakdown_section.h"
+#include "report/section.h"
+#include "support/recording.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::report {
+namespace {
+
+using tasklens::testing::Status;
+using tasklens::testing::TraceBuilder;
+
+TEST(Sections, NamesAndFlagsAreUniqueAndOnlyTheBreakdownIsDefault) {
+  std::set<std::string> names, flags;
+  for (const SectionInfo& s : all_sections()) {
+    EXPECT_TRUE(names.insert(s.name).second) << s.name;
+    if (!s.flag.empty()) EXPECT_TRUE(flags.insert(s.flag).second) << s.flag;
+    EXPECT_FALSE(s.help.empty()) << s.name;
+    EXPECT_EQ(s.default_on, s.name == "breakdown") << s.name;
+    EXPECT_TRUE(bool(s.make)) << s.name;
+  }
+  EXPECT_EQ(all_sections().front().name, "breakdown");
+}
+
+TEST(Sections, EveryVerdictHasItsWords) {
+  for (auto v : {analysis::Verdict::kLL, analysis::Verdict::kLH, analysis::Verdict::kHL,
+                 analysis::Verdict::kHH}) {
+    EXPECT_GT(std::string(verdict_meaning(v)).size(), 10u);
+    EXPECT_GT(std::string(verdict_advice(v)).size(), 10u);
+  }
+  EXPECT_NE(std::string(verdict_meaning(analysis::Verdict::kLL)), verdict_meaning(analysis::Verdict::kHH));
+}
+
+// One thread, one region 0..100: the implicit task creates task 5 at 10 and runs it 20..90 (70 ns
+// of the task's work, the implicit task's 10 + 10 + 10 around it). Idleness 0, overhead 0 or
+// nearly: verdict LL, and the text says so in words.
+TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 5, 2);
+  t.schedule(0, 20, 2, Status::kSwitch, 5);
+  t.schedule(0, 90, 5, Status::kComplete, 2);
+  t.solo_end(100, 110);
+  std::string dir = t.write();
+
+  ReportOptions options;
+  std::unique_ptr<Section> section = make_breakdown_section(options);
+  ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
+  auto x = format::open_experiment(dir);
+  ASSERT_TRUE(bool(x));
+  replay::Symbolizer symbols(std::unordered_map<uint64_t, replay::Location>{});
+  replay::ReplayStats stats;
+  ReportContext ctx{*x, symbols, options, stats};
+  nlohmann::json j = section->json(ctx);
+  EXPECT_EQ(j["verdict"], "LL") << j.dump(1);
+  EXPECT_EQ(j["verdict_meaning"], verdict_meaning(analysis::Verdict::kLL));
+  EXPECT_EQ(j["run_ns"], 110) << j.dump(1);
+  EXPECT_EQ(j["idle_ns"], 0) << j.dump(1);
+  EXPECT_EQ(j["overhead_ns"], 0) << j.dump(1);
+  std::string text;
+  section->text(ctx, text);
+  EXPECT_NE(text.find("Verdict LL"), std::string::npos) << text;
+  EXPECT_NE(text.find(verdict_meaning(analysis::Verdict::kLL)), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace tasklens::report
