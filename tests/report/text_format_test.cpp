@@ -1,4 +1,5 @@
-// The text report's numbers: durations, means, percentages, counts and the bars over time.
+// The text report's numbers: means, percentages, counts and the bars over time (durations are
+// format::duration_text's, tested in tests/format/text_test.cpp).
 #include "report/text_format.h"
 
 #include <gtest/gtest.h>
@@ -8,13 +9,6 @@
 
 namespace tasklens::report {
 namespace {
-
-TEST(TextFormat, DurationsInTheirUnit) {
-  EXPECT_EQ(duration(789), "789 ns");
-  EXPECT_EQ(duration(45600), "45.600 us");
-  EXPECT_EQ(duration(12345000), "12.345 ms");
-  EXPECT_EQ(duration(1234000000), "1.234 s");
-}
 
 TEST(TextFormat, MeansAreRoundedAndClamped) {
   EXPECT_EQ(mean_duration(788.6), "789 ns");
