@@ -44,7 +44,7 @@ const char* waiting_name(TaskState s) {
 class PerfettoExporter final : public TimelineExporter {
  public:
   PerfettoExporter(const format::Experiment& x, const ExportOptions& o,
-                   replay::Symbolizer* symbols, std::string path)
+                   symbols::Symbolizer* symbols, std::string path)
       : TimelineExporter(x, o, symbols), path_(std::move(path)) {}
 
   Result<bool> open() { return out_.open(path_); }
@@ -299,7 +299,7 @@ Result<ExportSummary> PerfettoExporter::finish(const replay::ReplayStats& stats)
 Result<std::unique_ptr<Exporter>> make_perfetto_exporter(const format::Experiment& x,
                                                          const std::string& out,
                                                          const ExportOptions& o,
-                                                         replay::Symbolizer* symbols) {
+                                                         symbols::Symbolizer* symbols) {
   return open_exporter<PerfettoExporter>(x, o, symbols, out);
 }
 

@@ -20,7 +20,7 @@ bool is_task_kind(RegionKind kind) {
          kind == RegionKind::kTask || kind == RegionKind::kUntiedTask;
 }
 
-RegionTable::RegionTable(const format::Experiment& x, replay::Symbolizer* symbols)
+RegionTable::RegionTable(const format::Experiment& x, symbols::Symbolizer* symbols)
     : x_(x), symbols_(symbols) {}
 
 uint32_t RegionTable::intern(RegionKind kind, uint64_t key) {
@@ -46,7 +46,7 @@ Region RegionTable::make(RegionKind kind, uint64_t key) {
   r.name = region_kind_name(kind);
   if (key == 0) return r;
   if (symbols_) {
-    const replay::Location& loc = symbols_->resolve(key);
+    const symbols::Location& loc = symbols_->resolve(key);
     r.function = loc.function;
     r.file = loc.file;
     r.line = uint32_t(loc.line);

@@ -51,7 +51,7 @@ Soundness soundness(const ConsistencyReport& rep, const format::Experiment& x) {
 
 ConsistencyReport check_consistency(const format::Experiment& x) {
   ConsistencyReport rep;
-  rep.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
+  rep.events_lost = x.metadata.recorder.events_lost;
   auto stream = MergedStream::open(x);
   if (!stream) {
     rep.stream_problems.push_back({format::Problem::Severity::kDataLost, stream.error().message});

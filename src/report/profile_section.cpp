@@ -231,7 +231,7 @@ class ProfileSection : public Section {
   void extra_json(const ReportContext& ctx, nlohmann::json& doc) override {
     nlohmann::json tasks = nlohmann::json::array();
     for (const TaskConstruct& c : pass_.result().tasks) {
-      const replay::Location& loc = ctx.symbols.resolve(c.codeptr);
+      const symbols::Location& loc = ctx.symbols.resolve(c.codeptr);
       nlohmann::json j = {
           {"codeptr", hex(c.codeptr)},
           {"location", construct_name(c, ctx)},
