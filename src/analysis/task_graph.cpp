@@ -272,7 +272,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(e.b);
       if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
-      if (e.flags & format::task_flag::kExplicit) {
+      if (format::creates_explicit_task(e)) {
         ++result_.tasks;
         n.grain = grain_of(m.task_code(e.a));
         if (parent && parent->grain) n.depth = parent->depth + 1;

@@ -41,9 +41,7 @@ RunCounts count_experiment(const format::Experiment& x) {
       for (const format::Event& e : chunk) {
         ++c.events;
         if (e.kind == format::Kind::kParallelBegin) ++c.parallel_regions;
-        if (e.kind == format::Kind::kTaskCreate && (e.flags & format::task_flag::kExplicit)) {
-          ++c.explicit_tasks;
-        }
+        c.explicit_tasks += format::creates_explicit_task(e);
       }
     }
   }

@@ -105,7 +105,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         }
         TaskFacts f;
         f.parent = e.b;
-        f.is_explicit = (e.flags & format::task_flag::kExplicit) != 0;
+        f.is_explicit = format::creates_explicit_task(e);
         auto p = tasks.find(e.b);
         if (p == tasks.end()) {
           issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
