@@ -11,8 +11,10 @@
  *
  * Usage:  imbalance [GRAIN_NS=10000] [ITERATIONS=1000]
  * Prints: imbalance grain_ns=G iterations=I threads=n tasks=n*I ideal_work_ns=g*n(n+1)/2*I
- *         ideal_idle_ns=g*n(n-1)/2*I measured_work_ns=W OK|FAILED
- * (measured_work_ns is what the tasks timed themselves; the other values are exact formulas.)
+ *         ideal_idle_ns=g*n(n-1)/2*I measured_work_ns=W measured_idle_ns=D OK|FAILED
+ * (measured_work_ns is what the tasks timed themselves; measured_idle_ns the idleness those
+ * times imply, sum over t of W_n - W_t with W_t the times of thread t's tasks: thread n's task is
+ * the longest of every iteration; the other values are exact formulas.)
  */
 #include "common.h" /* first: it selects POSIX 2008 before any system header */
 #include <omp.h>
@@ -46,16 +48,17 @@ int main(int argc, char** argv) {
     }
   }
 
-  unsigned long long I = (unsigned long long)iters, N = (unsigned long long)n, work = 0;
+  unsigned long long I = (unsigned long long)iters, N = (unsigned long long)n, work = 0, idle = 0;
   int good = 1;
   for (int t = 1; t <= n; t++) {
     work += measured[t - 1];
+    if (measured[n - 1] > measured[t - 1]) idle += measured[n - 1] - measured[t - 1];
     if (ran[t - 1] != iters || measured[t - 1] < (unsigned long long)t * g * I) good = 0;
   }
   printf(
       "imbalance grain_ns=%llu iterations=%ld threads=%d tasks=%llu ideal_work_ns=%llu "
-      "ideal_idle_ns=%llu measured_work_ns=%llu %s\n",
-      g, iters, n, N * I, g * N * (N + 1) / 2 * I, g * N * (N - 1) / 2 * I, work,
+      "ideal_idle_ns=%llu measured_work_ns=%llu measured_idle_ns=%llu %s\n",
+      g, iters, n, N * I, g * N * (N + 1) / 2 * I, g * N * (N - 1) / 2 * I, work, idle,
       good ? "OK" : "FAILED");
   free(measured);
   free(ran);

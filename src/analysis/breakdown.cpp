@@ -3,35 +3,13 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
 #include "format/off_cpu.h"
 
 namespace tasklens::analysis {
 
 const char* verdict_code(Verdict v) {
   static const char* const k[] = {"LL", "LH", "HL", "HH"};
-  return k[int(v)];
-}
-
-const char* verdict_meaning(Verdict v) {
-  static const char* const k[] = {
-      "low idleness, low overhead: effectively parallel",
-      "low idleness, high overhead: coarsen the concurrency granularity",
-      "high idleness, low overhead: refine the concurrency granularity",
-      "high idleness, high overhead: switch parallelization strategy"};
-  return k[int(v)];
-}
-
-const char* verdict_advice(Verdict v) {
-  static const char* const k[] = {
-      ("the threads are busy running tasks; speed comes from the tasks' serial performance now."),
-      ("the threads often wait in the runtime while tasks are ready: the tasks are too small for "
-       "their creation and scheduling cost. Make fewer, larger tasks (raise the cut-off, grain "
-       "size or block size)."),
-      ("the threads often have nothing to run: there is too little parallelism at times (too few "
-       "or too large tasks, long dependence chains, serial phases). Make more, smaller tasks or "
-       "remove dependences."),
-      ("the threads are often idle and, when work is there, the runtime costs too much: the task "
-       "decomposition itself does not fit; rethink how work is split and synchronized.")};
   return k[int(v)];
 }
 
@@ -43,6 +21,8 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
   switches_.clear();
   next_switch_ = 0;
   result_ = Breakdown{};
+  if (info.experiment) result_.creation = creation_cost(*info.experiment);
+  claims_.begin(info.threads, &result_.creation);
   if (info.experiment) {
     result_.recorder_start_ns = info.experiment->clock.recorder_start_ns;
     format::OffCpu off = format::read_off_cpu(*info.experiment);
@@ -113,6 +93,7 @@ void BreakdownPass::open(uint32_t thread, uint64_t t, State state, bool working,
   s.open = true;
   s.state = state;
   s.working = working;
+  s.claimed = 0;
   s.t0 = t;
   s.ready0 = ready_integral_;
   s.construct = construct;
@@ -129,7 +110,10 @@ __attribute__((always_inline)) inline void BreakdownPass::close(uint32_t thread,
   if (s.t0 >= slice_begin_ && t <= slice_end_ && p.slice == slice_index_ &&
       p.construct == s.construct) {
     if (s.state == kWorking) {
-      p.time.work_ns += t - s.t0;
+      uint64_t claimed = std::min(s.claimed, t - s.t0);
+      p.time.work_ns += t - s.t0 - claimed;
+      p.time.overhead_ns += claimed;
+      p.time.creation_ns += claimed;
     } else if (s.state == kRuntime) {
       uint64_t ready = ready_integral_ - s.ready0;
       p.time.overhead_ns += ready;
@@ -146,6 +130,8 @@ void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
   const Segment& s = segments_[thread];
   // Split [t0, t) at slice boundaries; R is known at each of them.
   uint64_t a = s.t0, ra = s.ready0;
+  // The creations' claim lies at the segment's end (it ends at their events).
+  const uint64_t claim_from = t - std::min(s.claimed, t - s.t0);
   while (a < t) {
     size_t k = slice_of(a);
     uint64_t b = std::min<uint64_t>(t, slice_end_);
@@ -156,7 +142,10 @@ void BreakdownPass::close_across_slices(uint32_t thread, uint64_t t) {
       p.construct = s.construct;
     }
     if (s.state == kWorking) {
-      p.time.work_ns += b - a;
+      uint64_t claimed = b > claim_from ? b - std::max(a, claim_from) : 0;
+      p.time.work_ns += b - a - claimed;
+      p.time.overhead_ns += claimed;
+      p.time.creation_ns += claimed;
     } else if (s.state == kRuntime) {
       uint64_t rb = b == t ? ready_integral_ : ready_at(b);
       p.time.overhead_ns += rb - ra;
@@ -180,18 +169,22 @@ void BreakdownPass::flush(uint32_t thread) {
 void BreakdownPass::track_region(const format::Event& e) {
   // Region instances, for the wall time and team size of each construct.
   if (e.kind == format::Kind::kParallelBegin) {
-    live_regions_[e.a] = Instance{construct_index(e.c), e.time};
+    const auto pb = format::ev::ParallelBegin::of(e);
+    live_regions_[pb.region] = Instance{construct_index(pb.codeptr), e.time};
   } else if (e.kind == format::Kind::kParallelEnd) {
-    if (Instance* in = live_regions_.find(e.a)) {
+    const auto pe = format::ev::ParallelEnd::of(e);
+    if (Instance* in = live_regions_.find(pe.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
       ++rb.instances;
       rb.wall_ns += e.time - in->begin_ns;
-      live_regions_.erase(e.a);
+      live_regions_.erase(pe.region);
     }
-  } else if (e.kind == format::Kind::kImplicitTask && e.op == uint8_t(format::Endpoint::kBegin)) {
-    if (Instance* in = live_regions_.find(e.b)) {
+  } else if (e.kind == format::Kind::kImplicitTask) {
+    const auto it = format::ev::ImplicitTask::of(e);
+    if (it.endpoint != uint8_t(format::Endpoint::kBegin)) return;
+    if (Instance* in = live_regions_.find(it.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
-      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(e.c));
+      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(it.team_size));
     }
   }
 }
@@ -223,6 +216,18 @@ __attribute__((always_inline)) inline void BreakdownPass::update_thread(uint32_t
   if (alive) open(p, t, state, working, construct);
 }
 
+void BreakdownPass::claim_creation(uint32_t p, const format::Event& e) {
+  Segment& s = segments_[p];
+  CreationClaims::Claim c = claims_.on_event(p, e, s.open && s.working);
+  if (!c.total() || !s.open || s.state != kWorking) return;
+  // Serial or preempted time stays what it is; working time claimed ends here.
+  s.claimed += c.total();
+  bool working = s.working;
+  uint32_t construct = s.construct;
+  close(p, e.time);
+  open(p, e.time, kWorking, working, construct);
+}
+
 void BreakdownPass::pass_switches(uint64_t t, const replay::TaskModel& m) {
   while (next_switch_ < switches_.size() && switches_[next_switch_].time <= t) {
     const Switch& sw = switches_[next_switch_++];
@@ -246,11 +251,13 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
                 uint8_t(format::Kind::kImplicitTask) == uint8_t(format::Kind::kParallelBegin) + 2);
   if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) track_region(e);
   ready_ = m.ready_count() > 0;
-  if (e.kind == format::Kind::kThreadBegin && e.sub == 1 && !initial_[r.thread]) {
+  if (e.kind == format::Kind::kThreadBegin && format::ev::ThreadBegin::of(e).thread_type == 1 &&
+      !initial_[r.thread]) {
     // ompt_thread_initial: the program's thread, whose time counts from the process's start.
     initial_[r.thread] = 1;
     if (!segments_[r.thread].open) open(r.thread, 0, kSerial, false, 0);
   }
+  if (claims_.active()) claim_creation(r.thread, e);
   if (!replay::TaskModel::may_change_thread(e.kind) && segments_[r.thread].open) return;
   update_thread(r.thread, e.time, m);
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/creation_cost.h"
 #include "replay/pass.h"
 #include "replay/id_map.h"
 
@@ -26,6 +27,9 @@ struct TimeSplit {
   uint64_t idle_ns = 0;
   uint64_t serial_ns = 0;     // the initial thread outside parallel regions
   uint64_t preempted_ns = 0;  // off the CPU while runnable (another process had it)
+  // Of overhead_ns: the runtime's estimated time inside task creation, taken out of the
+  // creator's work (creation_cost.h).
+  uint64_t creation_ns = 0;
   // Every category: a thread's lifetime.
   uint64_t total_ns() const { return active_ns() + serial_ns + preempted_ns; }
   // What POT's shares and the verdict are drawn from.
@@ -33,15 +37,14 @@ struct TimeSplit {
   TimeSplit& operator+=(const TimeSplit& o) {
     work_ns += o.work_ns, overhead_ns += o.overhead_ns, idle_ns += o.idle_ns;
     serial_ns += o.serial_ns, preempted_ns += o.preempted_ns;
+    creation_ns += o.creation_ns;
     return *this;
   }
 };
 
 // POT Table 1 (Tallent et al.): idleness and overhead, each low or high.
 enum class Verdict { kLL, kLH, kHL, kHH };
-const char* verdict_code(Verdict v);     // "LL", "LH", "HL", "HH"
-const char* verdict_meaning(Verdict v);  // the interpretation of Table 1
-const char* verdict_advice(Verdict v);   // what it means for the user's code
+const char* verdict_code(Verdict v);  // "LL", "LH", "HL", "HH" (the words: report/breakdown_section.h)
 
 struct ThreadBreakdown {
   uint32_t thread = 0;
@@ -71,6 +74,7 @@ struct Breakdown {
   uint64_t run_ns = 0;  // the run's end: the program's exit (ns since the process started)
   uint64_t recorder_start_ns = 0;  // when the trace's first event could have come
   bool preemption_measured = false;  // context-switch records were read (off_cpu.bin)
+  CreationCost creation;  // the estimate behind total.creation_ns
   // Time threads ran a task body, whatever the category: work plus the serial and preempted time
   // of a running task (the initial task's serial code, a task preempted). The task graph's work.
   uint64_t task_body_ns = 0;
@@ -102,6 +106,7 @@ class BreakdownPass : public replay::Pass {
     bool open = false;
     State state = kRuntime;
     bool working = false;     // runs a task body (under any state)
+    uint64_t claimed = 0;     // kWorking: of it, task creation at its end (overhead)
     uint64_t t0 = 0;
     uint64_t ready0 = 0;      // R(t0)
     uint32_t construct = 0;   // index in result_.regions
@@ -148,6 +153,8 @@ class BreakdownPass : public replay::Pass {
   size_t slice_of(uint64_t t);
   // R at a slice boundary already passed, or at the current time.
   uint64_t ready_at(uint64_t t) const;
+  // The creations' claim on the working time since the thread's event before.
+  void claim_creation(uint32_t thread, const format::Event& e);
 
   uint32_t slices_;
   double high_threshold_;
@@ -166,6 +173,7 @@ class BreakdownPass : public replay::Pass {
   std::vector<Switch> switches_;  // every thread's, by time
   size_t next_switch_ = 0;
   std::vector<Pending> pending_;  // per thread
+  CreationClaims claims_;
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
   Breakdown result_;
 };

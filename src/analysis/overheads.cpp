@@ -53,14 +53,6 @@ CostTimes& CostTimes::operator+=(const CostTimes& o) {
   return *this;
 }
 
-const char* construct_name(Construct k) {
-  static const char* const names[] = {
-      "parallel", "loop",     "sections", "single", "workshare", "distribute", "taskloop",
-      "scope",    "masked",   "barrier",  "implicit barrier", "taskwait", "taskgroup",
-      "critical", "lock",     "atomic",   "ordered", "reduction", "task", "nested parallel"};
-  return names[size_t(k)];
-}
-
 ConstructTimes& ConstructTimes::operator+=(const ConstructTimes& o) {
   count += o.count;
   exec_ns += o.exec_ns;
@@ -191,12 +183,18 @@ void OverheadsPass::begin(const replay::ReplayInfo& info) {
   s_->result = &result_;
   s_->threads.resize(info.threads);
   result_.threads = info.threads;
+  if (info.experiment) s_->creation = creation_cost(*info.experiment);
+  s_->claims.begin(info.threads, &s_->creation);
 }
 
 void OverheadsPass::before(const replay::Record& r, const replay::TaskModel& m) {
   s_->model = &m;
   s_->advance(r.ev.time);
-  if (r.thread < s_->threads.size()) s_->close(r.thread, r.ev.time);
+  if (r.thread >= s_->threads.size()) return;
+  // The same claim as the breakdown's: the thread worked since its event before.
+  CreationClaims::Claim claim;
+  if (s_->claims.active()) claim = s_->claims.on_event(r.thread, r.ev, m.working(r.thread));
+  s_->close(r.thread, r.ev.time, claim.total());
 }
 
 void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {

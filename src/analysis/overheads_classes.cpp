@@ -8,7 +8,7 @@ using replay::TaskInfo;
 
 // Closes the thread's open segment at t (now == t): classifies [t0, t) by what the thread was
 // doing, which only the thread's own events change.
-void OverheadsPass::State::close(uint32_t p, uint64_t t) {
+void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
   ThreadState& ts = threads[p];
   uint64_t t0 = ts.t0;
   Integrals i0 = ts.at0;
@@ -56,17 +56,22 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t) {
     const TaskInfo* task = model->task(cur);
     bool explicit_task = task && task->is_explicit();
     if (explicit_task) x.task_work += d;
+    // The runtime's time creating tasks, in the creator's stretch: task management.
+    uint64_t created = std::min(created_ns, d), work = d - created;
     // Inside the body of a lock or critical section taken in the current construct.
     if (!x.held.empty() && x.held.back().task == cur && x.held.back().t0 >= f.t0) {
-      x.held.back().cost[Cost::kWork] += d;
+      x.held.back().cost[Cost::kWork] += work;
+      x.held.back().cost[Cost::kTaskManagement] += created;
     } else if (explicit_task && !own) {
       uint32_t k = task_construct(x, task->codeptr);
       ConstructTimes& ct = timing(x, k);
       ct.exec_ns += d;
       ct.body_ns += d;
-      commit(ts, depth, k, Cost::kWork, d);
+      commit(ts, depth, k, Cost::kWork, work);
+      if (created) commit(ts, depth, k, Cost::kTaskManagement, created);
     } else {
-      f.cost[Cost::kWork] += d;
+      f.cost[Cost::kWork] += work;
+      f.cost[Cost::kTaskManagement] += created;
     }
     return;
   }

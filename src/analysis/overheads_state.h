@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/creation_cost.h"
 #include "analysis/overheads.h"
 #include "format/event.h"
 #include "replay/id_map.h"
@@ -153,6 +154,8 @@ struct OverheadsPass::State {
   uint64_t now = 0;
   Integrals integral;  // at `now`
   Overheads* result = nullptr;
+  CreationCost creation;
+  CreationClaims claims;
 
   void advance(uint64_t t) {
     if (t <= now) return;
@@ -251,7 +254,9 @@ struct OverheadsPass::State {
 
   // Closes the thread's open segment at t (now == t): classifies [t0, t) by what the thread was
   // doing, which only the thread's own events change.
-  void close(uint32_t p, uint64_t t);
+  // `creation` ns of it are the runtime's time creating tasks (creation_cost.h): task
+  // management where the thread would otherwise work.
+  void close(uint32_t p, uint64_t t, uint64_t created_ns = 0);
 
   // Waiting in a barrier over [t0, t1): time while a task was ready is task management; the
   // idle rest is kept per phase of the barrier, classified when the barrier ends (pop_barrier):

@@ -14,6 +14,7 @@ namespace tasklens::analysis {
 // What a segment's time is and how the path came to its task (the caller's codes).
 struct PathLabel {
   uint32_t creates = 0;  // tasks its task created within the segment
+  uint32_t runtime_ns = 0;  // of its time, the runtime's (task creation), not its task's work
   uint8_t kind = 0;      // e.g. a task body's time or the runtime's
   uint8_t via = 0;       // the edge from the segment before it
   uint8_t detail = 0;    // about that edge (e.g. the dependence type)

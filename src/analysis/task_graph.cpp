@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::analysis {
@@ -84,6 +85,13 @@ Split split_by_size(const std::map<int64_t, TaskGrain::Values>& by, uint64_t thr
 
 }  // namespace
 
+GrainCost grain_cost(uint64_t overhead_ns, uint64_t tasks) {
+  GrainCost c;
+  c.task_cost_ns = tasks ? overhead_ns / tasks : 0;
+  c.threshold_ns = kGrainFactor * c.task_cost_ns;
+  return c;
+}
+
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
   GrainAdvice a;
   if (g.tasks == 0) return a;
@@ -118,6 +126,8 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   fork_site_index_ = replay::IdMap<uint32_t>();
   paths_ = PathArena();
   best_ = Longest{};
+  creation_ = info.experiment ? creation_cost(*info.experiment) : CreationCost{};
+  claims_.begin(info.threads, &creation_);
 }
 
 uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
@@ -129,16 +139,20 @@ uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
   return index;
 }
 
-void TaskGraphPass::flush(uint32_t thread, uint64_t t) {
+void TaskGraphPass::flush(uint32_t thread, uint64_t t, uint64_t creation) {
   Running& r = running_[thread];
   if (r.forking && t > r.since) result_.runtime_ns += t - r.since;
   if (r.task && t > r.since) {
+    uint64_t d = t - r.since, runtime = std::min(creation, d);
     if (Node* n = nodes_.find(r.task)) {
-      n->span += t - r.since;
-      n->pending += t - r.since;
-      n->subtree += t - r.since;
+      n->span += d;
+      n->pending += d;
+      n->pending_runtime += runtime;
+      n->subtree += d - runtime;
     }
-    result_.work_ns += t - r.since;
+    result_.work_ns += d - runtime;
+    result_.runtime_ns += runtime;
+    result_.creation_ns += runtime;
   }
   r.since = t;
 }
@@ -147,12 +161,14 @@ TaskGraphPass::Longest TaskGraphPass::longest(Node& n) {
   if (n.pending) {
     PathArena::Label label;
     label.creates = n.pending_creates;
+    label.runtime_ns = uint32_t(std::min<uint64_t>(n.pending_runtime, UINT32_MAX));
     label.kind = uint8_t(PathKind::kWork);
     label.via = n.via;
     label.detail = n.via_detail;
     label.serial = n.region == 0 && !n.grain;
     n.path = paths_.extend(n.path, n.id, n.grain, n.pending, label);
     n.pending = 0;
+    n.pending_runtime = 0;
     n.pending_creates = 0;
     n.via = uint8_t(PathVia::kSame);
     n.via_detail = 0;
@@ -171,6 +187,7 @@ void TaskGraphPass::raise(Node& n, const Longest& l, PathVia via, uint8_t detail
   n.span = l.ns;
   paths_.assign(&n.path, l.path);
   n.pending = 0;
+  n.pending_runtime = 0;
   n.pending_creates = 0;
   n.via = uint8_t(via);
   n.via_detail = detail;
@@ -210,44 +227,62 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const format::Event& e = r.ev;
   const uint32_t p = r.thread;
   if (p >= running_.size()) return;
-  // The strand that ran up to this event belongs to the task that ran before it.
-  flush(p, e.time);
+  // The strand that ran up to this event belongs to the task that ran before it, less the
+  // creations' claim on it (the runtime's).
+  CreationClaims::Claim claim;
+  if (claims_.active()) claim = claims_.on_event(p, e, running_[p].task != 0);
+  flush(p, e.time, claim.total());
   const replay::ThreadInfo& th = m.thread(p);
+  if (!part_of_creation(e.kind)) {
+    // The runtime went on creating the task after its task_create: the task starts after that.
+    if (claim.after_ns && running_[p].created) {
+      const replay::TaskInfo* created = m.task(running_[p].created);
+      if (created && (created->state == replay::TaskState::kReady ||
+                      created->state == replay::TaskState::kInitialized)) {
+        raise(running_[p].created, longest(running_[p].task), PathVia::kCreated);
+      }
+    }
+    running_[p].created = e.kind == Kind::kTaskCreate ? format::ev::TaskCreate::of(e).task : 0;
+  }
   switch (e.kind) {
     case Kind::kParallelBegin: {
-      Region& region = regions_[e.a];
+      const auto pb = format::ev::ParallelBegin::of(e);
+      Region& region = regions_[pb.region];
       take(region.fork, longest(th.current));
       region.has_fork = true;
       region.fork_ns = e.time;
       region.fork_thread = p;
-      uint32_t& site = fork_site_index_[e.c ? e.c : 1];
+      uint32_t& site = fork_site_index_[pb.codeptr ? pb.codeptr : 1];
       if (!site) {
-        fork_sites_.push_back(e.c);
+        fork_sites_.push_back(pb.codeptr);
         site = uint32_t(fork_sites_.size());
       }
       region.fork_site = site;
       // Until its implicit task begins the thread is in the runtime: no task's work.
-      running_[p].forking = e.a;
+      running_[p].forking = pb.region;
       break;
     }
-    case Kind::kParallelEnd:
-      if (running_[p].forking == e.a) running_[p].forking = 0;
+    case Kind::kParallelEnd: {
+      const auto pe = format::ev::ParallelEnd::of(e);
+      if (running_[p].forking == pe.region) running_[p].forking = 0;
       // The encountering task (current again) continues after the whole region.
-      if (Region* region = regions_.find(e.a)) {
+      if (Region* region = regions_.find(pe.region)) {
         raise(th.current, region->max_end, PathVia::kJoin);
         drop(region->fork);
         drop(region->max_end);
-        regions_.erase(e.a);
+        regions_.erase(pe.region);
       }
       break;
-    case Kind::kImplicitTask:
-      if (e.op == uint8_t(Endpoint::kBegin)) {
-        Node& n = fresh_node(e.a);
-        n.region = e.b;
-        if (running_[p].forking == e.b) running_[p].forking = 0;
+    }
+    case Kind::kImplicitTask: {
+      const auto it = format::ev::ImplicitTask::of(e);
+      if (it.endpoint == uint8_t(Endpoint::kBegin)) {
+        Node& n = fresh_node(it.task);
+        n.region = it.region;
+        if (running_[p].forking == it.region) running_[p].forking = 0;
         // A region whose parallel_begin is not in the trace starts at 0.
-        if (e.b) {
-          const Region& region = regions_[e.b];
+        if (it.region) {
+          const Region& region = regions_[it.region];
           raise(n, region.fork, PathVia::kFork);
           if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
             // The runtime's time from the fork to this task's begin, on the path.
@@ -261,49 +296,54 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         }
       }
       break;
+    }
     case Kind::kTaskCreate: {
+      const auto tc = format::ev::TaskCreate::of(e);
       if (Node* c = nodes_.find(th.current)) ++c->pending_creates;
       Longest creator = longest(th.current);  // it may start once its creator got this far
-      Node& n = fresh_node(e.a);
-      n.parent = e.b;
-      const replay::TaskInfo* info = m.task(e.a);
+      Node& n = fresh_node(tc.task);
+      n.parent = tc.parent;
+      const replay::TaskInfo* info = m.task(tc.task);
       n.region = info ? info->region : th.region;
-      n.has_deps = e.op != 0;
+      n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
-      const Node* parent = nodes_.find(e.b);
+      const Node* parent = nodes_.find(tc.parent);
       if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
       if (format::creates_explicit_task(e)) {
         ++result_.tasks;
-        n.grain = grain_of(m.task_code(e.a));
+        n.grain = grain_of(m.task_code(tc.task));
         if (parent && parent->grain) n.depth = parent->depth + 1;
       }
       break;
     }
-    case Kind::kUserParam:
+    case Kind::kUserParam: {
+      const auto up = format::ev::UserParam::of(e);
       // The first parameter a task sets describes it (e.g. fib's n).
       if (Node* n = nodes_.find(th.current); n && !n->has_param) {
         n->has_param = true;
-        n->param = e.a;
-        n->param_value = int64_t(e.b);
+        n->param = up.name;
+        n->param_value = up.value;
       }
       break;
+    }
     case Kind::kSyncRegion: {
-      uint64_t id = e.b ? e.b : th.current;
+      const auto s = format::ev::SyncRegion::of(e);
+      uint64_t id = s.task ? s.task : th.current;
       Node* n = nodes_.find(id);
       if (!n) break;
-      if (e.op == uint8_t(Endpoint::kBegin)) {
-        if (is_barrier(e.sub)) {
+      if (s.endpoint == uint8_t(Endpoint::kBegin)) {
+        if (is_barrier(s.sync_kind)) {
           if (Region* region = regions_.find(n->region)) take(region->max_end, longest(*n));
-        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           ++n->open_groups;
         }
-      } else if (e.op == uint8_t(Endpoint::kEnd)) {
-        if (e.sub == uint16_t(SyncKind::kTaskwait)) {
+      } else if (s.endpoint == uint8_t(Endpoint::kEnd)) {
+        if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
           raise(*n, n->children_end, PathVia::kTaskwait);
-        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           raise(*n, n->descendants_end, PathVia::kTaskgroup);
           if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
-        } else if (is_barrier(e.sub)) {
+        } else if (is_barrier(s.sync_kind)) {
           if (const Region* region = regions_.find(n->region)) {
             raise(*n, region->max_end, PathVia::kBarrier);
           }
@@ -401,7 +441,9 @@ void TaskGraphPass::compose_critical_path() {
       runtime.ns += s.ns;
       continue;
     }
-    shares[s.construct].ns += s.ns;
+    runtime.ns += s.label.runtime_ns;
+    result_.path_creation_ns += s.label.runtime_ns;
+    shares[s.construct].ns += s.ns - s.label.runtime_ns;
     tasks[s.construct].insert(s.task);
   }
   std::reverse(in_order.begin(), in_order.end());
@@ -462,6 +504,7 @@ void TaskGraphPass::compose_path_runs(const std::vector<const PathArena::Segment
       task = s->task;
     }
     run.ns += s->ns;
+    run.creation_ns += s->label.runtime_ns;
     if (s->label.serial) result_.path_serial_ns += s->ns;
     if (s->label.creates) {
       if (!run.creates) first_create_end = run.ns;

@@ -30,6 +30,7 @@
 #include <map>
 #include <vector>
 
+#include "analysis/creation_cost.h"
 #include "analysis/path_arena.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
@@ -69,7 +70,7 @@ struct PathShare {
   uint64_t codeptr = 0;
   uint64_t ns = 0;
   uint64_t tasks = 0;  // instances with time on the path
-  bool runtime = false;  // the runtime's time (forks of parallel regions), not a task's
+  bool runtime = false;  // the runtime's time (forks, task creation), not a task's
 };
 
 // What a critical path segment's time is (PathArena::Label::kind).
@@ -96,6 +97,7 @@ struct PathRun {
   PathKind kind = PathKind::kWork;
   PathVia via = PathVia::kSame;  // how the path entered it
   uint64_t ns = 0;
+  uint64_t creation_ns = 0;  // of ns, the runtime's time creating its tasks' children
   uint64_t tasks = 0;     // task instances along it
   uint64_t creates = 0;   // tasks they created along it
   uint64_t creating_ns = 0;  // from the first of those creations to the last
@@ -123,8 +125,10 @@ struct TaskGraph {
   uint64_t tasks = 0;       // explicit tasks created
   uint64_t dependence_edges = 0;  // distinct (predecessor, successor) pairs
   uint64_t satisfied_edges = 0;   // of those, predecessors completed at the successor's creation
-  uint64_t runtime_ns = 0;        // fork time on every thread: runtime, not work
+  uint64_t runtime_ns = 0;        // fork and creation time on every thread: runtime, not work
+  uint64_t creation_ns = 0;       // of runtime_ns, the estimated time inside task creation
   uint64_t path_runtime_ns = 0;   // of the span: the runtime's time on the critical path
+  uint64_t path_creation_ns = 0;  // of path_runtime_ns, task creation
   uint64_t path_serial_ns = 0;    // of the span: the initial task outside parallel regions
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
@@ -163,6 +167,18 @@ struct GrainAdvice {
 };
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns);
 
+// A task should carry at least this many times what each task costs the run, so that its
+// management stays below 5 % of its work.
+constexpr uint64_t kGrainFactor = 20;
+
+// What each task costs the run: POT's overhead (time not working while a task is ready, from the
+// breakdown) per explicit task; and the grain threshold, kGrainFactor times that.
+struct GrainCost {
+  uint64_t task_cost_ns = 0;
+  uint64_t threshold_ns = 0;
+};
+GrainCost grain_cost(uint64_t overhead_ns, uint64_t tasks);
+
 class TaskGraphPass : public replay::Pass {
  public:
   void begin(const replay::ReplayInfo& info) override;
@@ -187,6 +203,7 @@ class TaskGraphPass : public replay::Pass {
     uint64_t span = 0;
     PathArena::Ref path = 0;
     uint64_t pending = 0;
+    uint64_t pending_runtime = 0;  // of `pending`, task creation (the runtime's)
     Longest children_end;     // the latest end of its completed children
     Longest descendants_end;  // while it has a taskgroup open: the latest end of those in it
     uint32_t open_groups = 0;  // taskgroups it has open
@@ -226,9 +243,11 @@ class TaskGraphPass : public replay::Pass {
     uint64_t task = 0;  // the task whose body the thread runs, 0 if none
     uint64_t since = 0;
     uint64_t forking = 0;  // the region the thread forks (parallel_begin, no implicit task yet)
+    uint64_t created = 0;  // the task its latest event created (its creation may go on after)
   };
 
-  void flush(uint32_t thread, uint64_t t);  // adds the running time up to t to the task
+  // Adds the running time up to t to the task; `creation` ns of it are the runtime's.
+  void flush(uint32_t thread, uint64_t t, uint64_t creation = 0);
   void on_complete(uint64_t id);
   void count_grain(const Node& n);
   uint32_t grain_of(uint64_t codeptr);
@@ -255,6 +274,8 @@ class TaskGraphPass : public replay::Pass {
   replay::IdMap<uint32_t> grain_index_;  // task construct -> index in result_.grains + 1
   std::vector<uint64_t> fork_sites_;     // parallel constructs whose fork is on some path
   replay::IdMap<uint32_t> fork_site_index_;
+  CreationCost creation_;
+  CreationClaims claims_;
   TaskGraph result_;
 };
 

@@ -8,6 +8,7 @@
 
 #include "analysis/contention.h"
 #include "format/kinds.h"
+#include "format/event_views.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::cli {

@@ -5,6 +5,7 @@
 
 #include <unordered_map>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 #include "format/plural.h"
 #include "replay/merged_stream.h"
@@ -20,7 +21,9 @@ struct TaskFacts {
   uint64_t parent = 0;
   uint32_t depth = 0;          // explicit ancestors
   uint32_t last_thread = 0;
+  uint64_t over = 0;           // the task it was last switched in over, on its thread
   bool is_explicit = false;
+  bool untied = false;
   bool started = false;
   bool completed = false;
   bool suspended = false;
@@ -88,38 +91,43 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
       case Kind::kParallelBegin:
         ++rep.parallel_regions;
         break;
-      case Kind::kImplicitTask:
-        if (e.op == uint8_t(format::Endpoint::kBegin)) {
+      case Kind::kImplicitTask: {
+        const auto it = format::ev::ImplicitTask::of(e);
+        if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
           ++rep.implicit_tasks;
-          tasks[e.a] = TaskFacts{};
-          tasks[e.a].started = true;
-          current[r.thread] = e.a;
+          tasks[it.task] = TaskFacts{};
+          tasks[it.task].started = true;
+          current[r.thread] = it.task;
         } else {
           current[r.thread] = 0;
         }
         break;
+      }
       case Kind::kTaskCreate: {
-        if (tasks.count(e.a)) {
+        const auto tc = format::ev::TaskCreate::of(e);
+        if (tasks.count(tc.task)) {
           issue(rep.duplicate_creates,
-                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, e.a));
+                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
         }
         TaskFacts f;
-        f.parent = e.b;
+        f.parent = tc.parent;
         f.is_explicit = format::creates_explicit_task(e);
-        auto p = tasks.find(e.b);
+        f.untied = (tc.flags & format::task_flag::kUntied) != 0;
+        auto p = tasks.find(tc.parent);
         if (p == tasks.end()) {
           issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
-                                                 "{:#x}", e.time, r.thread, e.a, e.b));
+                                                 "{:#x}", e.time, r.thread, tc.task, tc.parent));
         } else if (p->second.is_explicit) {
           f.depth = p->second.depth + 1;
           rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
         }
         if (f.is_explicit) ++rep.explicit_created;
-        tasks[e.a] = f;
+        tasks[tc.task] = f;
         break;
       }
       case Kind::kTaskSchedule: {
-        auto status = TaskStatus(e.op);
+        const auto s = format::ev::TaskSchedule::of(e);
+        auto status = TaskStatus(s.status);
         // An untied task resuming itself on top of the current task switches that one out
         // (task_switch.h).
         uint64_t prior_id = switched_out(e, current[r.thread]);
@@ -130,10 +138,21 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         bool from_wait = status == TaskStatus::kEarlyFulfill ||
                          status == TaskStatus::kLateFulfill ||
                          status == TaskStatus::kTaskwaitComplete;
-        if (prior && !from_wait && current[r.thread] && current[r.thread] != prior_id) {
-          issue(rep.wrong_thread,
+        uint64_t cur = current[r.thread];
+        if (prior && !from_wait && cur && cur != prior_id) {
+          auto c = tasks.find(cur);
+          if (c != tasks.end() && c->second.untied && c->second.over == prior_id) {
+            // The untied task on top of prior ended its part with no event (task_switch.h).
+            ++rep.untied_silent_parts;
+            c->second.suspended = true;
+          } else if (prior->untied && s.next == cur) {
+            // An untied task's part ran on top of the current task with no event of its start.
+            ++rep.untied_silent_parts;
+          } else {
+            issue(rep.wrong_thread,
                 fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
-                            r.thread, prior_id, current[r.thread]));
+                            r.thread, prior_id, cur));
+          }
         }
         if (prior && prior->is_explicit) {
           bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
@@ -151,14 +170,14 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
           } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
             // Switched out unfinished (untied, yield, or a task scheduling point).
-            if (prior_id != e.b) {
+            if (prior_id != s.next) {
               prior->suspended = true;
               ++rep.suspensions;
             }
           }
         }
-        if (e.b && status != TaskStatus::kLateFulfill) {
-          TaskFacts* next = known(e.b, r, "next");
+        if (s.next && status != TaskStatus::kLateFulfill) {
+          TaskFacts* next = known(s.next, r, "next");
           if (next->is_explicit && !next->started) {
             next->started = true;
             ++rep.explicit_started;
@@ -168,14 +187,15 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (next->last_thread != r.thread) ++rep.migrations;
           }
           next->last_thread = r.thread;
-          current[r.thread] = e.b;
+          if (s.next != cur) next->over = cur;
+          current[r.thread] = s.next;
         }
         if (prior && !from_wait) prior->last_thread = r.thread;
         // A completed explicit task is never named again (its children were created before it
         // ended): forgotten, so that memory follows the live tasks, not the trace (26 M events
         // grew to 257 MB). Completing it again reads as an unknown task.
         if (prior && prior->is_explicit && prior->completed && !prior->suspended) {
-          tasks.erase(e.a);
+          tasks.erase(s.prior);
         }
         break;
       }

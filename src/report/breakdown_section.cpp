@@ -8,6 +8,30 @@
 #include "report/text_format.h"
 
 namespace tasklens::report {
+
+const char* verdict_meaning(analysis::Verdict v) {
+  static const char* const k[] = {
+      "low idleness, low overhead: effectively parallel",
+      "low idleness, high overhead: coarsen the concurrency granularity",
+      "high idleness, low overhead: refine the concurrency granularity",
+      "high idleness, high overhead: switch parallelization strategy"};
+  return k[int(v)];
+}
+
+const char* verdict_advice(analysis::Verdict v) {
+  static const char* const k[] = {
+      ("the threads are busy running tasks; speed comes from the tasks' serial performance now."),
+      ("the threads often wait in the runtime while tasks are ready: the tasks are too small for "
+       "their creation and scheduling cost. Make fewer, larger tasks (raise the cut-off, grain "
+       "size or block size)."),
+      ("the threads often have nothing to run: there is too little parallelism at times (too few "
+       "or too large tasks, long dependence chains, serial phases). Make more, smaller tasks or "
+       "remove dependences."),
+      ("the threads are often idle and, when work is there, the runtime costs too much: the task "
+       "decomposition itself does not fit; rethink how work is split and synchronized.")};
+  return k[int(v)];
+}
+
 namespace {
 
 using analysis::Breakdown;
@@ -16,7 +40,7 @@ using analysis::TimeSplit;
 nlohmann::json split_json(const TimeSplit& t) {
   return {{"work_ns", t.work_ns},     {"overhead_ns", t.overhead_ns},
           {"idle_ns", t.idle_ns},     {"serial_ns", t.serial_ns},
-          {"preempted_ns", t.preempted_ns}};
+          {"preempted_ns", t.preempted_ns}, {"creation_ns", t.creation_ns}};
 }
 
 // A row of the five categories, each with its share of the row's total (a thread: its lifetime).
@@ -68,18 +92,27 @@ class BreakdownSection : public Section {
   void text(const ReportContext& ctx, std::string& out) override {
     const Breakdown& b = pass_.result();
     out += fmt::format("Verdict {}: {}.\n", analysis::verdict_code(b.verdict),
-                       analysis::verdict_meaning(b.verdict));
+                       verdict_meaning(b.verdict));
     out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
                        "and idleness (high: "
                        ">= {:.0f}%): {}\n\n",
                        100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
-                       analysis::verdict_advice(b.verdict));
+                       verdict_advice(b.verdict));
     out += "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
            "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
            "parallel regions;\npreempted = off the CPU while runnable: another process had it)\n";
     out += counted_line(b);
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
+    }
+    if (b.total.creation_ns) {
+      out += fmt::format("  Overhead holds {} of task creation taken out of the creators' work "
+                         "(the runtime's, estimated {} per task from {} {}).\n",
+                         duration(b.total.creation_ns), duration(b.creation.ns),
+                         count(b.creation.samples),
+                         b.creation.method == analysis::CreationCost::Method::kBackToBack
+                             ? "gaps between back-to-back creations"
+                             : "creations between two other events");
     }
     out += fmt::format("  {:<30} {:>17} {:>17} {:>17} {:>17} {:>17}\n", "", "work", "overhead",
                        "idleness", "serial", "preempted");
@@ -120,6 +153,10 @@ class BreakdownSection : public Section {
     j["total_ns"] = b.total.total_ns();
     j["active_ns"] = b.total.active_ns();
     j["task_body_ns"] = b.task_body_ns;
+    j["creation"] = {{"method", analysis::creation_method_name(b.creation.method)},
+                     {"per_task_ns", b.creation.ns},
+                     {"samples", b.creation.samples},
+                     {"constructs_estimated", b.creation.by_construct.size()}};
     j["run_ns"] = b.run_ns;
     j["recorder_start_ns"] = b.recorder_start_ns;
     j["preemption_measured"] = b.preemption_measured;
@@ -127,8 +164,8 @@ class BreakdownSection : public Section {
     j["overhead_share"] = b.overhead_share;
     j["high_threshold"] = b.high_threshold;
     j["verdict"] = analysis::verdict_code(b.verdict);
-    j["verdict_meaning"] = analysis::verdict_meaning(b.verdict);
-    j["advice"] = analysis::verdict_advice(b.verdict);
+    j["verdict_meaning"] = verdict_meaning(b.verdict);
+    j["advice"] = verdict_advice(b.verdict);
     j["threads"] = nlohmann::json::array();
     for (const auto& t : b.threads) {
       nlohmann::json row = split_json(t.time);

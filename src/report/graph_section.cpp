@@ -53,7 +53,7 @@ std::string advice(const TaskGraph& g) {
 constexpr size_t kPathShown = 4;  // constructs named on the critical path's line
 
 std::string path_label(const analysis::PathShare& share, const ReportContext& ctx) {
-  if (share.runtime) return "runtime (forks of parallel regions)";
+  if (share.runtime) return "runtime (forks of parallel regions, task creation)";
   if (share.codeptr == 0) return "implicit tasks (serial code, parallel regions)";
   return fmt::format("{} task{} of {}", count(share.tasks), share.tasks == 1 ? "" : "s",
                      ctx.symbols.short_name(share.codeptr));
@@ -78,15 +78,12 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
   }
   if (run.via == analysis::PathVia::kDependence) s += ", after a dependence";
   if (run.creates) s += fmt::format(", creating {} task{}", count(run.creates), run.creates == 1 ? "" : "s");
+  if (run.creation_ns) s += fmt::format(" ({} runtime)", duration(run.creation_ns));
   return s;
 }
 
 constexpr size_t kRunsShown = 12;   // runs of the critical path the text prints at most
 constexpr double kRunShown = 0.01;  // ... when they are at least this share of the span
-
-// A task should carry at least this many times what each task costs the run (POT overhead
-// per task), so that its management stays below 5 % of its work.
-constexpr uint64_t kGrainFactor = 20;
 
 std::string few_left(uint64_t kept, const TaskGraph& graph) {
   if (kept >= 10ull * graph.threads) return "";
@@ -134,9 +131,12 @@ class GraphSection : public Section {
     }
     out += "\n";
     if (g.runtime_ns) {
-      out += fmt::format("  {} of runtime in forks of parallel regions (not work), {} of it on "
+      out += fmt::format("  {} of runtime in forks of parallel regions{} (not work), {} of it on "
                          "the critical path\n",
-                         duration(g.runtime_ns), duration(g.path_runtime_ns));
+                         duration(g.runtime_ns),
+                         g.creation_ns ? fmt::format(" and task creation ({})", duration(g.creation_ns))
+                                       : std::string(),
+                         duration(g.path_runtime_ns));
     }
     if (!g.critical_path.empty()) {
       out += "  The critical path runs through:";
@@ -198,12 +198,13 @@ class GraphSection : public Section {
         g.run_ns ? 100.0 * double(g.bound_ns) / double(g.run_ns) : 0.0);
     out += "  " + advice(g) + "\n\n";
     if (g.grains.empty()) return;
-    uint64_t cost = task_cost(), threshold = kGrainFactor * cost;
+    const analysis::GrainCost gc = grain_cost();
+    uint64_t cost = gc.task_cost_ns, threshold = gc.threshold_ns;
     out += fmt::format(
         "Task sizes (subtree work = a task's running time plus what it waited for; each task "
         "costs the\nrun {} of overhead, the breakdown's overhead per task; a task should carry "
         "{}x that, {})\n",
-        duration(cost), kGrainFactor, duration(threshold));
+        duration(cost), analysis::kGrainFactor, duration(threshold));
     out += fmt::format("  {:<28} {:>12} {:>13} {:>13}  {}\n", "construct", "tasks",
                        "mean subtree", "below", "");
     for (const analysis::TaskGrain& grain : g.grains) {
@@ -219,7 +220,8 @@ class GraphSection : public Section {
 
   nlohmann::json json(const ReportContext& ctx) override {
     const TaskGraph& g = pass_.result();
-    uint64_t threshold = kGrainFactor * task_cost();
+    const analysis::GrainCost gc = grain_cost();
+    uint64_t threshold = gc.threshold_ns;
     nlohmann::json grains = nlohmann::json::array();
     for (const analysis::TaskGrain& grain : g.grains) {
       if (grain.tasks == 0) continue;
@@ -281,6 +283,7 @@ class GraphSection : public Section {
                           {"tasks", run.tasks},
                           {"creates", run.creates},
                           {"creating_ns", run.creating_ns},
+                          {"creation_ns", run.creation_ns},
                           {"chained", run.chained},
                           {"label", run_label(run, ctx)}};
       if (run.chained) j["dependence_type"] = format::dependence_type_name(run.dependence_type);
@@ -304,9 +307,11 @@ class GraphSection : public Section {
             {"creation_bound", bound},
             {"runtime_ns", g.runtime_ns},
             {"path_runtime_ns", g.path_runtime_ns},
+            {"creation_ns", g.creation_ns},
+            {"path_creation_ns", g.path_creation_ns},
             {"path_serial_ns", g.path_serial_ns},
             {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
-            {"task_cost_ns", task_cost()},
+            {"task_cost_ns", gc.task_cost_ns},
             {"grain_threshold_ns", threshold},
             {"grains", grains},
             {"work_ns", g.work_ns},
@@ -322,11 +327,8 @@ class GraphSection : public Section {
   }
 
  private:
-  // What each task costs the run: POT's overhead (time not working while a task is ready) per
-  // explicit task.
-  uint64_t task_cost() const {
-    uint64_t tasks = pass_.result().tasks;
-    return tasks ? breakdown_.result().total.overhead_ns / tasks : 0;
+  analysis::GrainCost grain_cost() const {
+    return analysis::grain_cost(breakdown_.result().total.overhead_ns, pass_.result().tasks);
   }
 
   analysis::TaskGraphPass pass_;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/creation_cost.h"
 #include "analysis/profile.h"
 #include "format/kinds.h"
 #include "format/plural.h"
@@ -230,6 +231,7 @@ class ProfileSection : public Section {
   // The `tasks` array: a top-level key of its own.
   void extra_json(const ReportContext& ctx, nlohmann::json& doc) override {
     nlohmann::json tasks = nlohmann::json::array();
+    const analysis::CreationCost& creation = analysis::creation_cost(ctx.experiment);
     for (const TaskConstruct& c : pass_.result().tasks) {
       const symbols::Location& loc = ctx.symbols.resolve(c.codeptr);
       nlohmann::json j = {
@@ -245,6 +247,7 @@ class ProfileSection : public Section {
           {"time_ns", stat_json(c.time)},
           {"creation_ns", stat_json(c.creation)},
           {"start_delay_ns", stat_json(c.start_delay)},
+          {"creation_estimate_ns", creation.of(c.codeptr)},
           {"max_active_per_thread", c.max_active_per_thread},
       };
       add_codeptrs(j, c.codeptr, ctx.symbols);

@@ -110,6 +110,23 @@ TEST(TaskGraphEndToEnd, TreeDepthsComeFromTheCreationTree) {
   }
 }
 
+// POT's load-imbalance benchmark: one task created per thread between two barriers, never two in
+// a row, so the estimate comes from the isolated creations; each claims at most the estimate, a
+// small fraction of its 16 us task, and the graph and the ompP classes claim the same.
+TEST(CreationEndToEnd, ImbalanceCreationsAreIsolatedAndClaimAtMostTheEstimate) {
+  RecordedBreakdown run = record_and_replay({example("imbalance"), "16384", "200"});
+  ASSERT_NE(run.output.find(" OK"), std::string::npos) << run.output;
+  const Breakdown& b = run.breakdown;
+  EXPECT_EQ(b.creation.method, CreationCost::Method::kIsolated);
+  EXPECT_EQ(b.creation.samples, 2u * 200);  // every creation has an event before and after it
+  EXPECT_GT(b.creation.ns, 0u);
+  EXPECT_LT(b.creation.ns, 16384u / 4);
+  EXPECT_GT(b.total.creation_ns, 0u);
+  EXPECT_LE(b.total.creation_ns, 2 * 200 * b.creation.ns);
+  EXPECT_LE(run.graph.creation_ns, 2 * 200 * b.creation.ns);
+  EXPECT_LE(b.total.creation_ns, run.graph.creation_ns);
+}
+
 // The invariant (work + overhead + idleness = the time each thread existed, per thread, per
 // region and per slice) on every example.
 class EveryExample : public ::testing::TestWithParam<std::vector<std::string>> {};
@@ -130,6 +147,12 @@ TEST_P(EveryExample, BreakdownSumsToThreadTime) {
     EXPECT_LE(run.breakdown.total.work_ns, run.breakdown.task_body_ns) << program[0];
     EXPECT_GT(run.graph.span_ns, 0u) << program[0];
     EXPECT_LE(run.graph.span_ns, run.graph.work_ns + run.graph.path_runtime_ns) << program[0];
+    // Task creation claimed in the breakdown is overhead, and the graph claims it wherever the
+    // creator ran (also in serial code or preempted): at least as much.
+    EXPECT_LE(run.breakdown.total.creation_ns, run.breakdown.total.overhead_ns) << program[0];
+    EXPECT_LE(run.breakdown.total.creation_ns, run.graph.creation_ns) << program[0];
+    EXPECT_LE(run.graph.creation_ns, run.graph.runtime_ns) << program[0];
+    EXPECT_LE(run.graph.creation_ns, run.graph.tasks * run.breakdown.creation.ns) << program[0];
     // Every dependence edge is a distinct pair: dep_chain's tasks make N - 1 of them.
     if (program[0].find("dep_chain") != std::string::npos) {
       EXPECT_EQ(run.graph.dependence_edges, 19u) << threads;

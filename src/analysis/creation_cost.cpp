@@ -1,0 +1,169 @@
+// The runtime's time inside task creation: its estimate per run and its claims per creation.
+#include "analysis/creation_cost.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+#include "format/event_views.h"
+#include "format/stream_reader.h"
+
+namespace tasklens::analysis {
+
+using format::Kind;
+
+const char* creation_method_name(CreationCost::Method m) {
+  switch (m) {
+    case CreationCost::Method::kBackToBack: return "back_to_back";
+    case CreationCost::Method::kIsolated: return "isolated";
+    case CreationCost::Method::kNone: break;
+  }
+  return "none";
+}
+
+void CreationSampler::next_thread() {
+  have_prev_ = prev_create_ = pending_ = false;
+}
+
+void CreationSampler::add(const format::Event& e) {
+  if (part_of_creation(e.kind)) return;
+  if (e.kind == Kind::kLost || e.kind == Kind::kToolStall) {
+    // The recorder lost events or stalled the thread: no gap across it is a creation.
+    next_thread();
+    return;
+  }
+  bool create = e.kind == Kind::kTaskCreate;
+  // Only a creation's code address is ever compared (prev_create_ guards prev_code_).
+  const uint64_t code = create ? format::ev::TaskCreate::of(e).codeptr : 0;
+  if (pending_ && !create) {
+    isolated_.push_back({pending_code_, pending_before_ + (e.time - pending_ns_)});
+  }
+  pending_ = false;
+  if (create && have_prev_ && e.time >= prev_ns_) {
+    if (prev_create_) {
+      // One construct's when both creations are of it; the run's only otherwise.
+      back_to_back_.push_back({prev_code_ == code ? code : 0, e.time - prev_ns_});
+    } else {
+      pending_ = true;
+      pending_ns_ = e.time;
+      pending_before_ = e.time - prev_ns_;
+      pending_code_ = code;
+    }
+  }
+  have_prev_ = true;
+  prev_create_ = create;
+  prev_ns_ = e.time;
+  prev_code_ = code;
+}
+
+namespace {
+
+uint64_t tenth_percentile(std::vector<uint64_t>& v) {
+  auto k = v.begin() + ptrdiff_t(v.size() / 10);
+  std::nth_element(v.begin(), k, v.end());
+  return *k;
+}
+
+}  // namespace
+
+CreationCost CreationSampler::estimate() const {
+  CreationCost c;
+  const bool b2b = back_to_back_.size() >= CreationCost::kMinSamples;
+  const std::vector<Sample>& run = b2b ? back_to_back_ : isolated_;
+  if (run.size() >= CreationCost::kMinSamples) {
+    std::vector<uint64_t> ns;
+    ns.reserve(run.size());
+    for (const Sample& s : run) ns.push_back(s.ns);
+    c.method = b2b ? CreationCost::Method::kBackToBack : CreationCost::Method::kIsolated;
+    c.ns = tenth_percentile(ns);
+    c.samples = run.size();
+  }
+  // Per construct: its back-to-back gaps, else its isolated spans.
+  std::unordered_map<uint64_t, std::vector<uint64_t>> b2b_of, isolated_of;
+  for (const Sample& s : back_to_back_) {
+    if (s.codeptr) b2b_of[s.codeptr].push_back(s.ns);
+  }
+  for (const Sample& s : isolated_) isolated_of[s.codeptr].push_back(s.ns);
+  for (auto* by : {&isolated_of, &b2b_of}) {  // back-to-back last: it wins
+    for (auto& [code, ns] : *by) {
+      if (ns.size() >= CreationCost::kMinSamples) c.by_construct[code] = tenth_percentile(ns);
+    }
+  }
+  return c;
+}
+
+namespace {
+
+// Enough for the 10th percentile of any construct that matters; a bound on the scan's time.
+constexpr uint64_t kMaxEventsPerThread = uint64_t(1) << 22;
+
+CreationCost scan(const format::Experiment& x) {
+  CreationSampler sampler;
+  std::vector<format::Event> events;
+  for (const std::string& path : x.streams) {
+    auto reader = format::StreamReader::open(path);
+    if (!reader) continue;
+    sampler.next_thread();
+    uint64_t read = 0;
+    while (read < kMaxEventsPerThread && (*reader)->next_chunk(events)) {
+      for (format::Event e : events) {
+        e.time = x.clock.to_ns(e.time);
+        sampler.add(e);
+      }
+      read += events.size();
+    }
+  }
+  return sampler.estimate();
+}
+
+}  // namespace
+
+const CreationCost& creation_cost(const format::Experiment& x) {
+  // One entry: a report's passes ask for the same experiment, one after the other.
+  static std::mutex mutex;
+  static std::string key;
+  static CreationCost cached;
+  std::string k = x.dir;
+  std::error_code ec;
+  for (const std::string& path : x.streams) {
+    k += ':' + std::to_string(std::filesystem::file_size(path, ec));
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  if (k != key) {
+    cached = scan(x);
+    key = k;
+  }
+  return cached;
+}
+
+void CreationClaims::begin(uint32_t threads, const CreationCost* cost) {
+  cost_ = cost;
+  threads_.assign(threads, Thread{});
+}
+
+CreationClaims::Claim CreationClaims::on_event(uint32_t thread, const format::Event& e,
+                                               bool working) {
+  Claim c;
+  if (!cost_) return c;
+  if (thread >= threads_.size()) threads_.resize(thread + 1);
+  Thread& th = threads_[thread];
+  uint64_t d = th.seen && e.time > th.last ? e.time - th.last : 0;
+  th.seen = true;
+  th.last = e.time;
+  if (!working) {
+    th.debt = 0;
+    return c;
+  }
+  c.after_ns = std::min(th.debt, d);
+  // A creation's dependence records are part of it: its rest goes on after them.
+  th.debt = part_of_creation(e.kind) ? th.debt - c.after_ns : 0;
+  if (e.kind == Kind::kTaskCreate) {
+    uint64_t cost = cost_->of(format::ev::TaskCreate::of(e).codeptr);
+    c.before_ns = std::min(cost, d - c.after_ns);
+    th.debt = cost - c.before_ns;
+  }
+  return c;
+}
+
+}  // namespace tasklens::analysis

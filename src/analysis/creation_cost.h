@@ -1,0 +1,106 @@
+// The runtime's time inside task creation. OMPT reports task_create from inside the runtime's
+// creation (libomp: after allocating the task and copying its firstprivates, before queueing it)
+// and no return from it, so the time between a thread's events around a task_create is counted
+// as its creator's work unless it is taken out. This file estimates that time per run (and per
+// task construct when the trace holds enough samples) and claims it, creation by creation, from
+// the creator's working time: the breakdown counts it as overhead, the ompP classes as task
+// management, the task graph as runtime weight on the path (docs/PERFORMANCE.md section 11 has the
+// method and its error).
+//
+// Estimate, from each thread's own stream (in time order; dependence records are part of the
+// creation they follow):
+//   - back-to-back: the gap between two task_create events of one thread with no other event
+//     between them is one whole creation (the queueing of the first, the allocation of the
+//     second) plus whatever the program ran between the two constructs;
+//   - isolated (when a run has too few back-to-back gaps): a task_create between two other
+//     events, the time from the event before it to the event after it: one creation plus the
+//     runtime's and the program's time around it.
+// The estimate is the 10th percentile of the back-to-back gaps, or of the isolated spans when
+// there are fewer than kMinSamples back-to-back gaps: the creations with the least program code
+// around them. Per construct: the same over the samples of that construct, when it has
+// kMinSamples of them.
+//
+// Claims: each task_create claims its construct's estimate from its creator's working time not
+// claimed yet, first since the creator's event before it, the rest after it up to the creator's
+// next event; a creation never claims more than the working time around it.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "format/event.h"
+#include "format/experiment.h"
+
+namespace tasklens::analysis {
+
+struct CreationCost {
+  static constexpr uint64_t kMinSamples = 32;
+  enum class Method : uint8_t { kNone, kBackToBack, kIsolated };
+  Method method = Method::kNone;
+  uint64_t ns = 0;       // the run's estimate per creation (0: none, nothing is claimed)
+  uint64_t samples = 0;  // gaps or spans it is drawn from
+  std::unordered_map<uint64_t, uint64_t> by_construct;  // task_create codeptr -> its estimate
+
+  // The estimate for a creation at `codeptr`.
+  uint64_t of(uint64_t codeptr) const {
+    auto it = by_construct.find(codeptr);
+    return it != by_construct.end() ? it->second : ns;
+  }
+};
+const char* creation_method_name(CreationCost::Method m);  // "back_to_back", "isolated", "none"
+
+// The samples of one thread's events in time order (times in ns), added to per-construct lists.
+class CreationSampler {
+ public:
+  void add(const format::Event& e);  // the thread's next event
+  void next_thread();                // the following events are another thread's
+  CreationCost estimate() const;
+  size_t samples() const { return back_to_back_.size() + isolated_.size(); }
+
+ private:
+  struct Sample {
+    uint64_t codeptr, ns;
+  };
+  std::vector<Sample> back_to_back_, isolated_;
+  bool have_prev_ = false;
+  bool prev_create_ = false;
+  uint64_t prev_ns_ = 0, prev_code_ = 0;
+  bool pending_ = false;  // an isolated task_create waits for the event after it
+  uint64_t pending_ns_ = 0, pending_before_ = 0, pending_code_ = 0;
+};
+
+// Reads the experiment's streams (a bounded number of events per thread) and estimates. The
+// result is kept for the experiment's directory: the passes of one report share one scan.
+const CreationCost& creation_cost(const format::Experiment& x);
+
+// True for the records that belong to the creation before them (its dependences).
+inline bool part_of_creation(format::Kind k) {
+  return k == format::Kind::kDependence || k == format::Kind::kTaskDependence;
+}
+
+// Per thread, how much of the working time between its events the creations claim.
+class CreationClaims {
+ public:
+  struct Claim {
+    uint64_t after_ns = 0;   // at the start of the interval: the previous creation's rest
+    uint64_t before_ns = 0;  // at its end: this event's creation
+    uint64_t total() const { return after_ns + before_ns; }
+  };
+  void begin(uint32_t threads, const CreationCost* cost);
+  bool active() const { return cost_ && (cost_->ns || !cost_->by_construct.empty()); }
+  // The thread's next event at e.time; `working`: it ran a task body since its event before.
+  // The rest of a creation goes on past its dependence records (part_of_creation()).
+  Claim on_event(uint32_t thread, const format::Event& e, bool working);
+
+ private:
+  struct Thread {
+    uint64_t last = 0;  // its latest event
+    uint64_t debt = 0;  // what its latest creation still claims after it
+    bool seen = false;
+  };
+  const CreationCost* cost_ = nullptr;
+  std::vector<Thread> threads_;
+};
+
+}  // namespace tasklens::analysis
