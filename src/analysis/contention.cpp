@@ -12,7 +12,7 @@ namespace tasklens::analysis {
 Contention read_contention(const format::Experiment& x) {
   Contention c;
   c.threads = uint32_t(x.streams.size());
-  c.cpus = uint32_t(x.meta.value("/machine/affinity_cpus"_json_pointer, uint64_t(0)));
+  c.cpus = uint32_t(x.metadata.machine.affinity_cpus);
   format::OffCpu off = format::read_off_cpu(x);
   c.measured = off.source == "perf_switch";
   c.fallback = off.source == "thread_times";

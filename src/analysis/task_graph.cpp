@@ -309,7 +309,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
       if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
-      if (tc.flags & format::task_flag::kExplicit) {
+      if (format::creates_explicit_task(e)) {
         ++result_.tasks;
         n.grain = grain_of(m.task_code(tc.task));
         if (parent && parent->grain) n.depth = parent->depth + 1;

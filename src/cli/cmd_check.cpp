@@ -45,7 +45,7 @@ int check(const std::string& dir) {
     // still in memory, is gone; how many events it held is unknown.
     fmt::print("  lost: what the threads held in memory when the run was killed (up to one chunk "
                "of {} events per thread)\n",
-               x->meta.value("/recorder/chunk_events"_json_pointer, uint64_t(0)));
+               x->metadata.recorder.chunk_events);
   }
   for (const auto& p : rep.stream_problems) {
     fmt::print("  {}: {}\n",

@@ -15,7 +15,7 @@
 #include "format/experiment.h"
 #include "format/stream_reader.h"
 #include "replay/replay.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 #include "report/compare_report.h"
 #include "report/scaling_chart.h"
 
@@ -42,7 +42,7 @@ int run_compare(const CompareOptions& o) {
     auto x = format::open_experiment(dir);
     if (!x) return fail(x.error().message);
     // A thread whose whole stream is unreadable would skew every total: refuse the run.
-    if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
+    if (const std::string* bad = x->first_unreadable_stream()) return fail(*bad);
     programs.push_back(report::program_identity(*x));
     runs.push_back(std::move(*x));
   }
@@ -65,10 +65,9 @@ int run_compare(const CompareOptions& o) {
     run.overheads = pass.result();
     run.graph = graph.result();
     run.threads = std::max(run.overheads.max_team, 1u);
-    nlohmann::json objects = x.meta.value("objects", nlohmann::json::array());
-    replay::Symbolizer symbols(objects, !o.no_symbols);
+    symbols::Symbolizer symbols(x.metadata.objects, !o.no_symbols);
     for (const auto& r : run.overheads.regions) {
-      run.region_keys.push_back(report::region_key(objects, r.codeptr, symbols));
+      run.region_keys.push_back(report::region_key(x.metadata.objects, r.codeptr, symbols));
     }
     inputs.push_back(std::move(run));
   }

@@ -11,7 +11,7 @@
 #include "cli/progress.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 #include "report/diff_report.h"
 
 namespace tasklens::cli {
@@ -35,7 +35,7 @@ std::string summarize(const std::string& dir, bool no_symbols, report::DiffRun* 
   analysis::BreakdownPass breakdown;
   analysis::ProfilePass profile;
   analysis::TaskGraphPass graph;
-  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !no_symbols);
+  symbols::Symbolizer symbols(x->metadata.objects, !no_symbols);
   ProgressLine progress("replaying " + dir);
   auto stats = replay::run_replay(*x, {&breakdown, &profile, &graph}, progress.callback(), &symbols);
   progress.done();

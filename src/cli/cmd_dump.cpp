@@ -39,7 +39,7 @@ int dump(const DumpOptions& o) {
     std::fprintf(stderr, "tasklens dump: %s\n", stream.error().message.c_str());
     return 2;
   }
-  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
+  symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   std::map<uint32_t, PendingDeps> pending;
   std::string out;
   auto flush_out = [&] {

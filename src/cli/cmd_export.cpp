@@ -132,11 +132,11 @@ int run_export(ExportCli& o) {
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);
   // A timeline without one of its threads would mislead: refuse the run.
-  if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
+  if (const std::string* bad = x->first_unreadable_stream()) return fail(*bad);
   FILE* info = o.out == "-" ? stderr : stdout;
   if (format->name.rfind("perfetto", 0) == 0 && o.options.threads.empty() &&
       o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX) {
-    uint64_t recorded = x->meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
+    uint64_t recorded = x->metadata.recorder.events_written;
     if (recorded > o.options.browser_events) {
       fmt::print(stderr,
                  "tasklens export: warning: the trace has {} events; the whole of it will be too "

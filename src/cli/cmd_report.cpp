@@ -48,15 +48,15 @@ std::string check_text(const CheckVerdict& c) {
 }
 
 nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats,
-                        const replay::Symbolizer& symbols, const CheckVerdict& check) {
+                        const symbols::Symbolizer& symbols, const CheckVerdict& check) {
   nlohmann::json j = {
       {"program", x.program_name()},
-      {"args", x.meta.value("/program/args"_json_pointer, nlohmann::json::array())},
+      {"args", x.metadata.program.args},
       {"status", x.status},
       {"threads", stats.threads},
       {"events", stats.events},
       {"run_ns", stats.end_ns},
-      {"runtime", x.meta.value("/runtime/version"_json_pointer, std::string())},
+      {"runtime", x.metadata.runtime.version},
       {"warnings", x.warnings},
       {"check", {{"sound", check.soundness.sound},
                  {"reason", check.soundness.reason},
@@ -71,10 +71,10 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
 }
 
 std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats,
-                     const replay::Symbolizer& symbols, const CheckVerdict& check) {
+                     const symbols::Symbolizer& symbols, const CheckVerdict& check) {
   std::string args;
-  for (const auto& a : x.meta.value("/program/args"_json_pointer, nlohmann::json::array())) {
-    args += (args.empty() ? "" : " ") + a.get<std::string>();
+  for (const std::string& a : x.metadata.program.args) {
+    args += (args.empty() ? "" : " ") + a;
   }
   std::string out = fmt::format(
       "tasklens report: {}  ({}, {}, {}, {} run; tasklens check: {})\n",
@@ -115,7 +115,7 @@ int run_report(const ReportOptionsCli& o) {
   std::vector<replay::Pass*> passes;
   for (auto& s : sections) passes.push_back(&s->pass());
   // Before the replay: the task model asks it which task constructs are copies of one.
-  replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
+  symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   std::unique_ptr<html::TimelineData> timeline;
   if (!o.html.empty()) {
     timeline = std::make_unique<html::TimelineData>(*x, &symbols);

@@ -52,7 +52,7 @@ std::string task_flags_text(uint32_t flags) {
   return out.empty() ? "0" : out;
 }
 
-std::string event_text(const format::Event& e, uint32_t thread, replay::Symbolizer& symbols) {
+std::string event_text(const format::Event& e, uint32_t thread, symbols::Symbolizer& symbols) {
   const format::KindLayout& l = format::layout(e.kind);
   std::string s = fmt::format("{:>15} T{:<3} {:<16}", e.time, thread, l.name);
   auto small = [&](std::string_view name, uint64_t v) {
@@ -85,7 +85,7 @@ std::string event_text(const format::Event& e, uint32_t thread, replay::Symboliz
   return s;
 }
 
-nlohmann::json event_json(const format::Event& e, uint32_t thread, replay::Symbolizer& symbols) {
+nlohmann::json event_json(const format::Event& e, uint32_t thread, symbols::Symbolizer& symbols) {
   const format::KindLayout& l = format::layout(e.kind);
   nlohmann::json j = {{"t", e.time}, {"thread", thread}, {"kind", l.name}};
   auto small = [&](std::string_view name, uint64_t v) {
@@ -108,7 +108,7 @@ nlohmann::json event_json(const format::Event& e, uint32_t thread, replay::Symbo
     if (slot == format::Slot::kCode || slot == format::Slot::kAddr) {
       j[key] = fmt::format("{:#x}", v);
       if (slot == format::Slot::kCode && v) {
-        const replay::Location& loc = symbols.resolve(v);
+        const symbols::Location& loc = symbols.resolve(v);
         if (!loc.function.empty()) j["function"] = loc.function;
         if (!loc.file.empty()) j["source"] = fmt::format("{}:{}", loc.file, loc.line);
       }

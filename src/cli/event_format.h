@@ -7,7 +7,7 @@
 
 #include "format/event.h"
 #include "format/text.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::cli {
 
@@ -16,8 +16,8 @@ using format::id_text;  // "T1#42" (format/text.h)
 std::string task_flags_text(uint32_t flags);
 
 // One line (no newline) for event `e` of `thread` (time in ns).
-std::string event_text(const format::Event& e, uint32_t thread, replay::Symbolizer& symbols);
+std::string event_text(const format::Event& e, uint32_t thread, symbols::Symbolizer& symbols);
 // The JSON object of docs/FORMAT.md ("t", "thread", "kind", named fields).
-nlohmann::json event_json(const format::Event& e, uint32_t thread, replay::Symbolizer& symbols);
+nlohmann::json event_json(const format::Event& e, uint32_t thread, symbols::Symbolizer& symbols);
 
 }  // namespace tasklens::cli

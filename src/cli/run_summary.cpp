@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "analysis/contention.h"
+#include "format/kinds.h"
 #include "format/event_views.h"
 #include "format/stream_reader.h"
 
@@ -24,11 +25,12 @@ RunCounts count_experiment(const format::Experiment& x) {
     if (entry.path().filename() != ".reserve") c.trace_bytes += entry.file_size(ec);
   }
   c.threads = x.streams.size();
-  c.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
-  if (x.status == "complete" && x.meta.contains("explicit_tasks")) {
-    c.parallel_regions = x.meta.value("/counts/parallel_begin"_json_pointer, uint64_t(0));
-    c.explicit_tasks = x.meta.value("explicit_tasks", uint64_t(0));
-    c.events = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
+  const format::Metadata& m = x.metadata;
+  c.events_lost = m.recorder.events_lost;
+  if (x.status == "complete" && m.explicit_tasks) {
+    c.parallel_regions = m.count(format::layout(format::Kind::kParallelBegin).name.data());
+    c.explicit_tasks = *m.explicit_tasks;
+    c.events = m.recorder.events_written;
     return c;
   }
   c.scanned = true;
@@ -40,10 +42,7 @@ RunCounts count_experiment(const format::Experiment& x) {
       for (const format::Event& e : chunk) {
         ++c.events;
         if (e.kind == format::Kind::kParallelBegin) ++c.parallel_regions;
-        if (e.kind == format::Kind::kTaskCreate &&
-            (format::ev::TaskCreate::of(e).flags & format::task_flag::kExplicit)) {
-          ++c.explicit_tasks;
-        }
+        c.explicit_tasks += format::creates_explicit_task(e);
       }
     }
   }
@@ -62,9 +61,8 @@ void print_descendants(FILE* out, const std::vector<std::string>& descendants) {
     }
     RunCounts c = count_experiment(*x);
     fmt::print(out, "    {}: pid {} (parent {}), {}, {} threads, {} events, {}\n", d,
-               x->meta.value("/program/pid"_json_pointer, 0),
-               x->meta.value("/parent/ppid"_json_pointer, 0), x->program_name(), c.threads,
-               c.events, x->status);
+               x->metadata.program.pid, x->metadata.parent ? x->metadata.parent->ppid : 0,
+               x->program_name(), c.threads, c.events, x->status);
   }
 }
 
@@ -95,7 +93,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   fmt::print(out, "  trace size         {:.2f} MiB ({:.2f} bytes/event)\n",
              double(c.trace_bytes) / (1024.0 * 1024.0),
              c.events ? double(c.trace_bytes) / double(c.events) : 0.0);
-  bool disk_full = x->meta.value("/recorder/disk_full"_json_pointer, false);
+  bool disk_full = x->metadata.recorder.disk_full;
   if (disk_full) {
     fmt::print(out, "  events lost        {} (disk full: the trace holds every event written "
                     "before the disk filled up, the rest is counted here; see `tasklens check "
@@ -103,7 +101,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   } else if (c.events_lost == 0 && x->status == "complete") {
     fmt::print(out, "  events lost        0\n");
   } else if (x->status == "complete" &&
-             !x->meta.value("/recorder/write_error"_json_pointer, std::string()).empty()) {
+             !x->metadata.recorder.write_error.empty()) {
     fmt::print(out, "  events lost        {} (the trace could not be written: see the note "
                     "below and `tasklens check {}`)\n", c.events_lost, dir);
   } else if (x->status == "complete") {

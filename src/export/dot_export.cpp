@@ -59,7 +59,7 @@ using format::dot_quote;
 
 class DotExporter final : public Exporter, public replay::Pass {
  public:
-  DotExporter(const format::Experiment& x, const ExportOptions& o, replay::Symbolizer* symbols,
+  DotExporter(const format::Experiment& x, const ExportOptions& o, symbols::Symbolizer* symbols,
               std::string path)
       : x_(x), options_(o), symbols_(symbols), filter_(make_filter(o)), path_(std::move(path)),
         detailed_(o.graph != GraphDetail::kConstructs) {}
@@ -114,7 +114,7 @@ class DotExporter final : public Exporter, public replay::Pass {
 
   const format::Experiment& x_;
   ExportOptions options_;
-  replay::Symbolizer* symbols_;
+  symbols::Symbolizer* symbols_;
   Filter filter_;
   std::string path_;
   TextOut out_;
@@ -388,7 +388,7 @@ Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
 
 Result<std::unique_ptr<Exporter>> make_dot_exporter(const format::Experiment& x,
                                                     const std::string& out, const ExportOptions& o,
-                                                    replay::Symbolizer* symbols) {
+                                                    symbols::Symbolizer* symbols) {
   return open_exporter<DotExporter>(x, o, symbols, out);
 }
 

@@ -8,7 +8,6 @@
 
 #include "export/formats.h"
 #include "export/output.h"
-#include "format/stream_reader.h"
 
 namespace tasklens::exports {
 
@@ -33,11 +32,8 @@ Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) 
                              duration_text(o.from_ns), duration_text(o.to_ns))};
   }
   if (!o.threads.empty()) {
-    std::set<uint32_t> known;
-    for (const auto& path : x.streams) {
-      auto r = format::StreamReader::open(path);
-      if (r) known.insert((*r)->thread());
-    }
+    std::vector<uint32_t> ids = x.thread_ids();
+    std::set<uint32_t> known(ids.begin(), ids.end());
     for (uint32_t th : o.threads) {
       if (!known.count(th)) {
         return Error{fmt::format("no thread {} in {} (its threads: {})", th, x.dir,
@@ -46,7 +42,7 @@ Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) 
     }
   }
   if (o.from_ns > 0) {
-    uint64_t end = replay::trace_end_ns(x);
+    uint64_t end = x.end_ns;
     if (o.from_ns > end) {
       return Error{fmt::format("--from {} is after the end of the run ({})", duration_text(o.from_ns),
                                duration_text(end))};
@@ -60,7 +56,7 @@ Result<ExportSummary> export_experiment(const format::Experiment& x, const Expor
                                         const replay::Progress& progress) {
   auto ok = check_options(x, o);
   if (!ok) return ok.error();
-  replay::Symbolizer symbols(x.meta.value("objects", nlohmann::json::array()), o.symbols);
+  symbols::Symbolizer symbols(x.metadata.objects, o.symbols);
   Result<std::unique_ptr<Exporter>> e = format.make(x, out, o, &symbols);
   if (!e) return e.error();
   auto stats = replay::run_replay(x, {&(*e)->pass()}, progress, &symbols);

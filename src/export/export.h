@@ -17,7 +17,7 @@
 #include "replay/pass.h"
 #include "replay/replay.h"
 
-namespace tasklens::replay {
+namespace tasklens::symbols {
 class Symbolizer;
 }
 
@@ -64,7 +64,7 @@ class Exporter {
 using MakeExporter = Result<std::unique_ptr<Exporter>>(const format::Experiment& x,
                                                        const std::string& out,
                                                        const ExportOptions& o,
-                                                       replay::Symbolizer* symbols);
+                                                       symbols::Symbolizer* symbols);
 
 // What `tasklens export` knows of a format. Each converter defines its own beside its code
 // (otf2_export.cpp, ...); registry.cpp lists them, and the command

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "export/export.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::exports {
 

@@ -117,7 +117,7 @@ uint32_t generation(uint64_t id) { return uint32_t(format::id_counter(id)); }
 
 class Otf2Exporter final : public TimelineExporter {
  public:
-  Otf2Exporter(const format::Experiment& x, const ExportOptions& o, replay::Symbolizer* symbols,
+  Otf2Exporter(const format::Experiment& x, const ExportOptions& o, symbols::Symbolizer* symbols,
                OutputPath path)
       : TimelineExporter(x, o, symbols), path_(std::move(path)) {}
 
@@ -217,7 +217,7 @@ Result<bool> Otf2Exporter::open() {
   check(OTF2_Archive_SetCreator(archive_, "tasklens " TASKLENS_VERSION));
   std::string description = "tasklens export of " + x_.dir;
   check(OTF2_Archive_SetDescription(archive_, description.c_str()));
-  std::string host = x_.meta.value("host", std::string("localhost"));
+  std::string host = x_.metadata.host.empty() ? std::string("localhost") : x_.metadata.host;
   check(OTF2_Archive_SetMachineName(archive_, host.c_str()));
   check(OTF2_Archive_OpenEvtFiles(archive_));
   if (!error_.empty()) return Error{"cannot create the OTF2 archive " + anchor + ": " + error_};
@@ -357,7 +357,7 @@ void Otf2Exporter::write_definitions() {
     check(OTF2_ERROR_MEM_ALLOC_FAILED);
     return;
   }
-  uint64_t start_unix = x_.meta.value("start_unix_ns", uint64_t(0));
+  uint64_t start_unix = x_.metadata.start_unix_ns;
   check(OTF2_GlobalDefWriter_WriteClockProperties(
       defs_, 1000000000, from_ns_, to_ns_ - from_ns_ + 1,
       start_unix ? start_unix + from_ns_ : OTF2_UNDEFINED_TIMESTAMP));
@@ -365,11 +365,11 @@ void Otf2Exporter::write_definitions() {
                                            OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN));
 
   // The machine, the process and its threads.
-  std::string host = x_.meta.value("host", std::string("localhost"));
+  std::string host = x_.metadata.host.empty() ? std::string("localhost") : x_.metadata.host;
   check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs_, 0, string_ref(host), string_ref("node"),
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   std::string process = x_.program_name() + " (pid " +
-                        std::to_string(x_.meta.value("/program/pid"_json_pointer, 0)) + ")";
+                        std::to_string(x_.metadata.program.pid) + ")";
   check(OTF2_GlobalDefWriter_WriteLocationGroup(defs_, 0, string_ref(process),
                                                 OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                 OTF2_UNDEFINED_LOCATION_GROUP));
@@ -470,7 +470,7 @@ Result<ExportSummary> Otf2Exporter::finish(const replay::ReplayStats& stats) {
 Result<std::unique_ptr<Exporter>> make_otf2_exporter(const format::Experiment& x,
                                                      const std::string& out,
                                                      const ExportOptions& o,
-                                                     replay::Symbolizer* symbols) {
+                                                     symbols::Symbolizer* symbols) {
   OutputPath path = split_output(out, ".otf2");
   if (fs::path(out).extension() != ".otf2") path = OutputPath{out, "traces"};
   return open_exporter<Otf2Exporter>(x, o, symbols, path);

@@ -27,6 +27,7 @@
 #include "export/external_sort.h"
 #include "export/output.h"
 #include "export/timeline_exporter.h"
+#include "format/kinds.h"
 #include "format/plural.h"
 
 namespace tasklens::exports {
@@ -100,7 +101,7 @@ uint64_t make_slot(uint32_t serial, uint32_t row_plus_one) {
 class ParaverExporter final : public TimelineExporter {
  public:
   ParaverExporter(const format::Experiment& x, const ExportOptions& o,
-                  replay::Symbolizer* symbols, OutputPath path)
+                  symbols::Symbolizer* symbols, OutputPath path)
       : TimelineExporter(x, o, symbols), path_(std::move(path)) {}
   ~ParaverExporter() override {
     sorter_.reset();
@@ -205,10 +206,10 @@ void ParaverExporter::begin(const TimelineInfo& info) {
     if (ready_row_ == kNoThread) ready_row_ = threads_[th].row;
   }
   // One row per task instance when the run has few enough tasks (the recorder counted them).
-  uint64_t tasks = x_.meta.value("/counts/task_create"_json_pointer, uint64_t(0)) +
-                   x_.meta.value("/counts/implicit_task"_json_pointer, uint64_t(0)) / 2;
-  per_instance_ = x_.meta.contains(nlohmann::json::json_pointer("/counts")) &&
-                  tasks <= options_.max_task_rows;
+  const format::Metadata& m = x_.metadata;
+  uint64_t tasks = m.count(format::layout(format::Kind::kTaskCreate).name.data()) +
+                   m.count(format::layout(format::Kind::kImplicitTask).name.data()) / 2;
+  per_instance_ = m.counts && tasks <= options_.max_task_rows;
 }
 
 void ParaverExporter::number(TimelineTask& task) {
@@ -377,7 +378,7 @@ void ParaverExporter::object(uint32_t row) {
 }
 
 Result<bool> ParaverExporter::write_prv() {
-  uint64_t start_unix = x_.meta.value("start_unix_ns", uint64_t(0));
+  uint64_t start_unix = x_.metadata.start_unix_ns;
   time_t when = time_t(start_unix / 1000000000ull);
   tm local{};
   localtime_r(&when, &local);
@@ -495,7 +496,8 @@ Result<bool> ParaverExporter::write_row() {
   for (uint32_t th = 0; th < threads_.size(); ++th) {
     if (threads_[th].shown) row_.print("CPU of thread {}\n", th);
   }
-  row_.print("\nLEVEL NODE SIZE 1\n{}\n", plain_label(x_.meta.value("host", std::string("node"))));
+  row_.print("\nLEVEL NODE SIZE 1\n{}\n",
+             plain_label(x_.metadata.host.empty() ? std::string("node") : x_.metadata.host));
   uint32_t apps = task_rows_ ? 2 : 1;
   row_.print("\nLEVEL APPL SIZE {}\n{} (threads)\n", apps, x_.program_name());
   if (task_rows_) row_.print("{} (tasks)\n", x_.program_name());
@@ -546,7 +548,7 @@ Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) 
 Result<std::unique_ptr<Exporter>> make_paraver_exporter(const format::Experiment& x,
                                                         const std::string& out,
                                                         const ExportOptions& o,
-                                                        replay::Symbolizer* symbols) {
+                                                        symbols::Symbolizer* symbols) {
   return open_exporter<ParaverExporter>(x, o, symbols, split_output(out, ".prv"));
 }
 

@@ -24,7 +24,7 @@ namespace {
 class PerfettoJsonExporter final : public PerfettoTimeline {
  public:
   PerfettoJsonExporter(const format::Experiment& x, const ExportOptions& o,
-                       replay::Symbolizer* symbols, std::string path)
+                       symbols::Symbolizer* symbols, std::string path)
       : PerfettoTimeline(x, o, symbols), path_(std::move(path)) {}
 
   Result<bool> open() { return out_.open(path_); }
@@ -157,7 +157,7 @@ Result<ExportSummary> PerfettoJsonExporter::finish(const replay::ReplayStats& st
 Result<std::unique_ptr<Exporter>> make_perfetto_json_exporter(const format::Experiment& x,
                                                               const std::string& out,
                                                               const ExportOptions& o,
-                                                              replay::Symbolizer* symbols) {
+                                                              symbols::Symbolizer* symbols) {
   return open_exporter<PerfettoJsonExporter>(x, o, symbols, out);
 }
 

@@ -113,7 +113,7 @@ struct InternTable {
 class PerfettoProtoExporter final : public PerfettoTimeline {
  public:
   PerfettoProtoExporter(const format::Experiment& x, const ExportOptions& o,
-                        replay::Symbolizer* symbols, std::string path)
+                        symbols::Symbolizer* symbols, std::string path)
       : PerfettoTimeline(x, o, symbols), path_(std::move(path)) {
     names_.field = field::kEventNames;
     categories_.field = field::kEventCategories;
@@ -378,7 +378,7 @@ Result<ExportSummary> PerfettoProtoExporter::finish(const replay::ReplayStats& s
 Result<std::unique_ptr<Exporter>> make_perfetto_proto_exporter(const format::Experiment& x,
                                                                const std::string& out,
                                                                const ExportOptions& o,
-                                                               replay::Symbolizer* symbols) {
+                                                               symbols::Symbolizer* symbols) {
   return open_exporter<PerfettoProtoExporter>(x, o, symbols, out);
 }
 

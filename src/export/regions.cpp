@@ -5,7 +5,7 @@
 
 namespace tasklens::exports {
 
-RegionTable::RegionTable(const format::Experiment& x, replay::Symbolizer* symbols)
+RegionTable::RegionTable(const format::Experiment& x, symbols::Symbolizer* symbols)
     : x_(x), symbols_(symbols) {}
 
 uint32_t RegionTable::intern(Construct kind, uint64_t key) {
@@ -31,7 +31,7 @@ Region RegionTable::make(Construct kind, uint64_t key) {
   r.name = construct_name(kind);
   if (key == 0) return r;
   if (symbols_) {
-    const replay::Location& loc = symbols_->resolve(key);
+    const symbols::Location& loc = symbols_->resolve(key);
     r.function = loc.function;
     r.file = loc.file;
     r.line = uint32_t(loc.line);

@@ -11,7 +11,7 @@
 #include "format/constructs.h"
 #include "format/experiment.h"
 #include "replay/id_map.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::exports {
 
@@ -35,7 +35,7 @@ struct Region {
 // (code addresses) or the experiment's strings (user regions).
 class RegionTable {
  public:
-  RegionTable(const format::Experiment& x, replay::Symbolizer* symbols);
+  RegionTable(const format::Experiment& x, symbols::Symbolizer* symbols);
 
   uint32_t intern(Construct kind, uint64_t key);
   const Region& at(uint32_t id) const { return regions_[id - 1]; }
@@ -46,7 +46,7 @@ class RegionTable {
   Region make(Construct kind, uint64_t key);
 
   const format::Experiment& x_;
-  replay::Symbolizer* symbols_;
+  symbols::Symbolizer* symbols_;
   std::vector<Region> regions_;
   std::array<replay::IdMap<uint32_t>, size_t(Construct::kCount)> index_;
   std::array<uint32_t, size_t(Construct::kCount)> zero_key_{};  // the key-0 region of each kind

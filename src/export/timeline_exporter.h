@@ -18,7 +18,7 @@ class TimelineExporter : public Exporter, protected TimelineSink {
 
  protected:
   TimelineExporter(const format::Experiment& x, const ExportOptions& o,
-                   replay::Symbolizer* symbols)
+                   symbols::Symbolizer* symbols)
       : x_(x), options_(o), regions_(x, symbols), filter_(make_filter(o)),
         pass_(*this, regions_, filter_) {}
 

@@ -107,7 +107,7 @@ EncodeResult encode_events(const Event* events, size_t n, uint64_t first_time, u
     p = put_varint(p, t - s.time);
     s.time = t;
     ++r.kind_counts[uint8_t(e.kind)];
-    if (e.kind == Kind::kTaskCreate) r.explicit_creates += (e.flags & task_flag::kExplicit) != 0;
+    r.explicit_creates += creates_explicit_task(e);
     // Kinds out of range are written as their number alone (the reader rejects them).
     if (size_t(e.kind) < kEncoders.size()) p = kEncoders[size_t(e.kind)](p, s, e);
   }

@@ -82,6 +82,12 @@ constexpr uint32_t kMergeable = 0x40000000;
 constexpr uint32_t kMerged = 0x80000000;
 }  // namespace task_flag
 
+// Whether `e` creates an explicit task: what every count of explicit tasks counts (the recorder's
+// metadata explicit_tasks through the codec, the run summary, check and the task graph).
+constexpr bool creates_explicit_task(const Event& e) {
+  return e.kind == Kind::kTaskCreate && (e.flags & task_flag::kExplicit) != 0;
+}
+
 // OMPT task statuses (the `op` of kTaskSchedule).
 enum class TaskStatus : uint8_t {
   kComplete = 1,

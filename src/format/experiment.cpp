@@ -10,6 +10,8 @@
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
+#include "format/kinds.h"
+#include "format/metadata_keys.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::format {
@@ -20,21 +22,24 @@ const std::string& Experiment::string(uint64_t id) const {
   return id >= 1 && id <= strings.size() ? strings[id - 1] : unknown;
 }
 
-std::string Experiment::program_name() const {
-  std::string path = meta.value("/program/path"_json_pointer, std::string());
-  return path.empty() ? std::string("?") : fs::path(path).filename().string();
+std::vector<uint32_t> Experiment::thread_ids() const {
+  std::vector<uint32_t> ids;
+  for (const StreamInfo& st : inventory) {
+    if (st.error.empty()) ids.push_back(st.thread);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
 }
 
-uint64_t hex_address(const nlohmann::json& v) {
-  return v.is_string() ? std::strtoull(v.get<std::string>().c_str(), nullptr, 16) : 0;
+const std::string* Experiment::first_unreadable_stream() const {
+  for (const StreamInfo& st : inventory) {
+    if (!st.error.empty()) return &st.error;
+  }
+  return nullptr;
 }
 
 namespace {
-
-uint64_t u64_at(const nlohmann::json& j, const char* ptr) {
-  auto p = nlohmann::json::json_pointer(ptr);
-  return j.contains(p) && j.at(p).is_number_unsigned() ? j.at(p).get<uint64_t>() : 0;
-}
 
 // Plausible clock rates: 20 GHz to 20 MHz.
 constexpr double kMinNsPerTick = 0.05, kMaxNsPerTick = 50;
@@ -47,24 +52,38 @@ std::string fmt_rate(const std::string& meta_path, bool final_end, double ns_per
          " clock, which no machine has; times assume a 2.5 GHz TSC";
 }
 
-// The latest (ticks, ns) sample of any chunk header: the end of a run that wrote no final one.
-bool latest_chunk_sample(const std::vector<std::string>& streams, uint64_t* ticks, uint64_t* ns) {
-  bool found = false;
+// Every stream's header and chunk headers, read once.
+std::vector<StreamInfo> take_inventory(const std::vector<std::string>& streams) {
+  std::vector<StreamInfo> out;
   for (const auto& path : streams) {
+    StreamInfo& st = out.emplace_back();
+    st.path = path;
     auto r = StreamReader::open(path);
-    if (!r) continue;
+    if (!r) {
+      st.error = r.error().message;
+      continue;
+    }
+    st.thread = (*r)->thread();
     for (const ChunkHeader& h : (*r)->scan_headers()) {
-      if (h.calib_ns > *ns) *ticks = h.calib_ticks, *ns = h.calib_ns, found = true;
+      st.last_ticks = std::max(st.last_ticks, h.last_time);
+      if (h.calib_ns > st.calib_ns) st.calib_ticks = h.calib_ticks, st.calib_ns = h.calib_ns;
     }
   }
-  return found;
+  return out;
+}
+
+// The latest (ticks, ns) sample of any chunk header: the end of a run that wrote no final one.
+void latest_chunk_sample(const std::vector<StreamInfo>& inventory, uint64_t* ticks, uint64_t* ns) {
+  for (const StreamInfo& st : inventory) {
+    if (st.calib_ns > *ns) *ticks = st.calib_ticks, *ns = st.calib_ns;
+  }
 }
 
 // The metadata fields the tools read, with the type each must have. A field of another type is
 // dropped (its default used) and said, so that no reader meets a type it does not expect.
 // Parents come before their children.
 struct FieldType {
-  const char* pointer;
+  std::string pointer;
   nlohmann::json::value_t type;
 };
 constexpr nlohmann::json::value_t kObject = nlohmann::json::value_t::object;
@@ -72,30 +91,58 @@ constexpr nlohmann::json::value_t kArray = nlohmann::json::value_t::array;
 constexpr nlohmann::json::value_t kString = nlohmann::json::value_t::string;
 constexpr nlohmann::json::value_t kUnsigned = nlohmann::json::value_t::number_unsigned;
 constexpr nlohmann::json::value_t kBool = nlohmann::json::value_t::boolean;
-constexpr FieldType kFields[] = {
-    {"/format", kString},          {"/format_version", kUnsigned},
-    {"/status", kString},          {"/end_reason", kString},
-    {"/host", kString},            {"/start_unix_ns", kUnsigned},
-    {"/explicit_tasks", kUnsigned}, {"/strings", kArray},
-    {"/objects", kArray},          {"/threads", kArray},
-    {"/program", kObject},         {"/program/path", kString},
-    {"/program/args", kArray},     {"/program/pid", kUnsigned},
-    {"/runtime", kObject},         {"/runtime/version", kString},
-    {"/runtime/code", kArray},     {"/clock", kObject},
-    {"/clock/source", kString},    {"/clock/end_is_final", kBool},
-    {"/clock/start", kObject},     {"/clock/end", kObject},
-    {"/clock/start/ticks", kUnsigned}, {"/clock/start/ns", kUnsigned},
-    {"/clock/end/ticks", kUnsigned},   {"/clock/end/ns", kUnsigned},
-    {"/recorder", kObject},        {"/recorder/events_lost", kUnsigned},
-    {"/recorder/events_written", kUnsigned}, {"/recorder/chunk_events", kUnsigned},
-    {"/recorder/write_error", kString}, {"/counts", kObject},
-    {"/counts/task_create", kUnsigned}, {"/counts/implicit_task", kUnsigned},
-    {"/counts/parallel_begin", kUnsigned},
-};
+// A JSON pointer to a member: pointer({key::kClock, key::kEnd}) is "/clock/end".
+std::string pointer(std::initializer_list<const char*> keys) {
+  std::string p;
+  for (const char* k : keys) p += std::string("/") + k;
+  return p;
+}
+
+const std::vector<FieldType>& fields() {
+  using namespace key;
+  static const std::vector<FieldType> kFields = {
+      {pointer({kFormat}), kString},
+      {pointer({key::kFormatVersion}), kUnsigned},
+      {pointer({kStatus}), kString},
+      {pointer({kEndReason}), kString},
+      {pointer({kHost}), kString},
+      {pointer({kStartUnixNs}), kUnsigned},
+      {pointer({kExplicitTasks}), kUnsigned},
+      {pointer({kStrings}), kArray},
+      {pointer({kObjects}), kArray},
+      {pointer({kThreads}), kArray},
+      {pointer({kProgram}), kObject},
+      {pointer({kProgram, kPath}), kString},
+      {pointer({kProgram, kArgs}), kArray},
+      {pointer({kProgram, kPid}), kUnsigned},
+      {pointer({kRuntime}), kObject},
+      {pointer({kRuntime, kVersion}), kString},
+      {pointer({kRuntime, kCode}), kArray},
+      {pointer({kClock}), kObject},
+      {pointer({kClock, kSource}), kString},
+      {pointer({kClock, kEndIsFinal}), kBool},
+      {pointer({kClock, kStart}), kObject},
+      {pointer({kClock, kEnd}), kObject},
+      {pointer({kClock, kStart, kTicks}), kUnsigned},
+      {pointer({kClock, kStart, kNs}), kUnsigned},
+      {pointer({kClock, kEnd, kTicks}), kUnsigned},
+      {pointer({kClock, kEnd, kNs}), kUnsigned},
+      {pointer({kRecorder}), kObject},
+      {pointer({kRecorder, kEventsLost}), kUnsigned},
+      {pointer({kRecorder, kEventsWritten}), kUnsigned},
+      {pointer({kRecorder, kChunkEvents}), kUnsigned},
+      {pointer({kRecorder, kWriteError}), kString},
+      {pointer({kCounts}), kObject},
+      {pointer({kCounts, layout(Kind::kTaskCreate).name.data()}), kUnsigned},
+      {pointer({kCounts, layout(Kind::kImplicitTask).name.data()}), kUnsigned},
+      {pointer({kCounts, layout(Kind::kParallelBegin).name.data()}), kUnsigned},
+  };
+  return kFields;
+}
 
 // "/clock/end/ticks" -> "clock.end.ticks", as the messages name fields.
-std::string field_name(const char* pointer) {
-  std::string s(pointer + 1);
+std::string field_name(const std::string& pointer) {
+  std::string s = pointer.substr(1);
   std::replace(s.begin(), s.end(), '/', '.');
   return s;
 }
@@ -113,13 +160,13 @@ const char* type_name(nlohmann::json::value_t t) {
 
 void drop_mistyped_fields(nlohmann::json& meta, const std::string& file,
                           std::vector<std::string>* damage) {
-  for (const FieldType& f : kFields) {
+  for (const FieldType& f : fields()) {
     nlohmann::json::json_pointer p(f.pointer);
     if (!meta.contains(p)) continue;
     const nlohmann::json& v = meta.at(p);
     bool ok = v.type() == f.type;
     // The program's arguments are printed as strings.
-    if (ok && std::string_view(f.pointer) == "/program/args") {
+    if (ok && f.pointer == pointer({key::kProgram, key::kArgs})) {
       for (const auto& a : v) ok &= a.is_string();
     }
     if (ok) continue;
@@ -132,13 +179,8 @@ void drop_mistyped_fields(nlohmann::json& meta, const std::string& file,
 // The recorded threads whose stream is missing or holds no chunk, though the metadata counts
 // events for them: one line each, saying what was lost.
 void find_lost_streams(Experiment& x) {
-  if (!x.meta.contains("threads")) return;
-  for (const auto& t : x.meta["threads"]) {
-    if (!t.is_object() || !t.contains("index") || !t["index"].is_number_unsigned()) continue;
-    uint64_t index = t["index"].get<uint64_t>();
-    uint64_t events = t.contains("events") && t["events"].is_number_unsigned()
-                          ? t["events"].get<uint64_t>()
-                          : 0;
+  for (const Metadata::Thread& t : x.metadata.threads) {
+    uint64_t index = t.index, events = t.events;
     if (events == 0 || index >= kMaxThreads) continue;
     char name[32];
     std::snprintf(name, sizeof name, "%s%04u%s", kStreamPrefix, unsigned(index), kStreamSuffix);
@@ -180,17 +222,19 @@ Result<Experiment> open_experiment(const std::string& dir) {
     return Error{meta_path.string() + ": corrupt metadata (not valid JSON)"};
   }
   drop_mistyped_fields(x.meta, meta_path.string(), &x.damage);
-  if (x.meta.value("format", std::string()) != "tasklens-experiment") {
+  x.metadata = metadata_from_json(x.meta);
+  const Metadata& m = x.metadata;
+  if (m.format != key::kFormatMarker) {
     return Error{meta_path.string() + ": not a tasklens experiment (no \"format\" marker)"};
   }
-  uint64_t version = x.meta.value("format_version", uint64_t(0));
+  uint64_t version = m.format_version;
   if (version != kFormatVersion) {
     const char* which = version < kFormatVersion ? "an older" : "a newer";
     return Error{meta_path.string() + ": written by " + which + " tasklens (format version " +
                  std::to_string(version) + "; this tasklens reads version " +
                  std::to_string(kFormatVersion) + ")"};
   }
-  x.status = x.meta.value("status", std::string("?"));
+  x.status = m.status.empty() ? std::string("?") : m.status;
 
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
@@ -199,23 +243,21 @@ Result<Experiment> open_experiment(const std::string& dir) {
     }
   }
   std::sort(x.streams.begin(), x.streams.end());
-  if (x.meta.contains("strings") && x.meta["strings"].is_array()) {
-    for (const auto& s : x.meta["strings"]) x.strings.push_back(s.is_string() ? s.get<std::string>() : "?");
-  }
+  x.strings = m.strings;
 
-  const nlohmann::json::json_pointer code("/runtime/code");
-  if (x.meta.contains(code) && x.meta.at(code).is_array() && x.meta.at(code).size() == 2) {
-    x.runtime_code_begin = hex_address(x.meta.at(code)[0]);
-    x.runtime_code_end = hex_address(x.meta.at(code)[1]);
+  if (m.runtime.code) {
+    x.runtime_code_begin = m.runtime.code->first;
+    x.runtime_code_end = m.runtime.code->second;
   }
+  x.inventory = take_inventory(x.streams);
   Clock& c = x.clock;
-  c.source = x.meta.value("/clock/source"_json_pointer, std::string("tsc"));
-  c.start_ticks = u64_at(x.meta, "/clock/start/ticks");
-  uint64_t start_ns = u64_at(x.meta, "/clock/start/ns");
-  uint64_t end_ticks = u64_at(x.meta, "/clock/end/ticks");
-  uint64_t end_ns = u64_at(x.meta, "/clock/end/ns");
-  bool final_end = x.meta.value("/clock/end_is_final"_json_pointer, false);
-  if (!final_end) latest_chunk_sample(x.streams, &end_ticks, &end_ns);
+  c.source = m.clock.source.empty() ? std::string("tsc") : m.clock.source;
+  c.start_ticks = m.clock.start.ticks;
+  uint64_t start_ns = m.clock.start.ns;
+  uint64_t end_ticks = m.clock.end.ticks;
+  uint64_t end_ns = m.clock.end.ns;
+  bool final_end = m.clock.end_is_final;
+  if (!final_end) latest_chunk_sample(x.inventory, &end_ticks, &end_ns);
   if (c.source == "monotonic") {
     c.ns_per_tick = 1.0;
   } else if (end_ticks > c.start_ticks && end_ns > start_ns) {
@@ -241,7 +283,7 @@ Result<Experiment> open_experiment(const std::string& dir) {
   // The origin moves back from the recorder's start to the process's: the program's serial
   // start, before the OpenMP runtime loaded the recorder, belongs to the run.
   c.start_monotonic_ns = start_ns;
-  uint64_t process_start = u64_at(x.meta, "/process/start_ns");
+  uint64_t process_start = m.process.start_ns;
   if (process_start && process_start < start_ns) {
     auto back = uint64_t(double(start_ns - process_start) / c.ns_per_tick + 0.5);
     c.start_ticks = c.start_ticks > back ? c.start_ticks - back : 0;
@@ -249,17 +291,22 @@ Result<Experiment> open_experiment(const std::string& dir) {
     c.recorder_start_ns = start_ns - process_start;
   }
   if (final_end && end_ticks > c.start_ticks) c.exit_ns = c.to_ns(end_ticks);
+  uint64_t last_ticks = 0;
+  for (const StreamInfo& st : x.inventory) last_ticks = std::max(last_ticks, st.last_ticks);
+  // The run ends at the program's exit (the final clock sample), after its last event.
+  x.end_ns = std::max(c.to_ns(last_ticks), c.exit_ns);
   find_lost_streams(x);
   if (x.status == "running") {
     x.warnings.push_back("the run did not finish (killed, or still running): the trace ends at "
                          "the last chunk written");
   } else if (x.status == "crashed" || x.status == "interrupted") {
-    x.warnings.push_back("the run ended on " + x.meta.value("end_reason", std::string("a signal")) +
+    x.warnings.push_back("the run ended on " +
+                         (m.end_reason.empty() ? std::string("a signal") : m.end_reason) +
                          "; the trace holds what was flushed then");
   }
-  uint64_t lost = u64_at(x.meta, "/recorder/events_lost");
+  uint64_t lost = m.recorder.events_lost;
   if (lost) x.warnings.push_back(std::to_string(lost) + " events were lost by the recorder");
-  std::string write_error = x.meta.value("/recorder/write_error"_json_pointer, std::string());
+  const std::string& write_error = m.recorder.write_error;
   if (!write_error.empty()) x.warnings.push_back("write error during the run: " + write_error);
   // The experiments of other processes of the run (docs/RECORDER.md, "The output directory"),
   // found in the directory: the metadata's processes[] lists only those seen while it was written.

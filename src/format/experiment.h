@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/metadata.h"
 #include "format/result.h"
 
 namespace tasklens::format {
@@ -39,12 +40,30 @@ struct Clock {
   }
 };
 
+// One stream file as open_experiment found it, from one pass over its chunk headers (no event
+// decoded): the inventory the commands read instead of opening the streams again.
+struct StreamInfo {
+  std::string path;
+  std::string error;  // why it cannot be opened at all ("" when it can): not ours, a newer version
+  uint32_t thread = 0;      // its thread index (from its header, when it opens)
+  uint64_t last_ticks = 0;  // the latest event time of its chunks
+  // Its latest clock sample (by ns; {0, 0} when none).
+  uint64_t calib_ticks = 0, calib_ns = 0;
+};
+
 struct Experiment {
   std::string dir;
-  nlohmann::json meta;   // experiment.json as written by the recorder
+  // experiment.json as parsed, members of the wrong type dropped: for tests. The tools read
+  // `metadata`.
+  nlohmann::json meta;
+  Metadata metadata;     // experiment.json, typed
   std::string status;    // running (never finished: killed?), complete, crashed, interrupted
   Clock clock;
   std::vector<std::string> streams;  // stream files, by thread index
+  std::vector<StreamInfo> inventory;  // the same files, what their headers say
+  // The end of the run in ns: the latest event time of any chunk, or the program's exit (the
+  // final clock sample) when later.
+  uint64_t end_ns = 0;
   std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
   std::vector<std::string> warnings;  // things a reader of the results should know
   // Damage found on opening (a field of the wrong type or out of range, a missing stream): one
@@ -56,12 +75,15 @@ struct Experiment {
 
   // The name of user-API string `id` ("?" when unknown).
   const std::string& string(uint64_t id) const;
-  // The program's name (basename of its path) and thread count recorded.
-  std::string program_name() const;
+  // The program's name (basename of its path).
+  std::string program_name() const { return metadata.program_name(); }
+  // The thread indices of the streams that open, ascending, each once.
+  std::vector<uint32_t> thread_ids() const;
+  // The error of the first stream that cannot be opened at all, if any. The commands that derive
+  // whole artifacts (compare, export) refuse such a run; dump, check and report read the other
+  // threads and report the stream as lost.
+  const std::string* first_unreadable_stream() const;
 };
-
-// A code address as the metadata writes it: a hex string ("0x7f12..."); 0 when it is not one.
-uint64_t hex_address(const nlohmann::json& v);
 
 // Opens `dir`. Errors: no such directory, not a tasklens experiment, corrupt metadata, a format
 // version this tasklens cannot read.

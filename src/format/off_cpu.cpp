@@ -11,17 +11,14 @@ namespace tasklens::format {
 
 OffCpu read_off_cpu(const Experiment& x) {
   OffCpu o;
-  const nlohmann::json::json_pointer source("/preemption/source");
-  if (x.meta.contains(source) && x.meta.at(source).is_string()) {
-    o.source = x.meta.at(source).get<std::string>();
+  if (const auto& p = x.metadata.preemption) {
+    o.source = p->source;
+    o.error = p->error;
+    o.lost = p->lost;
   }
-  o.error = x.meta.value("/preemption/error"_json_pointer, std::string());
-  o.lost = x.meta.value("/preemption/lost"_json_pointer, uint64_t(0));
-  if (x.meta.contains("threads") && x.meta["threads"].is_array()) {
-    for (const auto& t : x.meta["threads"]) {
-      o.involuntary_switches += t.value("involuntary_switches", uint64_t(0));
-      o.thread_cpu_ns += t.value("cpu_ns", uint64_t(0));
-    }
+  for (const Metadata::Thread& t : x.metadata.threads) {
+    o.involuntary_switches += t.involuntary_switches.value_or(0);
+    o.thread_cpu_ns += t.cpu_ns.value_or(0);
   }
   std::ifstream in(std::filesystem::path(x.dir) / kOffCpuFile, std::ios::binary);
   if (!in) return o;

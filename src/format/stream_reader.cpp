@@ -244,11 +244,4 @@ std::vector<ChunkHeader> StreamReader::scan_headers() {
   return out;
 }
 
-std::optional<Error> first_unreadable_stream(const std::vector<std::string>& streams) {
-  for (const auto& path : streams) {
-    if (auto r = StreamReader::open(path); !r) return r.error();
-  }
-  return std::nullopt;
-}
-
 }  // namespace tasklens::format

@@ -64,9 +64,4 @@ class StreamReader {
   std::vector<Problem> problems_;
 };
 
-// The error of the first stream of `streams` that cannot be opened at all, if any. The commands
-// that derive whole artifacts (compare, export) refuse such a run; dump, check and report read
-// the other threads and report the stream as lost.
-std::optional<Error> first_unreadable_stream(const std::vector<std::string>& streams);
-
 }  // namespace tasklens::format

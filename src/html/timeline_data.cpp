@@ -21,7 +21,7 @@ void TimelineData::Changes::add(uint64_t t, int64_t value) {
   last_t = t;
 }
 
-TimelineData::TimelineData(const format::Experiment& x, replay::Symbolizer* symbols)
+TimelineData::TimelineData(const format::Experiment& x, symbols::Symbolizer* symbols)
     : regions_(x, symbols), pass_(*this, regions_, filter_) {}
 
 void TimelineData::begin(const exports::TimelineInfo& info) {

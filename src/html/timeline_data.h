@@ -16,7 +16,7 @@ namespace tasklens::html {
 
 class TimelineData final : private exports::TimelineSink {
  public:
-  TimelineData(const format::Experiment& x, replay::Symbolizer* symbols);
+  TimelineData(const format::Experiment& x, symbols::Symbolizer* symbols);
 
   replay::Pass& pass() { return pass_; }
   // After the replay: the `timeline` object of the page's data.

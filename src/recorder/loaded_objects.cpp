@@ -3,7 +3,10 @@
 #include <link.h>
 #include <unistd.h>
 
+#include "format/metadata_keys.h"
+
 namespace tasklens::recorder {
+namespace key = format::key;
 namespace {
 
 int add_object(dl_phdr_info* info, size_t, void* data) {
@@ -18,7 +21,7 @@ int add_object(dl_phdr_info* info, size_t, void* data) {
     path = exe;
   }
   if (path[0] != '/') return 0;  // linux-vdso.so.1 and the like have no file
-  out.begin_object().kv("path", path).key("base").hex(info->dlpi_addr).end_object();
+  out.begin_object().kv(key::kPath, path).key(key::kBase).hex(info->dlpi_addr).end_object();
   return 0;
 }
 

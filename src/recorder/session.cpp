@@ -19,6 +19,7 @@
 #include "format/experiment_dir.h"
 #include "format/json_out.h"
 #include "format/kinds.h"
+#include "format/metadata_keys.h"
 #include "recorder/loaded_objects.h"
 #include "recorder/off_cpu.h"
 #include "recorder/process_info.h"
@@ -26,6 +27,7 @@
 #include "recorder/signals.h"
 
 namespace tasklens::recorder {
+namespace key = format::key;
 
 // Never destroyed: its writer thread and buffers must outlive every static destructor.
 Session& g_session = *new Session;
@@ -65,13 +67,15 @@ void make_reserve(int dirfd) {
 
 // Lists the pid-N folders of descendant processes (metadata "processes").
 void write_processes(format::JsonOut& o, int dirfd) {
-  o.key("processes").begin_array();
+  o.key(key::kProcesses).begin_array();
   format::for_each_dir_entry(
       dirfd,
       [](const char* name, void* arg) {
         if (std::strncmp(name, "pid-", 4) != 0 || !format::is_tasklens_entry(name)) return;
         auto& out = *static_cast<format::JsonOut*>(arg);
-        out.begin_object().kv_i64("pid", std::strtol(name + 4, nullptr, 10)).kv("dir", name);
+        out.begin_object()
+            .kv_i64(key::kPid, std::strtol(name + 4, nullptr, 10))
+            .kv(key::kDir, name);
         out.end_object();
       },
       &o);
@@ -303,22 +307,22 @@ bool Session::write_metadata() {
   }
   format::JsonOut o(metadata_buf_, metadata_cap_);
   o.begin_object();
-  o.kv("format", "tasklens-experiment").kv_u64("format_version", format::kFormatVersion);
-  o.key("tool").begin_object().kv("name", "tasklens").kv("version", TASKLENS_VERSION);
-  o.kv("library", library_path_).end_object();
+  o.kv(key::kFormat, key::kFormatMarker).kv_u64(key::kFormatVersion, format::kFormatVersion);
+  o.key(key::kTool).begin_object().kv(key::kName, "tasklens").kv(key::kVersion, TASKLENS_VERSION);
+  o.kv(key::kLibrary, library_path_).end_object();
   RunStatus status = status_.load();
-  o.kv("status", status_name(status));
+  o.kv(key::kStatus, status_name(status));
   if (end_signal_) {
     char reason[64];
     std::snprintf(reason, sizeof reason, "signal %d (%s)", end_signal_, sigabbrev_np(end_signal_));
-    o.kv("end_reason", reason);
+    o.kv(key::kEndReason, reason);
   } else if (status == RunStatus::kComplete) {
-    o.kv("end_reason", "exit");
+    o.kv(key::kEndReason, "exit");
   }
 
-  o.key("program").begin_object();
-  o.kv_i64("pid", getpid());
-  o.key("args").begin_array();
+  o.key(key::kProgram).begin_object();
+  o.kv_i64(key::kPid, getpid());
+  o.key(key::kArgs).begin_array();
   for (size_t i = 0; i < g_cmdline_len;) {
     o.str(g_cmdline + i);
     i += std::strlen(g_cmdline + i) + 1;
@@ -327,49 +331,59 @@ bool Session::write_metadata() {
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
-  o.kv("path", exe);
+  o.kv(key::kPath, exe);
   o.end_object();
   if (output.descendant) {
     // Started, directly or not, by the process at the top of the directory above.
-    o.key("parent").begin_object().kv_i64("ppid", getppid()).kv_i64("top_pid", output.owner_pid);
-    o.kv("experiment", "..").end_object();
+    o.key(key::kParent)
+        .begin_object()
+        .kv_i64(key::kPpid, getppid())
+        .kv_i64(key::kTopPid, output.owner_pid);
+    o.kv(key::kExperiment, "..").end_object();
   }
   write_processes(o, output.fd);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  o.kv("host", host);
-  o.kv_u64("start_unix_ns", start_unix_ns);
-  o.key("process").begin_object().kv_u64("start_ns", process_start_ns);
-  o.kv("start_source", process_start_source).end_object();
-  o.key("machine").begin_object().kv_u64("affinity_cpus", affinity_cpus);
-  o.kv_u64("online_cpus", online_cpus).end_object();
-  o.key("preemption").begin_object().kv("source", off_cpu_source());
-  o.kv("error", off_cpu_error()).kv_i64("perf_event_paranoid", perf_event_paranoid());
-  o.kv_u64("records", off_cpu_records()).kv_u64("lost", off_cpu_lost()).end_object();
+  o.kv(key::kHost, host);
+  o.kv_u64(key::kStartUnixNs, start_unix_ns);
+  o.key(key::kProcess).begin_object().kv_u64(key::kStartNs, process_start_ns);
+  o.kv(key::kStartSource, process_start_source).end_object();
+  o.key(key::kMachine).begin_object().kv_u64(key::kAffinityCpus, affinity_cpus);
+  o.kv_u64(key::kOnlineCpus, online_cpus).end_object();
+  o.key(key::kPreemption).begin_object().kv(key::kSource, off_cpu_source());
+  o.kv(key::kError, off_cpu_error()).kv_i64(key::kPerfEventParanoid, perf_event_paranoid());
+  o.kv_u64(key::kRecords, off_cpu_records()).kv_u64(key::kLost, off_cpu_lost()).end_object();
 
-  o.key("runtime").begin_object().kv("version", runtime_version);
+  o.key(key::kRuntime).begin_object().kv(key::kVersion, runtime_version);
   CodeSpan code = runtime_code();
-  o.key("code").begin_array().hex(code.begin).hex(code.end).end_array();
-  o.key("callbacks").begin_object();
+  o.key(key::kCode).begin_array().hex(code.begin).hex(code.end).end_array();
+  o.key(key::kCallbacks).begin_object();
   for (uint32_t i = 0; i < callback_count_; ++i) {
     o.kv(callbacks_[i].name, result_name(callbacks_[i].result));
   }
   o.end_object().end_object();
 
-  o.key("clock").begin_object();
-  o.kv("source", g_clock_source == ClockSource::kTsc ? "tsc" : "monotonic");
-  o.kv_bool("invariant_tsc", invariant_tsc);
-  o.key("start").begin_object().kv_u64("ticks", clock_start.ticks).kv_u64("ns", clock_start.ns);
+  o.key(key::kClock).begin_object();
+  o.kv(key::kSource, g_clock_source == ClockSource::kTsc ? "tsc" : "monotonic");
+  o.kv_bool(key::kInvariantTsc, invariant_tsc);
+  o.key(key::kStart)
+      .begin_object()
+      .kv_u64(key::kTicks, clock_start.ticks)
+      .kv_u64(key::kNs, clock_start.ns);
   o.end_object();
   ClockSample end = clock_end.ticks ? clock_end : writer.last_sample();
-  o.key("end").begin_object().kv_u64("ticks", end.ticks).kv_u64("ns", end.ns).end_object();
-  o.kv_bool("end_is_final", clock_end.ticks != 0);
+  o.key(key::kEnd)
+      .begin_object()
+      .kv_u64(key::kTicks, end.ticks)
+      .kv_u64(key::kNs, end.ns)
+      .end_object();
+  o.kv_bool(key::kEndIsFinal, clock_end.ticks != 0);
   o.end_object();
 
   uint32_t nthreads = thread_count.load(std::memory_order_acquire);
   if (nthreads > kMaxThreads) nthreads = kMaxThreads;
   uint64_t lost = 0, stall = 0;
-  o.key("threads").begin_array();
+  o.key(key::kThreads).begin_array();
   for (uint32_t i = 0; i < nthreads; ++i) {
     ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
     if (!tb) continue;
@@ -378,41 +392,41 @@ bool Session::write_metadata() {
     uint64_t thread_lost = s.lost + __atomic_load_n(&tb->lost_pending, __ATOMIC_RELAXED);
     lost += thread_lost;
     stall += __atomic_load_n(&tb->stall_ticks, __ATOMIC_RELAXED);
-    o.begin_object().kv_u64("index", i).kv_i64("os_tid", tb->os_tid);
-    o.kv_u64("events", s.events).kv_u64("chunks", s.chunks).kv_u64("bytes", s.bytes);
-    o.kv_u64("lost", thread_lost);
+    o.begin_object().kv_u64(key::kIndex, i).kv_i64(key::kOsTid, tb->os_tid);
+    o.kv_u64(key::kEvents, s.events).kv_u64(key::kChunks, s.chunks).kv_u64(key::kBytes, s.bytes);
+    o.kv_u64(key::kLost, thread_lost);
     if (__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {  // set by the thread at its end
-      o.kv_u64("cpu_ns", tb->cpu_ns).kv_u64("involuntary_switches", tb->involuntary_switches);
+      o.kv_u64(key::kCpuNs, tb->cpu_ns).kv_u64(key::kInvoluntarySwitches, tb->involuntary_switches);
     }
     o.end_object();
   }
   o.end_array();
 
-  o.key("recorder").begin_object();
-  o.kv_u64("buffer_bytes", pool.chunk_count() * kChunkBytes);
-  o.kv_u64("chunk_bytes", kChunkBytes).kv_u64("chunk_events", kChunkEvents);
-  o.kv_u64("peak_chunks_in_use", pool.peak_in_use());
-  o.kv("overflow", config.overflow == OverflowPolicy::kBlock ? "block" : "drop");
-  o.kv_u64("events_written", writer.total_events());
-  o.kv_u64("events_lost", lost);
-  o.kv_u64("threads_refused", threads_refused.load());
-  o.kv_u64("stall_ticks", stall);
-  o.kv_u64("times_clamped", writer.clamped());
-  o.kv_u64("writer_cpu_ns", writer.cpu_ns());
-  o.kv("write_error", writer.error());
-  o.kv_bool("disk_full", writer.disk_full());
+  o.key(key::kRecorder).begin_object();
+  o.kv_u64(key::kBufferBytes, pool.chunk_count() * kChunkBytes);
+  o.kv_u64(key::kChunkBytes, kChunkBytes).kv_u64(key::kChunkEvents, kChunkEvents);
+  o.kv_u64(key::kPeakChunksInUse, pool.peak_in_use());
+  o.kv(key::kOverflow, config.overflow == OverflowPolicy::kBlock ? "block" : "drop");
+  o.kv_u64(key::kEventsWritten, writer.total_events());
+  o.kv_u64(key::kEventsLost, lost);
+  o.kv_u64(key::kThreadsRefused, threads_refused.load());
+  o.kv_u64(key::kStallTicks, stall);
+  o.kv_u64(key::kTimesClamped, writer.clamped());
+  o.kv_u64(key::kWriterCpuNs, writer.cpu_ns());
+  o.kv(key::kWriteError, writer.error());
+  o.kv_bool(key::kDiskFull, writer.disk_full());
   o.end_object();
 
-  o.kv_u64("explicit_tasks", writer.explicit_tasks());
-  o.key("counts").begin_object();
+  o.kv_u64(key::kExplicitTasks, writer.explicit_tasks());
+  o.key(key::kCounts).begin_object();
   for (size_t k = 1; k < size_t(format::Kind::kCount); ++k) {
     uint64_t c = writer.kind_count(format::Kind(k));
     if (c) o.kv_u64(format::layout(format::Kind(k)).name, c);
   }
   o.end_object();
 
-  o.key("objects").json(g_objects);
-  o.key("strings").begin_array();
+  o.key(key::kObjects).json(g_objects);
+  o.key(key::kStrings).begin_array();
   {
     // No lock on the signal path: names are only ever appended, and the count is read once.
     uint32_t count = string_count_.load(std::memory_order_acquire);

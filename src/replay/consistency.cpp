@@ -54,7 +54,7 @@ Soundness soundness(const ConsistencyReport& rep, const format::Experiment& x) {
 
 ConsistencyReport check_consistency(const format::Experiment& x) {
   ConsistencyReport rep;
-  rep.events_lost = x.meta.value("/recorder/events_lost"_json_pointer, uint64_t(0));
+  rep.events_lost = x.metadata.recorder.events_lost;
   auto stream = MergedStream::open(x);
   if (!stream) {
     rep.stream_problems.push_back({format::Problem::Severity::kDataLost, stream.error().message});
@@ -111,7 +111,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         }
         TaskFacts f;
         f.parent = tc.parent;
-        f.is_explicit = (tc.flags & format::task_flag::kExplicit) != 0;
+        f.is_explicit = format::creates_explicit_task(e);
         f.untied = (tc.flags & format::task_flag::kUntied) != 0;
         auto p = tasks.find(tc.parent);
         if (p == tasks.end()) {

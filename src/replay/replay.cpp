@@ -7,17 +7,6 @@
 
 namespace tasklens::replay {
 
-uint64_t trace_end_ns(const format::Experiment& x) {
-  uint64_t last = 0;
-  for (const auto& path : x.streams) {
-    auto r = format::StreamReader::open(path);
-    if (!r) continue;
-    for (const format::ChunkHeader& h : (*r)->scan_headers()) last = std::max(last, h.last_time);
-  }
-  // The run ends at the program's exit (the final clock sample), after its last event.
-  return std::max(x.clock.to_ns(last), x.clock.exit_ns);
-}
-
 namespace {
 
 bool all_finished(const std::vector<Pass*>& passes) {
@@ -30,13 +19,13 @@ bool all_finished(const std::vector<Pass*>& passes) {
 }  // namespace
 
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
-                               const Progress& progress, Symbolizer* constructs) {
+                               const Progress& progress, ConstructMap* constructs) {
   auto stream = MergedStream::open(x);
   if (!stream) return stream.error();
   ReplayInfo info;
   info.experiment = &x;
   info.threads = (*stream)->thread_count();
-  info.end_ns = trace_end_ns(x);
+  info.end_ns = x.end_ns;
   for (Pass* p : passes) p->begin(info);
 
   std::vector<Pass*> before;  // the passes whose before() does something
@@ -48,7 +37,7 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   model.set_constructs(constructs);
   ReplayStats stats;
   stats.threads = info.threads;
-  uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
+  uint64_t expected = x.metadata.recorder.events_written;
   ImpliedEnds implied(info.threads);
   auto dispatch = [&](const Record& r) {
     for (Pass* p : before) p->before(r, model);

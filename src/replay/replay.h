@@ -10,7 +10,7 @@
 #include "format/result.h"
 #include "format/stream_reader.h"
 #include "replay/pass.h"
-#include "replay/symbolizer.h"
+#include "replay/construct_map.h"
 
 namespace tasklens::replay {
 
@@ -25,15 +25,12 @@ struct ReplayStats {
 // Called now and then with (events done, events expected); expected may be 0 when unknown.
 using Progress = std::function<void(uint64_t done, uint64_t expected)>;
 
-// The end of the run in ns: the latest event time of any chunk (read from chunk headers only).
-uint64_t trace_end_ns(const format::Experiment& x);
-
 // Stops early when every pass is finished() (checked every 4096 events): `events` then counts
 // the events read, and damage further on is not seen. `constructs`: the experiment's symbolizer,
 // which makes the copies of a task construct one construct for every pass (TaskModel::
 // set_constructs); null keeps every code address apart.
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
                                const Progress& progress = nullptr,
-                               Symbolizer* constructs = nullptr);
+                               ConstructMap* constructs = nullptr);
 
 }  // namespace tasklens::replay

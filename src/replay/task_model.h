@@ -31,7 +31,7 @@
 #include "format/event.h"
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
-#include "replay/symbolizer.h"
+#include "replay/construct_map.h"
 
 #include <type_traits>
 
@@ -147,7 +147,7 @@ class TaskModel {
   }
   // Where copies of one task construct (unrolled, inlined) become one: a task's codeptr is
   // constructs->construct(its task_create's address). Null: every address is its own construct.
-  void set_constructs(Symbolizer* constructs) { constructs_ = constructs; }
+  void set_constructs(ConstructMap* constructs) { constructs_ = constructs; }
   // The construct a sync region event belongs to: its code address, except for an implicit
   // barrier reported inside the runtime. clang's outlined function tail-calls __kmpc_barrier for
   // a worksharing construct (a `single`, a loop) that ends the parallel region, so libomp names
@@ -189,7 +189,7 @@ class TaskModel {
 
  private:
   uint64_t runtime_code_begin_ = 0, runtime_code_end_ = 0;
-  Symbolizer* constructs_ = nullptr;
+  ConstructMap* constructs_ = nullptr;
   bool in_runtime(uint64_t code) const {
     return code >= runtime_code_begin_ && code < runtime_code_end_;
   }

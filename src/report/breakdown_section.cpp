@@ -77,9 +77,9 @@ std::string counted_line(const Breakdown& b) {
                      initial, others, duration(b.recorder_start_ns));
 }
 
-std::string region_label(uint64_t codeptr, replay::Symbolizer& symbols) {
+std::string region_label(uint64_t codeptr, symbols::Symbolizer& symbols) {
   if (codeptr == 0) return "outside parallel regions";
-  const replay::Location& l = symbols.resolve(codeptr);
+  const symbols::Location& l = symbols.resolve(codeptr);
   if (!l.file.empty()) return fmt::format("parallel {}:{}", l.file, l.line);
   return fmt::format("parallel {}", symbols.short_name(codeptr));
 }

@@ -30,11 +30,9 @@ std::string ProgramIdentity::command() const {
 
 ProgramIdentity program_identity(const format::Experiment& x) {
   ProgramIdentity id;
-  id.path = x.meta.value("/program/path"_json_pointer, std::string("?"));
-  auto args = x.meta.value("/program/args"_json_pointer, nlohmann::json::array());
-  for (size_t i = 1; i < args.size(); ++i) {
-    id.args.push_back(args[i].is_string() ? args[i].get<std::string>() : args[i].dump());
-  }
+  const format::Metadata::Program& p = x.metadata.program;
+  id.path = p.path.empty() ? std::string("?") : p.path;
+  id.args.assign(p.args.begin() + std::min<size_t>(1, p.args.size()), p.args.end());
   return id;
 }
 
@@ -53,19 +51,16 @@ std::string program_mismatch(const std::vector<std::string>& names,
       names[0], programs[0].command(), differ);
 }
 
-std::string region_key(const nlohmann::json& objects, uint64_t codeptr,
-                       replay::Symbolizer& symbols) {
-  const replay::Location& l = symbols.resolve(codeptr);
+std::string region_key(const std::vector<format::Metadata::LoadedObject>& objects,
+                       uint64_t codeptr,
+                       symbols::Symbolizer& symbols) {
+  const symbols::Location& l = symbols.resolve(codeptr);
   if (!l.file.empty()) return fmt::format("{}:{}", l.file, l.line);
   // The object that holds the address: the one with the largest base at or below it.
   std::string object;
   uint64_t base = 0;
-  if (objects.is_array()) {
-    for (const auto& o : objects) {
-      if (!o.is_object() || !o.contains("path") || !o.contains("base")) continue;
-      uint64_t b = format::hex_address(o["base"]);
-      if (b <= codeptr && b >= base) base = b, object = o["path"].get<std::string>();
-    }
+  for (const auto& o : objects) {
+    if (o.base <= codeptr && o.base >= base) base = o.base, object = o.path;
   }
   if (object.empty()) return fmt::format("{:#x}", codeptr);
   return fmt::format("{}+{:#x}", std::filesystem::path(object).filename().string(),

@@ -6,11 +6,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/scaling.h"
 #include "format/experiment.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::report {
 
@@ -33,8 +31,8 @@ std::string program_mismatch(const std::vector<std::string>& names,
 // A key for the parallel region at `codeptr` that is the same in every run of the program:
 // "file:line" when the symbolizer knows it, else "object+0xoffset" (addresses move between
 // runs), else the address.
-std::string region_key(const nlohmann::json& objects, uint64_t codeptr,
-                       replay::Symbolizer& symbols);
+std::string region_key(const std::vector<format::Metadata::LoadedObject>& objects,
+                       uint64_t codeptr, symbols::Symbolizer& symbols);
 
 std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& program);
 nlohmann::json scaling_json(const analysis::Scaling& s, const ProgramIdentity& program);

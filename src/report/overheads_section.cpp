@@ -65,7 +65,7 @@ Cost main_overhead(const CostTimes& c) {
 }
 
 std::string construct_location(const analysis::ConstructOverheads& c, const RegionOverheads& r,
-                               replay::Symbolizer& symbols) {
+                               symbols::Symbolizer& symbols) {
   if (c.kind == Construct::kParallel) return region_location(r.codeptr, symbols);
   return c.codeptr ? symbols.short_name(c.codeptr) : "-";
 }
@@ -284,7 +284,7 @@ void add_cost_fields(nlohmann::json& j, const CostTimes& c, uint64_t total) {
 
 std::string region_id(size_t index) { return fmt::format("R{}", index + 1); }
 
-std::string region_location(uint64_t codeptr, replay::Symbolizer& symbols) {
+std::string region_location(uint64_t codeptr, symbols::Symbolizer& symbols) {
   if (codeptr == 0) return "?";
   return symbols.short_name(codeptr);
 }

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/overheads.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 #include "report/section.h"
 
 namespace tasklens::report {
@@ -23,6 +23,6 @@ void add_cost_fields(nlohmann::json& j, const analysis::CostTimes& c, uint64_t t
 std::string region_id(size_t index);
 
 // The region's location for tables: "file:line" when known, else the code address.
-std::string region_location(uint64_t codeptr, replay::Symbolizer& symbols);
+std::string region_location(uint64_t codeptr, symbols::Symbolizer& symbols);
 
 }  // namespace tasklens::report

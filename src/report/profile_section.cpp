@@ -229,7 +229,7 @@ class ProfileSection : public Section {
     nlohmann::json tasks = nlohmann::json::array();
     const analysis::CreationCost& creation = analysis::creation_cost(ctx.experiment);
     for (const TaskConstruct& c : pass_.result().tasks) {
-      const replay::Location& loc = ctx.symbols.resolve(c.codeptr);
+      const symbols::Location& loc = ctx.symbols.resolve(c.codeptr);
       nlohmann::json j = {
           {"codeptr", hex(c.codeptr)},
           {"location", construct_name(c, ctx)},

@@ -14,7 +14,7 @@
 #include "format/experiment.h"
 #include "replay/pass.h"
 #include "replay/replay.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::report {
 
@@ -26,14 +26,14 @@ struct ReportOptions {
 
 struct ReportContext {
   const format::Experiment& experiment;
-  replay::Symbolizer& symbols;
+  symbols::Symbolizer& symbols;
   const ReportOptions& options;
   const replay::ReplayStats& stats;
 };
 
 // The `codeptrs` key of a task construct: every code address of its copies (unrolled loop,
 // inlined function) the run created tasks at, ascending; nothing for other addresses.
-inline void add_codeptrs(nlohmann::json& j, uint64_t codeptr, const replay::Symbolizer& symbols) {
+inline void add_codeptrs(nlohmann::json& j, uint64_t codeptr, const symbols::Symbolizer& symbols) {
   const std::vector<uint64_t>& copies = symbols.codeptrs(codeptr);
   if (copies.empty()) return;
   nlohmann::json& list = j["codeptrs"] = nlohmann::json::array();
@@ -42,7 +42,7 @@ inline void add_codeptrs(nlohmann::json& j, uint64_t codeptr, const replay::Symb
 
 // The `codeptr` (hex) and `location` (short symbolized form) keys of a code address, and
 // `codeptrs` for a task construct.
-inline void add_code_fields(nlohmann::json& j, uint64_t codeptr, replay::Symbolizer& symbols) {
+inline void add_code_fields(nlohmann::json& j, uint64_t codeptr, symbols::Symbolizer& symbols) {
   j["codeptr"] = fmt::format("{:#x}", codeptr);
   j["location"] = symbols.short_name(codeptr);
   add_codeptrs(j, codeptr, symbols);

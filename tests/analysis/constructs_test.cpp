@@ -12,7 +12,7 @@
 #include "analysis/task_graph.h"
 #include "analysis/two_thread_team.h"
 #include "replay/replay.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -21,8 +21,8 @@ namespace {
 using testing::Status;
 using testing::TraceBuilder;
 
-replay::Location at(int line, int column) {
-  replay::Location l;
+symbols::Location at(int line, int column) {
+  symbols::Location l;
   l.function = "run";
   l.file = "loop.c";
   l.path = "/src/loop.c";
@@ -57,7 +57,7 @@ struct Results {
   Overheads overheads;
 };
 
-Results replay_with(const std::string& dir, replay::Symbolizer* symbols) {
+Results replay_with(const std::string& dir, symbols::Symbolizer* symbols) {
   ProfilePass profile;
   TaskGraphPass graph;
   OverheadsPass overheads;
@@ -80,7 +80,7 @@ std::vector<uint64_t> task_constructs(const Overheads& o) {
 
 TEST(Constructs, CopiesOfOneLocationAreOneConstructInEveryAnalysis) {
   std::string dir = three_copies();
-  replay::Symbolizer symbols({{0x2000, at(7, 3)}, {0x2100, at(7, 3)}, {0x2200, at(9, 5)}});
+  symbols::Symbolizer symbols({{0x2000, at(7, 3)}, {0x2100, at(7, 3)}, {0x2200, at(9, 5)}});
   Results r = replay_with(dir, &symbols);
 
   ASSERT_EQ(r.profile.tasks.size(), 2u);
@@ -121,10 +121,10 @@ TEST(Constructs, WithoutTheSymbolizerEveryAddressIsAConstruct) {
 // Without a line (no debug info) nothing tells the copies apart from other constructs: each
 // address stays its own; same line, another column: another construct.
 TEST(Constructs, NoLineOrAnotherColumnIsAnotherConstruct) {
-  replay::Location no_line = at(0, 0);
+  symbols::Location no_line = at(0, 0);
   no_line.file.clear();
   no_line.path.clear();
-  replay::Symbolizer symbols(
+  symbols::Symbolizer symbols(
       {{0x2000, no_line}, {0x2100, no_line}, {0x2200, at(7, 3)}, {0x2300, at(7, 9)}});
   EXPECT_EQ(symbols.construct(0x2000), 0x2000u);
   EXPECT_EQ(symbols.construct(0x2100), 0x2100u);
@@ -136,15 +136,15 @@ TEST(Constructs, NoLineOrAnotherColumnIsAnotherConstruct) {
 
 // The short names: file:line; else function+offset (no -g); else object+offset (stripped).
 TEST(Constructs, ShortNamesWithoutDebugInfoNameTheFunctionAndOffset) {
-  replay::Location no_line = at(0, 0);
+  symbols::Location no_line = at(0, 0);
   no_line.file.clear();
   no_line.path.clear();
   no_line.has_function_start = true;
   no_line.function_offset = 0x1f;
-  replay::Location stripped;
+  symbols::Location stripped;
   stripped.object = "/bin/loop";
   stripped.offset = 0x1234;
-  replay::Symbolizer symbols({{0x2000, at(7, 3)}, {0x2100, no_line}, {0x2200, stripped}});
+  symbols::Symbolizer symbols({{0x2000, at(7, 3)}, {0x2100, no_line}, {0x2200, stripped}});
   EXPECT_EQ(symbols.short_name(0x2000), "loop.c:7");
   EXPECT_EQ(symbols.short_name(0x2100), "run+0x1f");
   EXPECT_EQ(symbols.short_name(0x2200), "loop+0x1234");

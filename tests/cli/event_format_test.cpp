@@ -10,13 +10,13 @@ namespace {
 using format::Event;
 using format::Kind;
 
-replay::Symbolizer symbols() {
-  replay::Location at;
+symbols::Symbolizer symbols() {
+  symbols::Location at;
   at.function = "node";
   at.file = "tree.c";
   at.path = "/src/tree.c";
   at.line = 29;
-  return replay::Symbolizer(std::unordered_map<uint64_t, replay::Location>{{0x4010, at}});
+  return symbols::Symbolizer(std::unordered_map<uint64_t, symbols::Location>{{0x4010, at}});
 }
 
 TEST(EventFormat, IdsNameTheirThreadAndCounter) {
@@ -32,7 +32,7 @@ TEST(EventFormat, TaskFlagsByName) {
 }
 
 TEST(EventFormat, TaskCreateLineAndObject) {
-  replay::Symbolizer s = symbols();
+  symbols::Symbolizer s = symbols();
   Event e{722682336, Kind::kTaskCreate, 0, 0,
           format::task_flag::kExplicit | format::task_flag::kUntied, format::make_id(1, 206),
           format::make_id(1, 205), 0x4010};
@@ -50,7 +50,7 @@ TEST(EventFormat, TaskCreateLineAndObject) {
 }
 
 TEST(EventFormat, ScheduleStatusByName) {
-  replay::Symbolizer s = symbols();
+  symbols::Symbolizer s = symbols();
   Event e{10, Kind::kTaskSchedule, uint8_t(format::TaskStatus::kYield), 0, 0,
           format::make_id(0, 5), format::make_id(0, 6), 0};
   std::string line = event_text(e, 0, s);

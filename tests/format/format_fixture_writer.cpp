@@ -4,7 +4,7 @@
 // (see tests/format/fixtures/README.md).
 #include <cstdio>
 
-#include "format/experiment_writer.h"
+#include "support/experiment_writer.h"
 #include "tests/format/fixture_events.h"
 
 int main(int argc, char** argv) {
@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   using namespace tasklens::format;
-  ExperimentWriter w;
+  tasklens::testing::ExperimentWriter w;
   for (const auto& [thread, e] : fixture::events()) w.add(thread, e);
   w.set_chunk_events(fixture::kChunkEvents);
   w.set_strings(fixture::strings());

@@ -14,7 +14,7 @@
 #include "format/stream_reader.h"
 #include "replay/consistency.h"
 #include "replay/replay.h"
-#include "replay/symbolizer.h"
+#include "symbols/symbolizer.h"
 #include "report/section.h"
 
 namespace tasklens::fuzz {
@@ -107,7 +107,7 @@ Outcome exercise(const std::string& dir) {
   auto stats = replay::run_replay(*x, passes);
   if (stats) {
     o.events = stats->events;
-    replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), false);
+    symbols::Symbolizer symbols(x->metadata.objects, false);
     report::ReportContext ctx{*x, symbols, options, *stats};
     nlohmann::json doc;
     std::string text;
@@ -119,7 +119,7 @@ Outcome exercise(const std::string& dir) {
     text += doc.dump(1);  // throws on invalid UTF-8: a finding too
   }
 
-  if (format::first_unreadable_stream(x->streams)) return o;  // `export` refuses such a run
+  if (x->first_unreadable_stream()) return o;  // `export` refuses such a run
   exports::ExportOptions eo;
   eo.symbols = false;
   std::string out = dir + "-out";

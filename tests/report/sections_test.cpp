@@ -53,7 +53,7 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
   ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
   auto x = format::open_experiment(dir);
   ASSERT_TRUE(bool(x));
-  replay::Symbolizer symbols(std::unordered_map<uint64_t, replay::Location>{});
+  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
   replay::ReplayStats stats;
   ReportContext ctx{*x, symbols, options, stats};
   nlohmann::json j = section->json(ctx);

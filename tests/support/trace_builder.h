@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "format/event.h"
-#include "format/experiment_writer.h"
+#include "support/experiment_writer.h"
 
 namespace tasklens::testing {
 
@@ -73,7 +73,7 @@ class TraceBuilder {
 
   // Events per chunk (default 1000).
   TraceBuilder& chunk_events(size_t n);
-  format::ExperimentWriter& writer() { return writer_; }
+  ExperimentWriter& writer() { return writer_; }
 
   // Writes into a fresh scratch directory (or `dir`) and returns its path.
   std::string write(const std::string& dir = "");
@@ -81,7 +81,7 @@ class TraceBuilder {
  private:
   uint32_t string_id(const std::string& name);
 
-  format::ExperimentWriter writer_;
+  ExperimentWriter writer_;
   std::vector<std::string> strings_;
 };
 

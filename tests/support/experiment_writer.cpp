@@ -1,5 +1,5 @@
 // ExperimentWriter: a whole experiment directory written from events held in memory.
-#include "format/experiment_writer.h"
+#include "support/experiment_writer.h"
 
 #include <filesystem>
 #include <fstream>
@@ -7,9 +7,28 @@
 #include "format/chunk.h"
 #include "format/chunk_builder.h"
 #include "format/kinds.h"
+#include "format/metadata_keys.h"
 
-namespace tasklens::format {
+namespace tasklens::testing {
 namespace fs = std::filesystem;
+using namespace format;
+
+Metadata ExperimentWriter::default_metadata() {
+  Metadata m;
+  m.format = key::kFormatMarker;
+  m.format_version = kFormatVersion;
+  m.tool = {"tasklens", "golden", ""};
+  m.status = "complete";
+  m.end_reason = "exit";
+  m.program = {1, {"golden"}, "/golden"};
+  m.host = "golden";
+  m.runtime.version = "golden";
+  m.clock.source = "monotonic";
+  m.clock.end_is_final = true;
+  m.recorder.overflow = "block";
+  m.counts.emplace();
+  return m;
+}
 
 void ExperimentWriter::add_preempted(uint32_t thread, uint64_t begin, uint64_t end) {
   off_cpu_.push_back({begin, thread, uint8_t(OffCpuType::kSwitchOut), off_cpu_flag::kPreempted, 0});
@@ -21,10 +40,10 @@ Result<std::string> ExperimentWriter::write(const std::string& dir) const {
   fs::create_directories(dir, ec);
   if (ec) return Error{dir + ": " + ec.message()};
 
-  uint64_t end = 0;
-  nlohmann::json threads = nlohmann::json::array();
-  nlohmann::json counts = nlohmann::json::object();
-  uint64_t total = 0;
+  Metadata m = metadata_;
+  uint64_t end = 0, total = 0;
+  m.threads.clear();
+  m.counts.emplace();
   for (const auto& [thread, events] : streams_) {
     char name[64];
     std::snprintf(name, sizeof name, "%s%04u%s", kStreamPrefix, thread, kStreamSuffix);
@@ -45,43 +64,27 @@ Result<std::string> ExperimentWriter::write(const std::string& dir) const {
     }
     for (const Event& e : events) {
       end = std::max(end, e.time);
-      auto& c = counts[std::string(layout(e.kind).name)];
-      c = c.is_null() ? 1 : c.get<uint64_t>() + 1;
+      ++(*m.counts)[std::string(layout(e.kind).name)];
     }
     total += events.size();
-    threads.push_back({{"index", thread}, {"os_tid", 1000 + thread}, {"events", events.size()},
-                       {"chunks", seq}, {"lost", 0}});
+    Metadata::Thread th;
+    th.index = thread;
+    th.os_tid = 1000 + thread;
+    th.events = events.size();
+    th.chunks = seq;
+    m.threads.push_back(th);
   }
 
-  nlohmann::json meta = {
-      {"format", "tasklens-experiment"},
-      {"format_version", kFormatVersion},
-      {"tool", {{"name", "tasklens"}, {"version", "golden"}}},
-      {"status", "complete"},
-      {"end_reason", "exit"},
-      {"program", {{"pid", 1}, {"args", {"golden"}}, {"path", "/golden"}}},
-      {"host", "golden"},
-      {"start_unix_ns", 0},
-      {"runtime", {{"version", "golden"}, {"callbacks", nlohmann::json::object()}}},
-      {"clock",
-       {{"source", "monotonic"},
-        {"invariant_tsc", false},
-        {"start", {{"ticks", 0}, {"ns", 0}}},
-        {"end", {{"ticks", end}, {"ns", end}}},
-        {"end_is_final", true}}},
-      {"threads", threads},
-      {"recorder", {{"events_written", total}, {"events_lost", 0}, {"overflow", "block"}}},
-      {"counts", counts},
-      {"objects", nlohmann::json::array()},
-      {"strings", strings_},
-  };
+  m.clock.end = {end, end};
+  m.recorder.events_written = total;
   if (!off_cpu_.empty()) {
-    meta["preemption"] = {{"source", "perf_switch"}, {"records", off_cpu_.size()}, {"lost", 0}};
+    m.preemption = Metadata::Preemption{"perf_switch", "", 0, off_cpu_.size(), 0};
     std::ofstream oc(fs::path(dir) / kOffCpuFile, std::ios::binary | std::ios::trunc);
     oc.write(reinterpret_cast<const char*>(off_cpu_.data()),
              std::streamsize(off_cpu_.size() * sizeof(OffCpuRecord)));
     if (!oc) return Error{dir + ": cannot write " + kOffCpuFile};
   }
+  nlohmann::json meta = metadata_to_json(m);
   meta.update(extra_);
   std::ofstream out(fs::path(dir) / kMetadataFile, std::ios::trunc);
   if (!out) return Error{dir + ": cannot write " + kMetadataFile};
@@ -89,4 +92,4 @@ Result<std::string> ExperimentWriter::write(const std::string& dir) const {
   return dir;
 }
 
-}  // namespace tasklens::format
+}  // namespace tasklens::testing

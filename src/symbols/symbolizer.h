@@ -15,9 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "format/metadata.h"
+#include "replay/construct_map.h"
 
-namespace tasklens::replay {
+namespace tasklens::symbols {
 
 struct Location {
   std::string function;  // empty when unknown
@@ -31,10 +32,12 @@ struct Location {
   bool has_function_start = false;
 };
 
-class Symbolizer {
+class Symbolizer final : public replay::ConstructMap {
  public:
-  // `objects` is the metadata's "objects" array. `enabled` false gives raw addresses only.
-  explicit Symbolizer(const nlohmann::json& objects, bool enabled = true);
+  // `objects`: where the process loaded each object (the metadata's). `enabled` false gives raw
+  // addresses only.
+  explicit Symbolizer(const std::vector<format::Metadata::LoadedObject>& objects,
+                      bool enabled = true);
   // Fixed answers, no helper process (golden tests): each address resolves to its entry, any
   // other one to nothing.
   explicit Symbolizer(std::unordered_map<uint64_t, Location> known);
@@ -52,7 +55,7 @@ class Symbolizer {
 
   // The task construct `codeptr` is a copy of: the first address of its source location that
   // this call met (0 stays 0). The replay's task model calls it once per task creation.
-  uint64_t construct(uint64_t codeptr) {
+  uint64_t construct(uint64_t codeptr) override {
     if (codeptr == last_code_) return last_construct_;
     last_code_ = codeptr;
     return last_construct_ = find_construct(codeptr);
@@ -89,4 +92,4 @@ class Symbolizer {
   std::unordered_map<uint64_t, std::vector<uint64_t>> copies_;       // construct -> addresses
 };
 
-}  // namespace tasklens::replay
+}  // namespace tasklens::symbols

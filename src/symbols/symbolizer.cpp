@@ -1,7 +1,5 @@
 // llvm-symbolizer as a helper process fed through pipes, its answers cached per address.
-#include "replay/symbolizer.h"
-
-#include "format/experiment.h"
+#include "symbols/symbolizer.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -16,7 +14,7 @@
 
 #include "process/spawn.h"
 
-namespace tasklens::replay {
+namespace tasklens::symbols {
 namespace {
 
 const char* find_llvm_symbolizer() {
@@ -58,16 +56,9 @@ bool write_to_helper(int fd, const std::string& line) {
 
 }  // namespace
 
-Symbolizer::Symbolizer(const nlohmann::json& objects, bool enabled) : enabled_(enabled) {
-  if (objects.is_array()) {
-    for (const auto& o : objects) {
-      if (!o.is_object() || !o.contains("path") || !o["path"].is_string() || !o.contains("base")) {
-        continue;
-      }
-      uint64_t base = format::hex_address(o["base"]);
-      objects_.push_back({o["path"].get<std::string>(), base});
-    }
-  }
+Symbolizer::Symbolizer(const std::vector<format::Metadata::LoadedObject>& objects, bool enabled)
+    : enabled_(enabled) {
+  for (const auto& o : objects) objects_.push_back({o.path, o.base});
   std::sort(objects_.begin(), objects_.end(),
             [](const Object& a, const Object& b) { return a.base < b.base; });
 }
@@ -238,4 +229,4 @@ std::vector<std::string> Symbolizer::notes() const {
   return out;
 }
 
-}  // namespace tasklens::replay
+}  // namespace tasklens::symbols
