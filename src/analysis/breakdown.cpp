@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
 #include "format/off_cpu.h"
 
 namespace tasklens::analysis {
@@ -191,18 +192,22 @@ void BreakdownPass::flush(uint32_t thread) {
 void BreakdownPass::track_region(const format::Event& e) {
   // Region instances, for the wall time and team size of each construct.
   if (e.kind == format::Kind::kParallelBegin) {
-    live_regions_[e.a] = Instance{construct_index(e.c), e.time};
+    const auto pb = format::ev::ParallelBegin::of(e);
+    live_regions_[pb.region] = Instance{construct_index(pb.codeptr), e.time};
   } else if (e.kind == format::Kind::kParallelEnd) {
-    if (Instance* in = live_regions_.find(e.a)) {
+    const auto pe = format::ev::ParallelEnd::of(e);
+    if (Instance* in = live_regions_.find(pe.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
       ++rb.instances;
       rb.wall_ns += e.time - in->begin_ns;
-      live_regions_.erase(e.a);
+      live_regions_.erase(pe.region);
     }
-  } else if (e.kind == format::Kind::kImplicitTask && e.op == uint8_t(format::Endpoint::kBegin)) {
-    if (Instance* in = live_regions_.find(e.b)) {
+  } else if (e.kind == format::Kind::kImplicitTask) {
+    const auto it = format::ev::ImplicitTask::of(e);
+    if (it.endpoint != uint8_t(format::Endpoint::kBegin)) return;
+    if (Instance* in = live_regions_.find(it.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
-      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(e.c));
+      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(it.team_size));
     }
   }
 }
@@ -269,7 +274,8 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
                 uint8_t(format::Kind::kImplicitTask) == uint8_t(format::Kind::kParallelBegin) + 2);
   if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) track_region(e);
   ready_ = m.ready_count() > 0;
-  if (e.kind == format::Kind::kThreadBegin && e.sub == 1 && !initial_[r.thread]) {
+  if (e.kind == format::Kind::kThreadBegin && format::ev::ThreadBegin::of(e).thread_type == 1 &&
+      !initial_[r.thread]) {
     // ompt_thread_initial: the program's thread, whose time counts from the process's start.
     initial_[r.thread] = 1;
     if (!segments_[r.thread].open) open(r.thread, 0, kSerial, false, 0);

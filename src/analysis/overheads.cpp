@@ -53,14 +53,6 @@ CostTimes& CostTimes::operator+=(const CostTimes& o) {
   return *this;
 }
 
-const char* construct_name(Construct k) {
-  static const char* const names[] = {
-      "parallel", "loop",     "sections", "single", "workshare", "distribute", "taskloop",
-      "scope",    "masked",   "barrier",  "implicit barrier", "taskwait", "taskgroup",
-      "critical", "lock",     "atomic",   "ordered", "reduction", "task", "nested parallel"};
-  return names[size_t(k)];
-}
-
 ConstructTimes& ConstructTimes::operator+=(const ConstructTimes& o) {
   count += o.count;
   exec_ns += o.exec_ns;

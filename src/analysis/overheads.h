@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "format/constructs.h"
 #include "replay/pass.h"
 
 namespace tasklens::analysis {
@@ -58,30 +59,12 @@ struct CostTimes {
   CostTimes& operator+=(const CostTimes& o);
 };
 
-// What a construct row of a region is.
-enum class Construct : uint8_t {
-  kParallel,         // the parallel construct itself (its implicit tasks, fork, join, end barrier)
-  kLoop,
-  kSections,
-  kSingle,
-  kWorkshare,
-  kDistribute,
-  kTaskloop,
-  kScope,
-  kMasked,
-  kBarrier,          // an explicit (or implementation) barrier
-  kImplicitBarrier,  // an implicit barrier whose construct is unknown
-  kTaskwait,
-  kTaskgroup,
-  kCritical,
-  kLock,
-  kAtomic,
-  kOrdered,
-  kReduction,
-  kTask,             // the bodies of the explicit tasks of one task construct
-  kNestedParallel,   // a parallel region nested in this one (its time, seen from here)
-};
-const char* construct_name(Construct k);  // "parallel", "loop", "single", ...
+// What a construct row of a region is: the construct table of format/ (kParallel: the parallel
+// construct itself, its implicit tasks, fork, join and end barrier; kImplicitBarrier: an implicit
+// barrier whose construct is unknown; kTask: the bodies of the explicit tasks of one task
+// construct; kNestedParallel: a region nested in this one, its time seen from here).
+using format::Construct;
+using format::construct_name;
 
 // ompP's timings of one construct on one thread (Fig. 2), in ns. For kParallel, enter_ns is
 // startupT and exit_ns is shutdownT; for kSingle body_ns is singleBodyT, for kSections sectionT.

@@ -2,6 +2,7 @@
 #include "analysis/overheads_state.h"
 
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::analysis {
@@ -9,34 +10,22 @@ namespace tasklens::analysis {
 using format::Endpoint;
 using format::Kind;
 using format::is_barrier;
-using format::MutexKind;
 using format::SyncKind;
 using format::WorkType;
 using replay::TaskInfo;
 
 namespace {
 
-Construct work_construct(uint16_t type) {
-  switch (WorkType(type)) {
-    case WorkType::kSections: return Construct::kSections;
-    case WorkType::kSingleExecutor:
-    case WorkType::kSingleOther: return Construct::kSingle;
-    case WorkType::kWorkshare: return Construct::kWorkshare;
-    case WorkType::kDistribute: return Construct::kDistribute;
-    case WorkType::kTaskloop: return Construct::kTaskloop;
-    case WorkType::kScope: return Construct::kScope;
-    case WorkType::kLoop:
-    default: return Construct::kLoop;
-  }
+// Unknown work types count as loops.
+Construct work_or_loop(uint16_t type) {
+  Construct c = format::work_construct(type);
+  return c == Construct::kCount ? Construct::kLoop : c;
 }
 
-Construct mutex_construct(uint16_t kind) {
-  switch (MutexKind(kind)) {
-    case MutexKind::kCritical: return Construct::kCritical;
-    case MutexKind::kAtomic: return Construct::kAtomic;
-    case MutexKind::kOrdered: return Construct::kOrdered;
-    default: return Construct::kLock;
-  }
+// Unknown mutex kinds and the test locks count as locks.
+Construct mutex_or_lock(uint16_t kind) {
+  Construct c = format::mutex_construct(kind);
+  return c == Construct::kCount ? Construct::kLock : c;
 }
 
 }  // namespace
@@ -48,19 +37,21 @@ void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
     // next region (or exits): long after the region ended. Skip them.
     uint64_t task = 0;
     switch (e.kind) {
-      case Kind::kImplicitTask: task = e.a; break;
+      case Kind::kImplicitTask: task = format::ev::ImplicitTask::of(e).task; break;
       case Kind::kSyncRegion:
       case Kind::kSyncRegionWait:
       case Kind::kWork:
       case Kind::kMasked:
-      case Kind::kReduction: task = e.b; break;
+      case Kind::kReduction: task = format::ev::ConstructAny::of(e).task; break;
       default: break;
     }
+    const uint8_t endpoint =
+        e.kind == Kind::kImplicitTask ? format::ev::ImplicitTask::of(e).endpoint : 0;
     if (task == ts.ignore_task) {
-      if (e.kind == Kind::kImplicitTask && e.op == uint8_t(Endpoint::kEnd)) ts.ignore_task = 0;
+      if (endpoint == uint8_t(Endpoint::kEnd)) ts.ignore_task = 0;
       return;
     }
-    if (e.kind == Kind::kImplicitTask && e.op == uint8_t(Endpoint::kBegin)) ts.ignore_task = 0;
+    if (endpoint == uint8_t(Endpoint::kBegin)) ts.ignore_task = 0;
   }
   if (!ts.contexts.empty() && e.kind != Kind::kMutexAcquired &&
       ts.contexts.back().frames.back().kind == FrameKind::kMutexWait) {
@@ -86,64 +77,67 @@ void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
 }
 
 void OverheadsPass::State::on_parallel_begin(uint32_t p, const Event& e) {
+  const auto pb = format::ev::ParallelBegin::of(e);
   // The region id began already (a duplicated or damaged chunk): that instance ends here, or
   // replacing it would leave the contexts of its team pointing at freed memory.
-  if (Instance* old = instance(e.a)) {
+  if (Instance* old = instance(pb.region)) {
     finalize(*old, std::max(e.time, old->begin_ns));
-    instances.erase(e.a);
+    instances.erase(pb.region);
   }
   ThreadState& ts = threads[p];
   auto in = std::make_unique<Instance>();
-  in->id = e.a;
-  in->codeptr = e.c;
+  in->id = pb.region;
+  in->codeptr = pb.codeptr;
   in->begin_ns = e.time;
-  in->requested = e.sub;
+  in->requested = pb.requested;
   in->level = uint32_t(ts.contexts.size() + 1);
-  in->region = region_of(e.c, in->level);
+  in->region = region_of(pb.codeptr, in->level);
   if (!ts.contexts.empty()) {
     Context& x = ts.contexts.back();
-    uint32_t k = construct_of(x.inst->region, Construct::kNestedParallel, e.c);
-    push(x, FrameKind::kNested, k, current(p), e.time, e.a, e.c);
+    uint32_t k = construct_of(x.inst->region, Construct::kNestedParallel, pb.codeptr);
+    push(x, FrameKind::kNested, k, current(p), e.time, pb.region, pb.codeptr);
   }
-  instances[e.a] = std::move(in);
+  instances[pb.region] = std::move(in);
 }
 
 void OverheadsPass::State::on_parallel_end(uint32_t p, const Event& e) {
-  if (Instance* in = instance(e.a)) {
+  const auto pe = format::ev::ParallelEnd::of(e);
+  if (Instance* in = instance(pe.region)) {
     finalize(*in, e.time);
-    instances.erase(e.a);
+    instances.erase(pe.region);
   }
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   size_t i = find_frame(ts.contexts[depth], FrameKind::kNested, 0);
-  if (i && ts.contexts[depth].frames[i].key == e.a) pop_to(ts, depth, i, e.time);
+  if (i && ts.contexts[depth].frames[i].key == pe.region) pop_to(ts, depth, i, e.time);
 }
 
 void OverheadsPass::State::on_implicit_task(uint32_t p, const Event& e) {
-  if (e.flags & format::task_flag::kInitial) return;  // the initial task: not a region
+  const auto it = format::ev::ImplicitTask::of(e);
+  if (it.flags & format::task_flag::kInitial) return;  // the initial task: not a region
   ThreadState& ts = threads[p];
-  if (e.op == uint8_t(Endpoint::kBegin)) {
-    if (!e.b) return;
-    Instance* in = instance(e.b);
+  if (it.endpoint == uint8_t(Endpoint::kBegin)) {
+    if (!it.region) return;
+    Instance* in = instance(it.region);
     if (!in) {  // its parallel_begin is not in the trace: the region starts here
       auto made = std::make_unique<Instance>();
-      made->id = e.b;
+      made->id = it.region;
       made->begin_ns = e.time;
       made->level = uint32_t(ts.contexts.size() + 1);
       made->region = region_of(0, made->level);
       in = made.get();
-      instances[e.b] = std::move(made);
+      instances[it.region] = std::move(made);
     }
-    in->team = std::max<uint32_t>(in->team, uint32_t(e.c));
-    uint32_t index = e.sub;
+    in->team = std::max<uint32_t>(in->team, uint32_t(it.team_size));
+    uint32_t index = it.index;
     in->team = std::max(in->team, index + 1);
     Context x;
     x.inst = in;
     x.index = index;
-    x.implicit_task = e.a;
+    x.implicit_task = it.task;
     x.begin_ns = e.time;
-    push(x, FrameKind::kImplicit, 0, e.a, e.time);
+    push(x, FrameKind::kImplicit, 0, it.task, e.time);
     ts.contexts.push_back(std::move(x));
     in->members.push_back(p);
     if (in->started_index.size() <= index) in->started_index.resize(index + 1);
@@ -156,29 +150,30 @@ void OverheadsPass::State::on_implicit_task(uint32_t p, const Event& e) {
   }
   if (ts.contexts.empty()) return;
   Context& x = ts.contexts.back();
-  if (e.a && e.a != x.implicit_task) return;
+  if (it.task && it.task != x.implicit_task) return;
   pop_to(ts, ts.contexts.size() - 1, 1, e.time);
   x.ended = true;
 }
 
 void OverheadsPass::State::on_work(uint32_t p, const Event& e) {
+  const auto w = format::ev::Work::of(e);
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  if (e.op == uint8_t(Endpoint::kBegin)) {
-    Construct kind = work_construct(e.sub);
-    uint32_t k = construct_of(x.inst->region, kind, e.c);
+  if (w.endpoint == uint8_t(Endpoint::kBegin)) {
+    Construct kind = work_or_loop(w.work_type);
+    uint32_t k = construct_of(x.inst->region, kind, w.codeptr);
     if (kind == Construct::kSections) {
       auto& c = regions[x.inst->region].constructs[k];
-      c.sections = std::max(c.sections, e.flags);
+      c.sections = std::max(c.sections, w.count);
     }
-    push(x, FrameKind::kWork, k, e.b ? e.b : current(p), e.time, e.sub, e.c);
+    push(x, FrameKind::kWork, k, w.task ? w.task : current(p), e.time, w.work_type, w.codeptr);
     x.last_work = -1;
     return;
   }
   for (size_t i = x.frames.size(); i-- > 1;) {
-    if (x.frames[i].kind == FrameKind::kWork && x.frames[i].key == e.sub) {
+    if (x.frames[i].kind == FrameKind::kWork && x.frames[i].key == w.work_type) {
       pop_to(ts, depth, i, e.time);
       return;
     }
@@ -187,37 +182,39 @@ void OverheadsPass::State::on_work(uint32_t p, const Event& e) {
 
 // masked and reduction: a begin/end bracket of the encountering task.
 void OverheadsPass::State::on_bracket(uint32_t p, const Event& e, FrameKind kind, Construct construct) {
+  const auto s = format::ev::ConstructAny::of(e);
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  uint64_t task = e.b ? e.b : current(p);
-  if (e.op == uint8_t(Endpoint::kBegin)) {
-    push(x, kind, construct_of(x.inst->region, construct, e.c), task, e.time);
+  uint64_t task = s.task ? s.task : current(p);
+  if (s.endpoint == uint8_t(Endpoint::kBegin)) {
+    push(x, kind, construct_of(x.inst->region, construct, s.codeptr), task, e.time);
   } else if (size_t i = find_frame(x, kind, task)) {
     pop_to(ts, depth, i, e.time);
   }
 }
 
 void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
+  const auto s = format::ev::SyncAny::of(e);
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  uint64_t task = e.b ? e.b : current(p);
-  bool begin = e.op == uint8_t(Endpoint::kBegin);
+  uint64_t task = s.task ? s.task : current(p);
+  bool begin = s.endpoint == uint8_t(Endpoint::kBegin);
   bool wait = e.kind == Kind::kSyncRegionWait;
   FrameKind kind;
   Construct construct;
-  if (is_barrier(e.sub)) {
+  if (is_barrier(s.sync_kind)) {
     kind = FrameKind::kBarrier, construct = Construct::kBarrier;
-  } else if (e.sub == uint16_t(SyncKind::kTaskwait)) {
+  } else if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
     kind = FrameKind::kTaskwait, construct = Construct::kTaskwait;
-  } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+  } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
     kind = wait ? FrameKind::kTaskgroupWait : FrameKind::kTaskgroup;
     construct = Construct::kTaskgroup;
     wait = false;  // the taskgroup's wait is a frame of its own
-  } else if (e.sub == uint16_t(SyncKind::kReduction) && !wait) {
+  } else if (s.sync_kind == uint16_t(SyncKind::kReduction) && !wait) {
     kind = FrameKind::kReduction, construct = Construct::kReduction;
   } else {
     return;
@@ -231,14 +228,14 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
     if (kind == FrameKind::kTaskgroupWait && find_frame(x, FrameKind::kTaskgroup, task)) {
       k = x.frames[find_frame(x, FrameKind::kTaskgroup, task)].construct;
     } else {
-      k = construct_of(x.inst->region, construct, e.c);
+      k = construct_of(x.inst->region, construct, s.codeptr);
     }
-    push(x, kind, k, task, e.time, 0, e.c);
+    push(x, kind, k, task, e.time, 0, s.codeptr);
     x.frames.back().from_wait = wait;
     return;
   }
   if (!i) return;
-  if (kind == FrameKind::kBarrier && e.a == 0 && e.sub != uint16_t(SyncKind::kBarrierExplicit)) {
+  if (kind == FrameKind::kBarrier && s.region == 0 && s.sync_kind != uint16_t(SyncKind::kBarrierExplicit)) {
     // libomp: parallel_data is NULL when a parallel region's end barrier ends.
     Frame& f = x.frames[i];
     if (BarrierInstance* b = barrier_at(*x.inst, f.key, false); b && !b->is_explicit) {
@@ -251,27 +248,23 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
 }
 
 void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t task, bool from_wait) {
+  const auto s = format::ev::SyncAny::of(e);
   ThreadState& ts = threads[p];
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  // GCC's single reports its begin only: it ends where the thread enters the barrier.
-  if (x.frames.back().kind == FrameKind::kWork &&
-      x.frames.back().key == uint16_t(WorkType::kSingleExecutor)) {
-    pop_frame(ts, depth, e.time);
-  }
   Instance& in = *x.inst;
   uint64_t k = x.barriers++;
   BarrierInstance* b = barrier_at(in, k, true);
-  auto kind = SyncKind(e.sub);
+  auto kind = SyncKind(s.sync_kind);
   bool implicit = kind == SyncKind::kBarrierImplicit ||
                   kind == SyncKind::kBarrierImplicitWorkshare ||
                   kind == SyncKind::kBarrierImplicitParallel ||
-                  (kind == SyncKind::kBarrier && (e.c == 0 || e.c == in.codeptr));
+                  (kind == SyncKind::kBarrier && (s.codeptr == 0 || s.codeptr == in.codeptr));
   // libomp 14 reports both kinds of implicit barrier as barrier_implicit; the parallel end
   // barrier has the region's codeptr on the primary thread and none on the workers.
   bool end = kind == SyncKind::kBarrierImplicitParallel ||
              (implicit && kind != SyncKind::kBarrierImplicitWorkshare &&
-              (e.c == 0 || e.c == in.codeptr));
+              (s.codeptr == 0 || s.codeptr == in.codeptr));
   if (b) {
     if (!implicit) b->is_explicit = true;
     if (end) b->is_end = true;
@@ -291,51 +284,53 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
     }
   }
   x.last_work = -1;
-  push(x, FrameKind::kBarrier, 0, task, e.time, k, e.c);
+  push(x, FrameKind::kBarrier, 0, task, e.time, k, s.codeptr);
   x.frames.back().from_wait = from_wait;
 }
 
 void OverheadsPass::State::on_mutex(uint32_t p, const Event& e) {
+  const auto m = format::ev::MutexAny::of(e);
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
   uint64_t task = current(p);
-  Construct kind = mutex_construct(e.sub);
+  Construct kind = mutex_or_lock(m.mutex_kind);
   if (e.kind == Kind::kMutexAcquire) {
-    uint32_t k = construct_of(x.inst->region, kind, e.c);
+    uint32_t k = construct_of(x.inst->region, kind, m.codeptr);
     ++timing(x, k).count;
-    push(x, FrameKind::kMutexWait, k, task, e.time, e.a, e.c);
+    push(x, FrameKind::kMutexWait, k, task, e.time, m.wait_id, m.codeptr);
     return;
   }
   if (e.kind == Kind::kMutexAcquired) {
     uint32_t k;
     const Frame& top = x.frames.back();
-    if (top.kind == FrameKind::kMutexWait && top.key == e.a) {
+    if (top.kind == FrameKind::kMutexWait && top.key == m.wait_id) {
       k = top.construct;
       pop_frame(ts, depth, e.time);
     } else {
-      k = construct_of(x.inst->region, kind, e.c);
+      k = construct_of(x.inst->region, kind, m.codeptr);
       ++timing(x, k).count;
     }
     if (kind == Construct::kAtomic) {
-      push(x, FrameKind::kAtomic, k, task, e.time, e.a, e.c);
+      push(x, FrameKind::kAtomic, k, task, e.time, m.wait_id, m.codeptr);
     } else {
-      x.held.push_back(Held{e.a, k, task, e.time, {}});
+      x.held.push_back(Held{m.wait_id, k, task, e.time, {}});
     }
     return;
   }
-  if (x.frames.back().kind == FrameKind::kAtomic && x.frames.back().key == e.a) {
+  if (x.frames.back().kind == FrameKind::kAtomic && x.frames.back().key == m.wait_id) {
     pop_frame(ts, depth, e.time);
     return;
   }
   for (size_t i = x.held.size(); i-- > 0;) {
-    if (x.held[i].wait_id == e.a) return release_held(ts, depth, i, e.time);
+    if (x.held[i].wait_id == m.wait_id) return release_held(ts, depth, i, e.time);
   }
 }
 
 void OverheadsPass::State::on_task_created(const Event& e) {
-  const TaskInfo* t = model->task(e.a);
+  const auto c = format::ev::TaskCreate::of(e);
+  const TaskInfo* t = model->task(c.task);
   if (!t || !t->is_explicit() || !t->region) return;
   if (Instance* in = instance(t->region)) ++in->live_tasks;
 }
@@ -357,10 +352,11 @@ void OverheadsPass::State::on_task_completed(uint64_t id) {
 
 // A task body ended on thread p: one more execution of its task construct.
 void OverheadsPass::State::on_task_body_end(uint32_t p, const Event& e) {
-  auto status = format::TaskStatus(e.op);
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = format::TaskStatus(s.status);
   if (status != format::TaskStatus::kComplete && status != format::TaskStatus::kDetach) return;
   ThreadState& ts = threads[p];
-  const TaskInfo* t = model->task(e.a);
+  const TaskInfo* t = model->task(s.prior);
   if (ts.contexts.empty() || !t || !t->is_explicit()) return;
   Context& x = ts.contexts.back();
   ++timing(x, task_construct(x, t->codeptr)).count;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::analysis {
@@ -218,41 +219,48 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       break;
     case Kind::kParallelBegin: {
       Run* enc = current_run(p);
-      RegionInfo info{enc ? top_node(*enc) : kNoNode, e.c, enc ? enc->id : 0, p};
-      regions_[e.a] = info;
+      const auto pb = format::ev::ParallelBegin::of(e);
+      RegionInfo info{enc ? top_node(*enc) : kNoNode, pb.codeptr, enc ? enc->id : 0, p};
+      regions_[pb.region] = info;
       break;
     }
     case Kind::kParallelEnd:
-      regions_.erase(e.a);
+      regions_.erase(format::ev::ParallelEnd::of(e).region);
       break;
     case Kind::kTaskCreate:
-      on_create(e, p, m.task_code(e.a));
+      on_create(e, p, m.task_code(format::ev::TaskCreate::of(e).task));
       break;
     case Kind::kTaskSchedule:
       on_schedule(e, p);
       break;
-    case Kind::kSyncRegion:
-      if (is_barrier(e.sub)) {
-        on_region(e, p, NodeKind::kBarrier, e.sub, m.sync_code(e, p));
-      } else if (e.sub == uint16_t(format::SyncKind::kTaskwait)) {
-        on_region(e, p, NodeKind::kTaskwait, 0, e.c);
-      } else if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {
-        on_region(e, p, NodeKind::kTaskgroup, 0, e.c);
-      } else if (e.sub == uint16_t(format::SyncKind::kReduction)) {
-        on_region(e, p, NodeKind::kReduction, e.sub, e.c);
+    case Kind::kSyncRegion: {
+      const auto s = format::ev::SyncRegion::of(e);
+      if (is_barrier(s.sync_kind)) {
+        on_region(e, p, NodeKind::kBarrier, s.sync_kind, m.sync_code(e, p));
+      } else if (s.sync_kind == uint16_t(format::SyncKind::kTaskwait)) {
+        on_region(e, p, NodeKind::kTaskwait, 0, s.codeptr);
+      } else if (s.sync_kind == uint16_t(format::SyncKind::kTaskgroup)) {
+        on_region(e, p, NodeKind::kTaskgroup, 0, s.codeptr);
+      } else if (s.sync_kind == uint16_t(format::SyncKind::kReduction)) {
+        on_region(e, p, NodeKind::kReduction, s.sync_kind, s.codeptr);
       }
       break;
-    case Kind::kReduction:
-      on_region(e, p, NodeKind::kReduction, e.sub, e.c);
+    }
+    case Kind::kReduction: {
+      const auto s = format::ev::Reduction::of(e);
+      on_region(e, p, NodeKind::kReduction, s.sync_kind, s.codeptr);
       break;
-    case Kind::kWork:
-      on_region(e, p, NodeKind::kWork, e.sub, e.c);
+    }
+    case Kind::kWork: {
+      const auto w = format::ev::Work::of(e);
+      on_region(e, p, NodeKind::kWork, w.work_type, w.codeptr);
       break;
+    }
     case Kind::kMasked:
-      on_region(e, p, NodeKind::kMasked, 0, e.c);
+      on_region(e, p, NodeKind::kMasked, 0, format::ev::Masked::of(e).codeptr);
       break;
     case Kind::kUserRegion:
-      on_region(e, p, NodeKind::kUser, 0, e.a);
+      on_region(e, p, NodeKind::kUser, 0, format::ev::UserRegion::of(e).name);
       break;
     case Kind::kUserParam:
       on_param(e, p);
@@ -273,7 +281,7 @@ void ProfilePass::on_region(const format::Event& e, uint32_t thread, NodeKind ki
   if (!r) return;
   uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
   if (kind == NodeKind::kUser) match |= code;
-  auto ep = format::Endpoint(e.op);
+  auto ep = format::Endpoint(format::ev::EndpointAny::of(e).endpoint);
   if (ep == format::Endpoint::kBegin || ep == format::Endpoint::kBeginEnd) {
     // The end-of-region barrier: the same node whether a thread reports the parallel
     // construct's address or none.
@@ -294,39 +302,48 @@ void ProfilePass::on_mutex(const format::Event& e, uint32_t thread) {
   Run* r = current_run(thread);
   if (!r) return;
   if (e.kind == Kind::kMutexAcquire) {
+    const auto a = format::ev::MutexAcquire::of(e);
     // A test lock may fail, with no `acquired` to end the wait: not followed.
     using format::MutexKind;
-    if (e.sub == uint16_t(MutexKind::kTestLock) || e.sub == uint16_t(MutexKind::kTestNestLock)) {
+    if (a.mutex_kind == uint16_t(MutexKind::kTestLock) ||
+        a.mutex_kind == uint16_t(MutexKind::kTestNestLock)) {
       return;
     }
-    push(*r, node(top_node(*r), NodeKind::kMutexWait, e.sub, e.c), FrameType::kMutex, e.time, e.a);
+    push(*r, node(top_node(*r), NodeKind::kMutexWait, a.mutex_kind, a.codeptr), FrameType::kMutex,
+         e.time, a.wait_id);
     return;
   }
   // acquired, or a nest lock acquired again by its owner (reported as nest_lock begin)
-  if (e.kind == Kind::kNestLock && e.op != uint8_t(format::Endpoint::kBegin)) return;
+  uint64_t wait_id = format::ev::MutexAcquired::of(e).wait_id;
+  if (e.kind == Kind::kNestLock) {
+    const auto n = format::ev::NestLock::of(e);
+    if (n.endpoint != uint8_t(format::Endpoint::kBegin)) return;
+    wait_id = n.wait_id;
+  }
   if (!r->frames.empty() && r->frames.back().type == FrameType::kMutex &&
-      r->frames.back().match == e.a) {
+      r->frames.back().match == wait_id) {
     close_top(*r, e.time, thread);
   }
 }
 
 void ProfilePass::on_param(const format::Event& e, uint32_t thread) {
+  const auto up = format::ev::UserParam::of(e);
   Run* r = current_run(thread);
   if (!r) return;
   // A new value of the parameter just set replaces it.
   if (!r->frames.empty() && r->frames.back().type == FrameType::kParam &&
-      result_.nodes[r->frames.back().node].code == e.a) {
+      result_.nodes[r->frames.back().node].code == up.name) {
     close_top(*r, e.time, thread);
   }
-  auto value = int64_t(e.b);
-  push(*r, node(top_node(*r), NodeKind::kParam, 0, e.a, value), FrameType::kParam, e.time);
+  auto value = int64_t(up.value);
+  push(*r, node(top_node(*r), NodeKind::kParam, 0, up.name, value), FrameType::kParam, e.time);
   for (auto& p : r->params) {
-    if (p.name == e.a) {
+    if (p.name == up.name) {
       p.again = true;  // the first value describes the instance
       return;
     }
   }
-  r->params.push_back({e.a, value, false});
+  r->params.push_back({up.name, value, false});
 }
 
 void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/profile.h"
+#include "format/event_views.h"
 #include "format/kinds.h"
 #include "replay/task_switch.h"
 
@@ -36,8 +37,9 @@ __attribute__((always_inline)) void ProfilePass::set_active(uint32_t thread, uin
 void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   ThreadState& ts = thread_state(thread);
   // The new task's dependences are reported inside its creation.
-  if ((e.kind == Kind::kDependence && e.a == ts.pending_task) ||
-      (e.kind == Kind::kTaskDependence && e.b == ts.pending_task)) {
+  if ((e.kind == Kind::kDependence && format::ev::Dependence::of(e).task == ts.pending_task) ||
+      (e.kind == Kind::kTaskDependence &&
+       format::ev::TaskDependence::of(e).task == ts.pending_task)) {
     return;
   }
   uint64_t creator = ts.pending_creator;
@@ -45,8 +47,9 @@ void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
   result_.tasks[ts.pending_construct].creation.add(e.time - ts.pending_since);
   Run* r = find_run(creator, ts.current_hint);
   if (!r || r->frames.empty() || r->frames.back().type != FrameType::kCreate) return;
-  auto status = TaskStatus(e.op);
-  bool switched_out = e.kind == Kind::kTaskSchedule && e.a == creator && e.b != creator &&
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = TaskStatus(s.status);
+  bool switched_out = e.kind == Kind::kTaskSchedule && s.prior == creator && s.next != creator &&
                       (status == TaskStatus::kSwitch || status == TaskStatus::kYield);
   if (switched_out) {
     r->frames.back().type = FrameType::kSched;  // the task runs in the creation
@@ -56,25 +59,26 @@ void ProfilePass::resolve_pending(const format::Event& e, uint32_t thread) {
 }
 
 void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
+  const auto it = format::ev::ImplicitTask::of(e);
   ThreadState& ts = thread_state(thread);
-  if (e.op != uint8_t(format::Endpoint::kBegin)) {
-    end_implicit(e.a ? e.a : ts.current, thread, e.time);
+  if (it.endpoint != uint8_t(format::Endpoint::kBegin)) {
+    end_implicit(it.task ? it.task : ts.current, thread, e.time);
     return;
   }
   uint32_t root;
   uint64_t parallel_code = 0, encountering = 0;
-  if (e.flags & format::task_flag::kInitial) {
+  if (it.flags & format::task_flag::kInitial) {
     root = node(kNoNode, NodeKind::kProgram, 0, 0);
   } else {
     uint32_t parent = kNoNode;
-    if (const RegionInfo* ri = regions_.find(e.b)) {
+    if (const RegionInfo* ri = regions_.find(it.region)) {
       parent = ri->parent_node;
       parallel_code = ri->codeptr;
       if (ri->thread == thread) encountering = ri->encountering;
     }
     root = node(parent, NodeKind::kParallel, 0, parallel_code);
   }
-  Run& r = new_run(e.a);
+  Run& r = new_run(it.task);
   r.implicit = r.started = r.running = true;
   r.thread = thread;
   r.since = e.time;
@@ -82,8 +86,8 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
   r.parallel_code = parallel_code;
   r.encountering = encountering;
   push(r, root, FrameType::kRoot, e.time);
-  ts.implicit.emplace_back(e.a, ts.current);
-  ts.current = e.a;
+  ts.implicit.emplace_back(it.task, ts.current);
+  ts.current = it.task;
 }
 
 void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
@@ -114,11 +118,12 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
 }
 
 void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {
+  const auto tc = format::ev::TaskCreate::of(e);
   // `taskwait depend(...)` makes a task that never runs: it is the taskwait, not a task.
-  if (e.flags & format::task_flag::kTaskwait) return;
+  if (tc.flags & format::task_flag::kTaskwait) return;
   uint32_t c = construct_index(code);
   ++result_.tasks[c].created;
-  Run& x = new_run(e.a);
+  Run& x = new_run(tc.task);
   x.construct = c;
   x.created_ns = e.time;
   ThreadState& ts = thread_state(thread);
@@ -126,7 +131,7 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
   Run* creator = current_run(thread);
   if (!creator) return;
   ts.pending_creator = creator->id;
-  ts.pending_task = e.a;
+  ts.pending_task = tc.task;
   ts.pending_construct = c;
   ts.pending_since = e.time;
   push(*creator, node(top_node(*creator), NodeKind::kCreate, 0, code), FrameType::kCreate, e.time,
@@ -134,12 +139,13 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
 }
 
 void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
-  auto status = TaskStatus(e.op);
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = TaskStatus(s.status);
   if (status == TaskStatus::kLateFulfill || status == TaskStatus::kEarlyFulfill) return;
   // An untied task resuming itself on top of the current task switches that one out
   // (task_switch.h); resuming itself when it is current, nothing.
   uint64_t prior_id = replay::switched_out(e, thread_state(thread).current);
-  if (prior_id == e.b) return;
+  if (prior_id == s.next) return;
   uint64_t now = e.time;
   if (prior_id) {
     if (Run* prior = find_run(prior_id, thread_state(thread).current_hint)) {
@@ -164,12 +170,12 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   }
   ThreadState& ts = thread_state(thread);
   ts.current = 0;
-  if (!e.b) return;
-  Run* next = find_run(e.b, ts.created_hint);
+  if (!s.next) return;
+  Run* next = find_run(s.next, ts.created_hint);
   if (!next) {
     // A task whose creation is not in the trace: an instance of an unknown construct.
     uint32_t c = construct_index(0);
-    next = &new_run(e.b);
+    next = &new_run(s.next);
     next->construct = c;
     next->created_ns = now;
   }

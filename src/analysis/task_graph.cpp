@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::analysis {
@@ -238,39 +239,43 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
   }
   switch (e.kind) {
     case Kind::kParallelBegin: {
-      Region& region = regions_[e.a];
+      const auto pb = format::ev::ParallelBegin::of(e);
+      Region& region = regions_[pb.region];
       take(region.fork, longest(th.current));
       region.has_fork = true;
       region.fork_ns = e.time;
       region.fork_thread = p;
-      uint32_t& site = fork_site_index_[e.c ? e.c : 1];
+      uint32_t& site = fork_site_index_[pb.codeptr ? pb.codeptr : 1];
       if (!site) {
-        fork_sites_.push_back(e.c);
+        fork_sites_.push_back(pb.codeptr);
         site = uint32_t(fork_sites_.size());
       }
       region.fork_site = site;
       // Until its implicit task begins the thread is in the runtime: no task's work.
-      running_[p].forking = e.a;
+      running_[p].forking = pb.region;
       break;
     }
-    case Kind::kParallelEnd:
-      if (running_[p].forking == e.a) running_[p].forking = 0;
+    case Kind::kParallelEnd: {
+      const auto pe = format::ev::ParallelEnd::of(e);
+      if (running_[p].forking == pe.region) running_[p].forking = 0;
       // The encountering task (current again) continues after the whole region.
-      if (Region* region = regions_.find(e.a)) {
+      if (Region* region = regions_.find(pe.region)) {
         raise(th.current, region->max_end, PathVia::kJoin);
         drop(region->fork);
         drop(region->max_end);
-        regions_.erase(e.a);
+        regions_.erase(pe.region);
       }
       break;
-    case Kind::kImplicitTask:
-      if (e.op == uint8_t(Endpoint::kBegin)) {
-        Node& n = fresh_node(e.a);
-        n.region = e.b;
-        if (running_[p].forking == e.b) running_[p].forking = 0;
+    }
+    case Kind::kImplicitTask: {
+      const auto it = format::ev::ImplicitTask::of(e);
+      if (it.endpoint == uint8_t(Endpoint::kBegin)) {
+        Node& n = fresh_node(it.task);
+        n.region = it.region;
+        if (running_[p].forking == it.region) running_[p].forking = 0;
         // A region whose parallel_begin is not in the trace starts at 0.
-        if (e.b) {
-          const Region& region = regions_[e.b];
+        if (it.region) {
+          const Region& region = regions_[it.region];
           raise(n, region.fork, PathVia::kFork);
           if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
             // The runtime's time from the fork to this task's begin, on the path.
@@ -284,49 +289,54 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         }
       }
       break;
+    }
     case Kind::kTaskCreate: {
+      const auto tc = format::ev::TaskCreate::of(e);
       if (Node* c = nodes_.find(th.current)) ++c->pending_creates;
       Longest creator = longest(th.current);  // it may start once its creator got this far
-      Node& n = fresh_node(e.a);
-      n.parent = e.b;
-      const replay::TaskInfo* info = m.task(e.a);
+      Node& n = fresh_node(tc.task);
+      n.parent = tc.parent;
+      const replay::TaskInfo* info = m.task(tc.task);
       n.region = info ? info->region : th.region;
-      n.has_deps = e.op != 0;
+      n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
-      const Node* parent = nodes_.find(e.b);
+      const Node* parent = nodes_.find(tc.parent);
       if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
-      if (e.flags & format::task_flag::kExplicit) {
+      if (tc.flags & format::task_flag::kExplicit) {
         ++result_.tasks;
-        n.grain = grain_of(m.task_code(e.a));
+        n.grain = grain_of(m.task_code(tc.task));
         if (parent && parent->grain) n.depth = parent->depth + 1;
       }
       break;
     }
-    case Kind::kUserParam:
+    case Kind::kUserParam: {
+      const auto up = format::ev::UserParam::of(e);
       // The first parameter a task sets describes it (e.g. fib's n).
       if (Node* n = nodes_.find(th.current); n && !n->has_param) {
         n->has_param = true;
-        n->param = e.a;
-        n->param_value = int64_t(e.b);
+        n->param = up.name;
+        n->param_value = up.value;
       }
       break;
+    }
     case Kind::kSyncRegion: {
-      uint64_t id = e.b ? e.b : th.current;
+      const auto s = format::ev::SyncRegion::of(e);
+      uint64_t id = s.task ? s.task : th.current;
       Node* n = nodes_.find(id);
       if (!n) break;
-      if (e.op == uint8_t(Endpoint::kBegin)) {
-        if (is_barrier(e.sub)) {
+      if (s.endpoint == uint8_t(Endpoint::kBegin)) {
+        if (is_barrier(s.sync_kind)) {
           if (Region* region = regions_.find(n->region)) take(region->max_end, longest(*n));
-        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           ++n->open_groups;
         }
-      } else if (e.op == uint8_t(Endpoint::kEnd)) {
-        if (e.sub == uint16_t(SyncKind::kTaskwait)) {
+      } else if (s.endpoint == uint8_t(Endpoint::kEnd)) {
+        if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
           raise(*n, n->children_end, PathVia::kTaskwait);
-        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           raise(*n, n->descendants_end, PathVia::kTaskgroup);
           if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
-        } else if (is_barrier(e.sub)) {
+        } else if (is_barrier(s.sync_kind)) {
           if (const Region* region = regions_.find(n->region)) {
             raise(*n, region->max_end, PathVia::kBarrier);
           }

@@ -33,6 +33,11 @@ int check(const std::string& dir) {
              "edges {}\n",
              rep.suspensions, rep.resumptions, rep.migrations, rep.dependences,
              rep.task_dependences);
+  if (rep.untied_silent_parts) {
+    fmt::print("  note: {} of untied tasks ran with no event at their start or end (libomp; "
+               "docs/REPLAY.md)\n",
+               format::plural(rep.untied_silent_parts, "part"));
+  }
   for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
   for (const auto& d : x->damage) fmt::print("  damaged: {}\n", d);
   if (x->status == "running") {

@@ -35,12 +35,6 @@ bool is_id_slot(format::Slot s) { return s == format::Slot::kTask || s == format
 
 }  // namespace
 
-std::string id_text(uint64_t id) {
-  if (id == 0) return "none";
-  if ((id >> 48) == 0) return std::to_string(id);
-  return fmt::format("T{}#{}", format::id_thread(id), format::id_counter(id));
-}
-
 std::string task_flags_text(uint32_t flags) {
   static const std::pair<uint32_t, const char*> kNames[] = {
       {format::task_flag::kInitial, "initial"},       {format::task_flag::kImplicit, "implicit"},

@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "format/event.h"
+#include "format/text.h"
 #include "replay/symbolizer.h"
 
 namespace tasklens::cli {
 
-// "T1#42" for ids made by the recorder (thread 1, 42nd id), the plain number otherwise.
-std::string id_text(uint64_t id);
+using format::id_text;  // "T1#42" (format/text.h)
 // "explicit|untied" from OMPT task flags.
 std::string task_flags_text(uint32_t flags);
 

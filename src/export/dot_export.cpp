@@ -17,16 +17,17 @@
 #include "export/output.h"
 #include "export/recent.h"
 #include "export/timeline_exporter.h"
+#include "format/constructs.h"
 #include "format/plural.h"
 
 namespace tasklens::exports {
 
+using format::Construct;
 using format::Kind;
 using replay::TaskState;
 
 namespace {
 
-enum class NodeKind : uint8_t { kTask, kImplicit, kTaskwait };
 enum class EdgeKind : uint8_t { kCreate, kDepend, kJoin, kWaits };
 
 constexpr const char* kPalette[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",
@@ -53,15 +54,7 @@ std::string edge_words(EdgeKind k, uint64_t n) {
   return std::to_string(n);
 }
 
-// A DOT string literal (labels use \n for line breaks, kept as is).
-std::string dot_quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
-}
+using format::dot_quote;
 
 class DotExporter final : public Exporter, public replay::Pass {
  public:
@@ -79,16 +72,16 @@ class DotExporter final : public Exporter, public replay::Pass {
   struct Node {
     uint64_t id;
     uint32_t construct;
-    NodeKind kind;
+    Construct kind;
     uint64_t run_ns = 0;
   };
   struct Edge {
     uint32_t from, to;  // node indices
     EdgeKind kind;
   };
-  struct Construct {
+  struct Group {  // the nodes of one construct (its instances)
     std::string name;
-    NodeKind kind;
+    Construct kind;  // kTask, kImplicitTask (code 0: the initial task) or kTaskwait
     uint64_t instances = 0;
     uint64_t run_ns = 0;
   };
@@ -108,7 +101,7 @@ class DotExporter final : public Exporter, public replay::Pass {
     bool shown;
   };
 
-  uint32_t construct(NodeKind kind, uint64_t code);
+  uint32_t construct(Construct kind, uint64_t code);
   uint32_t node_of(uint64_t id, Live& t);  // the task's node, made on first need
   void edge(uint32_t from_node, uint32_t to_node, uint32_t from_construct, uint32_t to_construct,
             EdgeKind kind);
@@ -128,8 +121,8 @@ class DotExporter final : public Exporter, public replay::Pass {
   replay::IdMap<Live> live_;
   RecentTasks<Done> done_;
   replay::IdMap<uint64_t> parallel_code_;
-  std::vector<Construct> constructs_;
-  std::map<std::pair<NodeKind, uint64_t>, uint32_t> construct_index_;
+  std::vector<Group> constructs_;
+  std::map<std::pair<Construct, uint64_t>, uint32_t> construct_index_;
   std::map<std::tuple<uint32_t, uint32_t, EdgeKind>, uint64_t> construct_edges_;
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
@@ -137,16 +130,15 @@ class DotExporter final : public Exporter, public replay::Pass {
   uint64_t taskwaits_ = 0;  // taskwaits that joined children
 };
 
-uint32_t DotExporter::construct(NodeKind kind, uint64_t code) {
+uint32_t DotExporter::construct(Construct kind, uint64_t code) {
   auto [it, fresh] = construct_index_.emplace(std::pair{kind, code}, uint32_t(constructs_.size()));
   if (fresh) {
     std::string where = code ? (symbols_ ? symbols_->short_name(code) : fmt::format("{:#x}", code))
                              : std::string();
-    std::string name = kind == NodeKind::kTaskwait ? "taskwait"
-                       : kind == NodeKind::kImplicit ? (code ? "implicit task" : "initial task")
-                                                     : "task";
+    std::string name = format::construct_name(
+        kind == Construct::kImplicitTask && !code ? Construct::kInitialTask : kind);
     if (!where.empty()) name += " " + where;
-    constructs_.push_back(Construct{name, kind});
+    constructs_.push_back(Group{name, kind});
   }
   return it->second;
 }
@@ -211,11 +203,11 @@ void DotExporter::on_taskwait(uint64_t task, uint64_t code) {
   Live* p = live_.find(task);
   if (!p || !p->shown || p->kid_constructs.empty()) return;
   ++taskwaits_;
-  uint32_t tw = construct(NodeKind::kTaskwait, code);
+  uint32_t tw = construct(Construct::kTaskwait, code);
   ++constructs_[tw].instances;
   uint32_t join = 0;
   if (detailed_) {
-    nodes_.push_back(Node{task, tw, NodeKind::kTaskwait});
+    nodes_.push_back(Node{task, tw, Construct::kTaskwait});
     join = uint32_t(nodes_.size());
     for (uint32_t kid : p->kid_nodes) edges_.push_back(Edge{kid - 1, join - 1, EdgeKind::kJoin});
     edges_.push_back(Edge{node_of(task, *p) - 1, join - 1, EdgeKind::kWaits});
@@ -246,12 +238,12 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
         if (e.flags & format::task_flag::kInitial) code = 0;
         Live& t2 = live_[e.a];
         t2 = Live{};
-        t2.construct = construct(NodeKind::kImplicit, code);
+        t2.construct = construct(Construct::kImplicitTask, code);
         t2.shown = shown;
       }
       break;
     case Kind::kTaskCreate:
-      on_create(e.a, e.b, construct(NodeKind::kTask, m.task_code(e.a)), shown);
+      on_create(e.a, e.b, construct(Construct::kTask, m.task_code(e.a)), shown);
       break;
     case Kind::kSyncRegion:
       if (e.sub == uint16_t(format::SyncKind::kTaskwait) &&
@@ -298,18 +290,18 @@ void DotExporter::write_tasks() {
   out_.write("  edge [arrowsize=0.7];\n");
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
-    const Construct& c = constructs_[n.construct];
-    if (n.kind == NodeKind::kTaskwait) {
+    const Group& c = constructs_[n.construct];
+    if (n.kind == Construct::kTaskwait) {
       out_.print("  n{} [label={}, shape=octagon, style=filled, fillcolor=\"#eeeeee\", "
                  "fontsize=8];\n",
                  i, dot_quote(c.name));
       continue;
     }
-    std::string label = c.name + "\\n" + task_text(n.id);
-    if (n.kind == NodeKind::kTask) label += "\\n" + duration_text(n.run_ns);
+    std::string label = c.name + "\\n" + id_text(n.id);
+    if (n.kind == Construct::kTask) label += "\\n" + duration_text(n.run_ns);
     out_.print("  n{} [label=\"{}\", fillcolor=\"{}\"{}];\n", i, label,
                kPalette[n.construct % std::size(kPalette)],
-               n.kind == NodeKind::kImplicit ? ", shape=box3d" : "");
+               n.kind == Construct::kImplicitTask ? ", shape=box3d" : "");
   }
   for (const Edge& e : edges_) {
     out_.print("  n{} -> n{} [{}];\n", e.from, e.to, edge_style(e.kind));
@@ -319,8 +311,8 @@ void DotExporter::write_tasks() {
 
 void DotExporter::write_constructs() {
   uint64_t total = 0;
-  for (const Construct& c : constructs_) {
-    if (c.kind == NodeKind::kTask) total += c.run_ns;
+  for (const Group& c : constructs_) {
+    if (c.kind == Construct::kTask) total += c.run_ns;
   }
   out_.print("digraph task_constructs {{\n  graph [label={}, labelloc=t, fontname=\"Helvetica\"];\n",
              dot_quote(fmt::format("{}: task graph per construct ({}; edge labels count "
@@ -328,9 +320,9 @@ void DotExporter::write_constructs() {
                                    x_.program_name(), format::plural(tasks_, "task"))));
   out_.write("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
   for (size_t i = 0; i < constructs_.size(); ++i) {
-    const Construct& c = constructs_[i];
+    const Group& c = constructs_[i];
     if (c.instances == 0) continue;
-    if (c.kind == NodeKind::kTaskwait) {
+    if (c.kind == Construct::kTaskwait) {
       out_.print("  c{} [label=\"{}\\n{}\", shape=octagon, style=filled, "
                  "fillcolor=\"#eeeeee\"];\n",
                  i, c.name, format::plural(c.instances, "taskwait"));
@@ -339,14 +331,14 @@ void DotExporter::write_constructs() {
     double share = total ? double(c.run_ns) / double(total) : 0;
     std::string label = fmt::format(
         "{}\\n{}", c.name,
-        format::plural(c.instances, c.kind == NodeKind::kImplicit ? "instance" : "task"));
-    if (c.kind == NodeKind::kTask) {
+        format::plural(c.instances, c.kind == Construct::kImplicitTask ? "instance" : "task"));
+    if (c.kind == Construct::kTask) {
       label += fmt::format("\\nrunning {} ({:.1f}%)\\nmean {}", duration_text(c.run_ns),
                            100 * share, duration_text(c.run_ns / c.instances));
     }
     out_.print("  c{} [label=\"{}\", fillcolor=\"{}\", penwidth={:.1f}{}];\n", i, label,
                kPalette[i % std::size(kPalette)], 1 + 5 * share,
-               c.kind == NodeKind::kImplicit ? ", shape=box3d" : "");
+               c.kind == Construct::kImplicitTask ? ", shape=box3d" : "");
   }
   for (const auto& [key, n] : construct_edges_) {
     const auto& [from, to, kind] = key;
@@ -368,7 +360,7 @@ Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
   } else {
     write_constructs();
     uint64_t n = 0;
-    for (const Construct& c : constructs_) n += c.instances ? 1 : 0;
+    for (const Group& c : constructs_) n += c.instances ? 1 : 0;
     s.records_out = n + construct_edges_.size();
     s.notes.push_back(fmt::format(
         "one node per construct: {}{}", format::plural(tasks_, "task"),

@@ -76,32 +76,33 @@ void pool_free_all(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, bo
 
 OTF2_MemoryCallbacks g_memory_callbacks = {pool_allocate, pool_free_all};
 
-OTF2_RegionRole region_role(RegionKind k) {
+OTF2_RegionRole region_role(Construct k) {
   switch (k) {
-    case RegionKind::kInitialTask: return OTF2_REGION_ROLE_FUNCTION;
-    case RegionKind::kImplicitTask: return OTF2_REGION_ROLE_TASK;
-    case RegionKind::kTask: return OTF2_REGION_ROLE_TASK;
-    case RegionKind::kUntiedTask: return OTF2_REGION_ROLE_TASK_UNTIED;
-    case RegionKind::kParallel: return OTF2_REGION_ROLE_PARALLEL;
-    case RegionKind::kBarrier: return OTF2_REGION_ROLE_BARRIER;
-    case RegionKind::kImplicitBarrier: return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
-    case RegionKind::kTaskwait: return OTF2_REGION_ROLE_TASK_WAIT;
-    case RegionKind::kTaskgroup: return OTF2_REGION_ROLE_TASK_WAIT;
-    case RegionKind::kReduction: return OTF2_REGION_ROLE_CODE;
-    case RegionKind::kLoop: return OTF2_REGION_ROLE_LOOP;
-    case RegionKind::kSections: return OTF2_REGION_ROLE_SECTIONS;
-    case RegionKind::kSingle: return OTF2_REGION_ROLE_SINGLE;
-    case RegionKind::kWorkshare: return OTF2_REGION_ROLE_WORKSHARE;
-    case RegionKind::kDistribute: return OTF2_REGION_ROLE_LOOP;
-    case RegionKind::kTaskloop: return OTF2_REGION_ROLE_LOOP;
-    case RegionKind::kScope: return OTF2_REGION_ROLE_CODE;
-    case RegionKind::kMasked: return OTF2_REGION_ROLE_MASTER;
-    case RegionKind::kCritical: return OTF2_REGION_ROLE_CRITICAL;
-    case RegionKind::kLock: return OTF2_REGION_ROLE_CRITICAL;
-    case RegionKind::kOrdered: return OTF2_REGION_ROLE_ORDERED;
-    case RegionKind::kAtomic: return OTF2_REGION_ROLE_ATOMIC;
-    case RegionKind::kUser: return OTF2_REGION_ROLE_CODE;
-    case RegionKind::kCount: break;
+    case Construct::kInitialTask: return OTF2_REGION_ROLE_FUNCTION;
+    case Construct::kImplicitTask: return OTF2_REGION_ROLE_TASK;
+    case Construct::kTask: return OTF2_REGION_ROLE_TASK;
+    case Construct::kUntiedTask: return OTF2_REGION_ROLE_TASK_UNTIED;
+    case Construct::kParallel:
+    case Construct::kNestedParallel: return OTF2_REGION_ROLE_PARALLEL;
+    case Construct::kBarrier: return OTF2_REGION_ROLE_BARRIER;
+    case Construct::kImplicitBarrier: return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    case Construct::kTaskwait: return OTF2_REGION_ROLE_TASK_WAIT;
+    case Construct::kTaskgroup: return OTF2_REGION_ROLE_TASK_WAIT;
+    case Construct::kReduction: return OTF2_REGION_ROLE_CODE;
+    case Construct::kLoop: return OTF2_REGION_ROLE_LOOP;
+    case Construct::kSections: return OTF2_REGION_ROLE_SECTIONS;
+    case Construct::kSingle: return OTF2_REGION_ROLE_SINGLE;
+    case Construct::kWorkshare: return OTF2_REGION_ROLE_WORKSHARE;
+    case Construct::kDistribute: return OTF2_REGION_ROLE_LOOP;
+    case Construct::kTaskloop: return OTF2_REGION_ROLE_LOOP;
+    case Construct::kScope: return OTF2_REGION_ROLE_CODE;
+    case Construct::kMasked: return OTF2_REGION_ROLE_MASTER;
+    case Construct::kCritical: return OTF2_REGION_ROLE_CRITICAL;
+    case Construct::kLock: return OTF2_REGION_ROLE_CRITICAL;
+    case Construct::kOrdered: return OTF2_REGION_ROLE_ORDERED;
+    case Construct::kAtomic: return OTF2_REGION_ROLE_ATOMIC;
+    case Construct::kUser: return OTF2_REGION_ROLE_CODE;
+    case Construct::kCount: break;
   }
   return OTF2_REGION_ROLE_UNKNOWN;
 }
@@ -402,9 +403,9 @@ void Otf2Exporter::write_definitions() {
     OTF2_StringRef canonical = r.function.empty() ? name : string_ref(r.function);
     OTF2_StringRef file = r.file.empty() ? OTF2_UNDEFINED_STRING : string_ref(r.file);
     OTF2_Paradigm paradigm =
-        r.kind == RegionKind::kUser ? OTF2_PARADIGM_USER : OTF2_PARADIGM_OPENMP;
+        r.kind == Construct::kUser ? OTF2_PARADIGM_USER : OTF2_PARADIGM_OPENMP;
     check(OTF2_GlobalDefWriter_WriteRegion(defs_, id - 1, name, canonical,
-                                           string_ref(region_kind_name(r.kind)),
+                                           string_ref(construct_name(r.kind)),
                                            region_role(r.kind), paradigm, OTF2_REGION_FLAG_NONE,
                                            file, r.line, r.line));
   }

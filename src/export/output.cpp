@@ -70,42 +70,6 @@ Result<bool> TextOut::close() {
   return true;
 }
 
-std::string duration_text(uint64_t ns) {
-  if (ns >= 1000000000ull) return fmt::format("{:.3f} s", double(ns) / 1e9);
-  if (ns >= 1000000ull) return fmt::format("{:.3f} ms", double(ns) / 1e6);
-  if (ns >= 1000ull) return fmt::format("{:.3f} us", double(ns) / 1e3);
-  return fmt::format("{} ns", ns);
-}
-
-std::string task_text(uint64_t id) {
-  if (id == 0) return "none";
-  if ((id >> 48) == 0) return std::to_string(id);
-  return fmt::format("T{}#{}", format::id_thread(id), format::id_counter(id));
-}
-
-std::string json_quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", unsigned(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::string plain_label(std::string_view s) {
   std::string out(s);
   for (char& c : out) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "format/result.h"
+#include "format/text.h"
 
 namespace tasklens::exports {
 
@@ -74,14 +75,11 @@ class TextOut {
   int error_ = 0;  // errno of the first failed write
 };
 
-// "1.234 s", "12.345 ms", "3.400 us", "120 ns".
-std::string duration_text(uint64_t ns);
+// Durations, task ids and JSON strings as text: format/text.h.
+using format::duration_text;
+using format::id_text;
+using format::json_quote;
 
-// A task id as tasklens prints it: "T<thread>#<counter>".
-std::string task_text(uint64_t id);
-
-// `s` as a JSON string literal, with quotes.
-std::string json_quote(std::string_view s);
 // `s` with the characters a Paraver label cannot hold (newlines, ':' in some places) replaced.
 std::string plain_label(std::string_view s);
 

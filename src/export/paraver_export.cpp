@@ -214,7 +214,7 @@ void ParaverExporter::begin(const TimelineInfo& info) {
 void ParaverExporter::number(TimelineTask& task) {
   if (task.slot) return;
   uint32_t serial = ++serials_;
-  std::string label = task_text(task.id) + " " + regions_.at(task.region).name;
+  std::string label = id_text(task.id) + " " + regions_.at(task.region).name;
   values_.print("{}\t{}\n", serial, plain_label(label));
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {
@@ -461,7 +461,7 @@ Result<bool> ParaverExporter::write_pcf() {
   type(kTypeTaskConstruct, "Task construct (running on the thread / of the task)");
   pcf_.write("0      End\n");
   for (uint32_t id = 1; id <= regions_.size(); ++id) {
-    if (is_task_kind(regions_.at(id).kind)) {
+    if (is_task(regions_.at(id).kind)) {
       pcf_.print("{:<6} {}\n", id, plain_label(regions_.at(id).name));
     }
   }

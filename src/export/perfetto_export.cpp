@@ -133,14 +133,14 @@ void PerfettoExporter::begin(const TimelineInfo& info) {
 void PerfettoExporter::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
   head('B', kThreadsPid, th + 1, t);
   const Region& r = regions_.at(region);
-  const char* cat = is_task_kind(r.kind) ? "task" : r.kind == RegionKind::kUser ? "user" : "openmp";
+  const char* cat = is_task(r.kind) ? "task" : r.kind == format::Construct::kUser ? "user" : "openmp";
   out_.piece(",\"cat\":\"");
   out_.piece(cat);
   out_.piece("\",\"name\":");
   out_.piece(quoted_name(region));
   if (region == owner.region) {
-    out_.print(",\"args\":{{\"task\":\"{}\",\"parent\":\"{}\"}}}}", task_text(owner.id),
-               task_text(owner.parent));
+    out_.print(",\"args\":{{\"task\":\"{}\",\"parent\":\"{}\"}}}}", id_text(owner.id),
+               id_text(owner.parent));
   } else {
     out_.write("}");
   }
@@ -210,7 +210,7 @@ void PerfettoExporter::open_instance(uint64_t t, TimelineTask& task) {
   task.sink_state = kRunningSlice;
   head('B', c.pid, lane + 1, t);
   out_.print(",\"cat\":\"task\",\"name\":{},\"args\":{{\"task\":\"{}\",\"parent\":\"{}\"}}}}",
-             quoted_name(task.region), task_text(task.id), task_text(task.parent));
+             quoted_name(task.region), id_text(task.id), id_text(task.parent));
 }
 
 void PerfettoExporter::close_instance(uint64_t t, TimelineTask& task) {

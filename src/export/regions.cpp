@@ -5,25 +5,10 @@
 
 namespace tasklens::exports {
 
-const char* region_kind_name(RegionKind kind) {
-  static const char* const k[] = {
-      "initial task", "implicit task", "task",       "untied task", "parallel",  "barrier",
-      "implicit barrier", "taskwait",  "taskgroup",  "reduction",   "loop",      "sections",
-      "single",       "workshare",     "distribute", "taskloop",    "scope",     "masked",
-      "critical",     "lock",          "ordered",    "atomic",      "user region"};
-  static_assert(std::size(k) == size_t(RegionKind::kCount));
-  return size_t(kind) < std::size(k) ? k[size_t(kind)] : "?";
-}
-
-bool is_task_kind(RegionKind kind) {
-  return kind == RegionKind::kInitialTask || kind == RegionKind::kImplicitTask ||
-         kind == RegionKind::kTask || kind == RegionKind::kUntiedTask;
-}
-
 RegionTable::RegionTable(const format::Experiment& x, replay::Symbolizer* symbols)
     : x_(x), symbols_(symbols) {}
 
-uint32_t RegionTable::intern(RegionKind kind, uint64_t key) {
+uint32_t RegionTable::intern(Construct kind, uint64_t key) {
   size_t k = size_t(kind);
   uint32_t* slot = key ? &index_[k][key] : &zero_key_[k];
   if (*slot == 0) {
@@ -33,17 +18,17 @@ uint32_t RegionTable::intern(RegionKind kind, uint64_t key) {
   return *slot;
 }
 
-Region RegionTable::make(RegionKind kind, uint64_t key) {
+Region RegionTable::make(Construct kind, uint64_t key) {
   Region r{kind, key, "", "", "", 0};
-  if (kind == RegionKind::kUser) {
+  if (kind == Construct::kUser) {
     r.name = x_.string(key);
     return r;
   }
-  if (kind == RegionKind::kInitialTask) {
+  if (kind == Construct::kInitialTask) {
     r.name = fmt::format("initial task ({})", x_.program_name());
     return r;
   }
-  r.name = region_kind_name(kind);
+  r.name = construct_name(kind);
   if (key == 0) return r;
   if (symbols_) {
     const replay::Location& loc = symbols_->resolve(key);

@@ -8,46 +8,22 @@
 #include <string>
 #include <vector>
 
+#include "format/constructs.h"
 #include "format/experiment.h"
 #include "replay/id_map.h"
 #include "replay/symbolizer.h"
 
 namespace tasklens::exports {
 
-enum class RegionKind : uint8_t {
-  kInitialTask,
-  kImplicitTask,  // keyed by the parallel construct it belongs to
-  kTask,          // an explicit task construct
-  kUntiedTask,
-  kParallel,
-  kBarrier,
-  kImplicitBarrier,
-  kTaskwait,
-  kTaskgroup,
-  kReduction,
-  kLoop,
-  kSections,
-  kSingle,
-  kWorkshare,
-  kDistribute,
-  kTaskloop,
-  kScope,
-  kMasked,
-  kCritical,
-  kLock,
-  kOrdered,
-  kAtomic,
-  kUser,  // keyed by the user-API string id
-  kCount
-};
-
-// "task", "parallel", "implicit barrier", ... (the first word of region names).
-const char* region_kind_name(RegionKind kind);
-// The regions that are tasks (the base of a task's frame on a thread).
-bool is_task_kind(RegionKind kind);
+// Region kinds are the constructs of format/constructs.h (kUser: keyed by the user-API string id,
+// kImplicitTask: by the parallel construct it belongs to); their names are the first word of
+// region names.
+using format::Construct;
+using format::construct_name;
+using format::is_task;
 
 struct Region {
-  RegionKind kind;
+  Construct kind;
   uint64_t key;          // code address (0: unknown), or the user string id
   std::string name;      // "task fib.c:39", "taskwait fib.c:43", "user region name"
   std::string function;  // the function holding the construct, when known
@@ -61,19 +37,19 @@ class RegionTable {
  public:
   RegionTable(const format::Experiment& x, replay::Symbolizer* symbols);
 
-  uint32_t intern(RegionKind kind, uint64_t key);
+  uint32_t intern(Construct kind, uint64_t key);
   const Region& at(uint32_t id) const { return regions_[id - 1]; }
   // Ids are 1..size().
   uint32_t size() const { return uint32_t(regions_.size()); }
 
  private:
-  Region make(RegionKind kind, uint64_t key);
+  Region make(Construct kind, uint64_t key);
 
   const format::Experiment& x_;
   replay::Symbolizer* symbols_;
   std::vector<Region> regions_;
-  std::array<replay::IdMap<uint32_t>, size_t(RegionKind::kCount)> index_;
-  std::array<uint32_t, size_t(RegionKind::kCount)> zero_key_{};  // the key-0 region of each kind
+  std::array<replay::IdMap<uint32_t>, size_t(Construct::kCount)> index_;
+  std::array<uint32_t, size_t(Construct::kCount)> zero_key_{};  // the key-0 region of each kind
 };
 
 }  // namespace tasklens::exports

@@ -23,56 +23,10 @@ const char* thread_state_name(ThreadState s) {
 
 namespace {
 
-constexpr RegionKind kNone = RegionKind::kCount;
-
-RegionKind sync_kind(uint16_t sub) {
-  using format::SyncKind;
-  switch (SyncKind(sub)) {
-    case SyncKind::kBarrier:
-    case SyncKind::kBarrierExplicit:
-    case SyncKind::kBarrierTeams:
-      return RegionKind::kBarrier;
-    case SyncKind::kBarrierImplicit:
-    case SyncKind::kBarrierImplementation:
-    case SyncKind::kBarrierImplicitWorkshare:
-    case SyncKind::kBarrierImplicitParallel:
-      return RegionKind::kImplicitBarrier;
-    case SyncKind::kTaskwait: return RegionKind::kTaskwait;
-    case SyncKind::kTaskgroup: return RegionKind::kTaskgroup;
-    case SyncKind::kReduction: return RegionKind::kReduction;
-  }
-  return kNone;
-}
-
-RegionKind work_kind(uint16_t sub) {
-  using format::WorkType;
-  switch (WorkType(sub)) {
-    case WorkType::kLoop: return RegionKind::kLoop;
-    case WorkType::kSections: return RegionKind::kSections;
-    case WorkType::kSingleExecutor:
-    case WorkType::kSingleOther:
-      return RegionKind::kSingle;
-    case WorkType::kWorkshare: return RegionKind::kWorkshare;
-    case WorkType::kDistribute: return RegionKind::kDistribute;
-    case WorkType::kTaskloop: return RegionKind::kTaskloop;
-    case WorkType::kScope: return RegionKind::kScope;
-  }
-  return kNone;
-}
-
-// test_lock and test_nest_lock are not regions: a failed test has no release.
-RegionKind mutex_kind(uint16_t sub) {
-  using format::MutexKind;
-  switch (MutexKind(sub)) {
-    case MutexKind::kCritical: return RegionKind::kCritical;
-    case MutexKind::kLock:
-    case MutexKind::kNestLock:
-      return RegionKind::kLock;
-    case MutexKind::kOrdered: return RegionKind::kOrdered;
-    case MutexKind::kAtomic: return RegionKind::kAtomic;
-    default: return kNone;
-  }
-}
+constexpr Construct kNone = Construct::kCount;
+using format::mutex_construct;
+using format::sync_construct;
+using format::work_construct;
 
 bool begins(const format::Event& e) { return e.op == uint8_t(Endpoint::kBegin); }
 bool ends(const format::Event& e) { return e.op == uint8_t(Endpoint::kEnd); }
@@ -123,7 +77,7 @@ TimelineTask& TimelinePass::task(uint64_t id, uint32_t th, uint64_t t) {
   // Not created in the trace (a lost chunk): an explicit task of unknown construct, born here.
   TimelineTask& n = add(id);
   n.flags = format::task_flag::kExplicit;
-  n.region = regions_.intern(RegionKind::kTask, 0);
+  n.region = regions_.intern(Construct::kTask, 0);
   n.creator_thread = th;
   n.created_ns = t;
   return n;
@@ -244,7 +198,7 @@ void TimelinePass::enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t regio
   if (emitting(th)) sink_.enter(th, t, region, T);
 }
 
-void TimelinePass::leave_in(uint32_t th, uint64_t t, uint64_t id, RegionKind kind, uint64_t key,
+void TimelinePass::leave_in(uint32_t th, uint64_t t, uint64_t id, Construct kind, uint64_t key,
                             bool any_key) {
   TimelineTask* T = find(id);
   size_t i = T ? T->open.size() : 0;
@@ -292,13 +246,13 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kParallelBegin: {
       if (e.a) parallel_code_[e.a] = e.c;
       uint64_t encountering = e.b ? e.b : top(th);
-      if (encountering) enter_in(th, t, encountering, regions_.intern(RegionKind::kParallel, e.c));
+      if (encountering) enter_in(th, t, encountering, regions_.intern(Construct::kParallel, e.c));
       if (emitting(th)) sink_.fork(th, t, e.sub);
       break;
     }
     case Kind::kParallelEnd: {
       uint64_t encountering = e.b ? e.b : top(th);
-      if (encountering) leave_in(th, t, encountering, RegionKind::kParallel, 0, true);
+      if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
       parallel_code_.erase(e.a);
       break;
@@ -314,7 +268,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       break;
     case Kind::kSyncRegion:
     case Kind::kReduction: {
-      RegionKind kind = sync_kind(e.sub);
+      Construct kind = sync_construct(e.sub);
       uint64_t id = e.b ? e.b : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) {
@@ -331,7 +285,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     }
     case Kind::kWork:
     case Kind::kMasked: {
-      RegionKind kind = e.kind == Kind::kMasked ? RegionKind::kMasked : work_kind(e.sub);
+      Construct kind = e.kind == Kind::kMasked ? Construct::kMasked : work_construct(e.sub);
       uint64_t id = e.b ? e.b : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) enter_in(th, t, id, regions_.intern(kind, e.c));
@@ -339,7 +293,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       break;
     }
     case Kind::kMutexAcquire: {
-      RegionKind kind = mutex_kind(e.sub);
+      Construct kind = mutex_construct(e.sub);
       uint64_t id = top(th);
       if (kind == kNone || !id) break;
       enter_in(th, t, id, regions_.intern(kind, e.c));
@@ -350,7 +304,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       stacks_[th].mutex_wait = false;
       break;
     case Kind::kMutexReleased: {
-      RegionKind kind = mutex_kind(e.sub);
+      Construct kind = mutex_construct(e.sub);
       uint64_t id = top(th);
       if (kind != kNone && id) leave_in(th, t, id, kind, 0, true);
       break;
@@ -358,8 +312,8 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kUserRegion: {
       uint64_t id = top(th);
       if (!id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(RegionKind::kUser, e.a));
-      else if (ends(e)) leave_in(th, t, id, RegionKind::kUser, e.a, false);
+      if (begins(e)) enter_in(th, t, id, regions_.intern(Construct::kUser, e.a));
+      else if (ends(e)) leave_in(th, t, id, Construct::kUser, e.a, false);
       break;
     }
     case Kind::kUserParam:
@@ -381,8 +335,8 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
     TimelineTask& T = add(e.a);
     T.parent = parent;
     T.flags = e.flags ? e.flags : format::task_flag::kImplicit;
-    T.region = initial ? regions_.intern(RegionKind::kInitialTask, 0)
-                       : regions_.intern(RegionKind::kImplicitTask, code);
+    T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
+                       : regions_.intern(Construct::kImplicitTask, code);
     T.creator_thread = th;
     T.created_ns = e.time;
     push(th, e.time, T);
@@ -397,7 +351,7 @@ void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code)
   T.parent = e.b;
   T.flags = e.flags;
   bool untied = e.flags & format::task_flag::kUntied;
-  T.region = regions_.intern(untied ? RegionKind::kUntiedTask : RegionKind::kTask, code);
+  T.region = regions_.intern(untied ? Construct::kUntiedTask : Construct::kTask, code);
   T.creator_thread = th;
   T.created_ns = e.time;
   if (emitting(th)) sink_.task_create(th, e.time, T, find(e.b));

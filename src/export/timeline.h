@@ -199,7 +199,7 @@ class TimelinePass : public replay::Pass {
   void finish_body(uint32_t th, uint64_t t, uint64_t id);
   void enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t region);
   // Leaves the innermost open region of `kind` (and `key` unless any_key) in the task's context.
-  void leave_in(uint32_t th, uint64_t t, uint64_t id, RegionKind kind, uint64_t key, bool any_key);
+  void leave_in(uint32_t th, uint64_t t, uint64_t id, Construct kind, uint64_t key, bool any_key);
   uint64_t top(uint32_t th) const;
 
   void after_event(const replay::Record& r, const replay::TaskModel& m);

@@ -20,7 +20,9 @@ struct TaskFacts {
   uint64_t parent = 0;
   uint32_t depth = 0;          // explicit ancestors
   uint32_t last_thread = 0;
+  uint64_t over = 0;           // the task it was last switched in over, on its thread
   bool is_explicit = false;
+  bool untied = false;
   bool started = false;
   bool completed = false;
   bool suspended = false;
@@ -106,6 +108,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         TaskFacts f;
         f.parent = e.b;
         f.is_explicit = (e.flags & format::task_flag::kExplicit) != 0;
+        f.untied = (e.flags & format::task_flag::kUntied) != 0;
         auto p = tasks.find(e.b);
         if (p == tasks.end()) {
           issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
@@ -130,10 +133,21 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         bool from_wait = status == TaskStatus::kEarlyFulfill ||
                          status == TaskStatus::kLateFulfill ||
                          status == TaskStatus::kTaskwaitComplete;
-        if (prior && !from_wait && current[r.thread] && current[r.thread] != prior_id) {
-          issue(rep.wrong_thread,
+        uint64_t cur = current[r.thread];
+        if (prior && !from_wait && cur && cur != prior_id) {
+          auto c = tasks.find(cur);
+          if (c != tasks.end() && c->second.untied && c->second.over == prior_id) {
+            // The untied task on top of prior ended its part with no event (task_switch.h).
+            ++rep.untied_silent_parts;
+            c->second.suspended = true;
+          } else if (prior->untied && e.b == cur) {
+            // An untied task's part ran on top of the current task with no event of its start.
+            ++rep.untied_silent_parts;
+          } else {
+            issue(rep.wrong_thread,
                 fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
-                            r.thread, prior_id, current[r.thread]));
+                            r.thread, prior_id, cur));
+          }
         }
         if (prior && prior->is_explicit) {
           bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
@@ -168,6 +182,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (next->last_thread != r.thread) ++rep.migrations;
           }
           next->last_thread = r.thread;
+          if (e.b != cur) next->over = cur;
           current[r.thread] = e.b;
         }
         if (prior && !from_wait) prior->last_thread = r.thread;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "replay/implied_ends.h"
+
 namespace tasklens::replay {
 
 uint64_t trace_end_ns(const format::Experiment& x) {
@@ -47,11 +49,16 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
-  while (const Record* r = (*stream)->next()) {
-    for (Pass* p : before) p->before(*r, model);
-    model.apply(r->ev, r->thread);
-    for (Pass* p : passes) p->after(*r, model);
+  ImpliedEnds implied(info.threads);
+  auto dispatch = [&](const Record& r) {
+    for (Pass* p : before) p->before(r, model);
+    model.apply(r.ev, r.thread);
+    for (Pass* p : passes) p->after(r, model);
     model.collect();
+  };
+  while (const Record* r = (*stream)->next()) {
+    if (const Record* end = implied.before(*r)) dispatch(*end);
+    dispatch(*r);
     info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
     if ((++stats.events & 0xfff) == 0) {
       if ((stats.events & 0xfffff) == 0) {

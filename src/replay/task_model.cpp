@@ -119,7 +119,7 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     case Kind::kWork:
       if (e.op == uint8_t(format::Endpoint::kBegin)) {
-        // GCC's `single` reports no end: keep the innermost few.
+        // Bounded against a damaged trace of begins alone (the replay supplies GCC's single ends).
         if (th.open_work.size() == 64) th.open_work.erase(th.open_work.begin());
         th.open_work.push_back(e.c);
       } else if (e.op == uint8_t(format::Endpoint::kEnd) && !th.open_work.empty()) {

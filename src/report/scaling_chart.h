@@ -7,12 +7,12 @@
 #include <string>
 
 #include "analysis/scaling.h"
+#include "format/text.h"
 
 namespace tasklens::report {
 
 std::string scaling_svg(const analysis::Scaling& s, const std::string& title);
 
-// `text` with &, <, >, " and ' escaped for XML.
-std::string xml_escape(const std::string& text);
+using format::xml_escape;
 
 }  // namespace tasklens::report

@@ -7,14 +7,6 @@
 
 namespace tasklens::report {
 
-std::string duration(uint64_t ns) {
-  double v = double(ns);
-  if (ns >= 1000000000ull) return fmt::format("{:.3f} s", v * 1e-9);
-  if (ns >= 1000000ull) return fmt::format("{:.3f} ms", v * 1e-6);
-  if (ns >= 1000ull) return fmt::format("{:.3f} us", v * 1e-3);
-  return fmt::format("{} ns", ns);
-}
-
 std::string mean_duration(double ns) {
   if (!(ns > 0)) return duration(0);
   if (ns >= 18446744073709549568.0) return duration(UINT64_MAX);  // the largest double below 2^64

@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "format/text.h"
+
 namespace tasklens::report {
 
-// "1.234 s", "12.3 ms", "45.6 us", "789 ns".
-std::string duration(uint64_t ns);
+// "1.234 s", "12.345 ms", "45.600 us", "789 ns" (format::duration_text).
+inline std::string duration(uint64_t ns) { return format::duration_text(ns); }
 // The same for a mean or other computed time, rounded; out-of-range values (NaN, negative, beyond
 // 2^64 ns: a damaged trace) are clamped rather than converted with undefined behaviour.
 std::string mean_duration(double ns);

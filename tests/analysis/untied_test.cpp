@@ -176,5 +176,53 @@ TEST(UntiedGolden, SelfSwitchOfTheCurrentTaskIsNoSwitch) {
   EXPECT_EQ(c.time.sum, 28u);  // 12 .. 40
 }
 
+// A part of an untied task that libomp ran with no event at its start or end (task_switch.h),
+// two threads, as in one run of six of tests/integration/programs/untied_tree:
+//   T1 11 switch(3 -> R)   tied R starts on thread 1
+//   T1 12 switch(R -> U)   untied U's part on top of R ...
+//   T1 15 complete(R -> 3) ... has ended with no event: R completes
+//   T0 10 switch(2 -> V)   untied V runs on thread 0
+//   T0 20 complete(U -> V) U's last part ran on top of V with no event of its start
+//   T0 25 complete(V -> 2)
+// Both are silent parts, not inconsistencies; a schedule naming an unrelated task still is one.
+TraceBuilder silent_parts_trace(bool unrelated) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 0, 100, 1, 2, kParallelCode);
+  t.implicit_begin(0, 1, 2, 100, 2, 0);
+  t.implicit_begin(1, 1, 3, 100, 2, 1);
+  t.create(0, 5, 5, 2, kTaskP, kExplicit | kUntied);     // U
+  t.create(0, 6, 6, 2, kTaskP, kExplicit | kUntied);     // V
+  t.create(0, 7, 7, 2, kTaskC, kExplicit);               // R
+  t.schedule(0, 10, 2, Status::kSwitch, 6);
+  t.schedule(1, 11, 3, Status::kSwitch, 7);
+  t.schedule(1, 12, 7, Status::kSwitch, 5);
+  t.schedule(1, 15, unrelated ? 6 : 7, Status::kComplete, 3);
+  t.schedule(0, 20, 5, Status::kComplete, 6);
+  t.schedule(0, 25, 6, Status::kComplete, 2);
+  if (unrelated) t.schedule(1, 26, 7, Status::kComplete, 3);
+  t.implicit_end(0, 40, 2);
+  t.implicit_end(1, 40, 3);
+  t.parallel_end(0, 41, 100, 1, kParallelCode);
+  t.implicit_end(0, 50, 1);
+  return t;
+}
+
+TEST(UntiedGolden, CheckCountsPartsRunWithNoEventApart) {
+  TraceBuilder t = silent_parts_trace(false);
+  replay::ConsistencyReport r = check(t);
+  EXPECT_EQ(r.inconsistencies(), 0u);
+  EXPECT_EQ(r.untied_silent_parts, 2u);
+  EXPECT_EQ(r.explicit_started, 3u);
+  EXPECT_EQ(r.explicit_completed, 3u);
+}
+
+TEST(UntiedGolden, CheckStillFindsAScheduleOfAnotherThreadsTask) {
+  // At 15 thread 1 completes V, which runs on thread 0 and is not the task U ran over.
+  TraceBuilder t = silent_parts_trace(true);
+  replay::ConsistencyReport r = check(t);
+  EXPECT_GE(r.wrong_thread, 1u);
+}
+
 }  // namespace
 }  // namespace tasklens::analysis

@@ -31,10 +31,10 @@ class RecordingSink : public exports::TimelineSink {
     add(t, th, "leave " + regions_->at(region).name);
   }
   void task_create(uint32_t th, uint64_t t, TimelineTask& task, const TimelineTask*) override {
-    add(t, th, "create " + exports::task_text(task.id));
+    add(t, th, "create " + exports::id_text(task.id));
   }
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override {
-    std::string s = "switch " + (task ? exports::task_text(task->id) : std::string("none"));
+    std::string s = "switch " + (task ? exports::id_text(task->id) : std::string("none"));
     if (how.first) s += " first";
     if (how.resumed_here) s += " uncovered";
     if (how.from_thread != exports::kNoThread && how.from_thread != th) {
@@ -42,16 +42,16 @@ class RecordingSink : public exports::TimelineSink {
     }
     if (task) {
       for (const auto& d : task->deps_in) {
-        s += fmt::format(" after {} (T{} at {})", exports::task_text(d.pred), d.thread, d.end_ns);
+        s += fmt::format(" after {} (T{} at {})", exports::id_text(d.pred), d.thread, d.end_ns);
       }
     }
     add(t, th, s);
   }
   void task_end(uint32_t th, uint64_t t, TimelineTask& task) override {
-    add(t, th, "end " + exports::task_text(task.id));
+    add(t, th, "end " + exports::id_text(task.id));
   }
   void task_state(uint64_t t, TimelineTask& task, replay::TaskState s) override {
-    log.push_back(fmt::format("{} task {} {}", t, exports::task_text(task.id),
+    log.push_back(fmt::format("{} task {} {}", t, exports::id_text(task.id),
                               replay::task_state_name(s)));
   }
   void thread_state(uint32_t th, uint64_t t, ThreadState s) override {
@@ -59,7 +59,7 @@ class RecordingSink : public exports::TimelineSink {
   }
   void ready_tasks(uint64_t t, uint64_t n) override { log.push_back(fmt::format("{} ready {}", t, n)); }
   void task_alive_at_end(uint64_t t, TimelineTask& task) override {
-    log.push_back(fmt::format("{} alive {}", t, exports::task_text(task.id)));
+    log.push_back(fmt::format("{} alive {}", t, exports::id_text(task.id)));
   }
   void end(uint64_t t) override { log.push_back(fmt::format("{} end", t)); }
 

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -38,22 +37,16 @@ TEST(UntiedE2E, CheckIsSoundAndTheProfileShallowOnEveryRun) {
     ASSERT_NE(rec.run.out.find(" OK"), std::string::npos) << rec.run.out;
 
     CommandResult check = run_command({tasklens_bin(), "check", rec.dir});
-    // Sound, but for one rarer libomp sequence still open (docs/REPLAY.md, "Limits": a taskyield
-    // whose reported next task runs on the other thread), seen in about one run of six with at
-    // most 4 inconsistent events of 227 k. Before the untied sequences were modelled, every run
-    // had thousands.
-    size_t bad = check.out.find("not sound: ");
-    if (bad == std::string::npos) {
-      EXPECT_EQ(check.status, 0) << check.out;
-      EXPECT_NE(check.out.find("sound: nothing lost, every task consistent"), std::string::npos)
-          << check.out;
-    } else {
-      long long n = std::atoll(check.out.c_str() + bad + std::strlen("not sound: "));
-      EXPECT_NE(check.out.find("inconsistent event", bad), std::string::npos) << check.out;
-      EXPECT_GE(n, 1) << check.out;
-      EXPECT_LE(n, 8) << check.out;
-      std::cout << "[ untied ] run " << run << ": " << n << " inconsistent events (the open "
-                << "taskyield sequence)\n";
+    // Sound on every run. About one run in six has a part of an untied task that libomp ran
+    // with no event at its start or end (task_switch.h): a note, not an inconsistency. Before
+    // the untied sequences were modelled, every run had thousands of inconsistent events.
+    EXPECT_EQ(check.status, 0) << check.out;
+    EXPECT_NE(check.out.find("sound: nothing lost, every task consistent"), std::string::npos)
+        << check.out;
+    size_t silent = check.out.find("note: ");
+    if (silent != std::string::npos && check.out.find("of untied tasks ran with no event",
+                                                      silent) != std::string::npos) {
+      std::cout << "[ untied ] run " << run << ": " << check.out.substr(silent, 60) << "\n";
     }
     std::string counts = std::to_string(tasks) + " created / " + std::to_string(tasks) +
                          " started / " + std::to_string(tasks) + " completed";

@@ -1,0 +1,49 @@
+// The construct table: every row in its enum's place, the classes the analyses rely on, and the
+// OMPT kind -> construct mappings (including the kinds that are no construct).
+#include "format/constructs.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "format/event.h"
+
+namespace tasklens::format {
+namespace {
+
+TEST(Constructs, NamesAreUniqueAndKnown) {
+  std::set<std::string> names;
+  for (const ConstructInfo& c : kConstructs) names.insert(c.name);
+  EXPECT_EQ(names.size(), kConstructCount);
+  EXPECT_STREQ(construct_name(Construct::kImplicitBarrier), "implicit barrier");
+  EXPECT_STREQ(construct_name(Construct::kNestedParallel), "nested parallel");
+  EXPECT_STREQ(construct_name(Construct::kUser), "user region");
+  EXPECT_STREQ(construct_name(Construct::kCount), "?");
+}
+
+TEST(Constructs, Classes) {
+  EXPECT_TRUE(is_task(Construct::kInitialTask));
+  EXPECT_TRUE(is_task(Construct::kUntiedTask));
+  EXPECT_FALSE(is_task(Construct::kTaskwait));
+  EXPECT_FALSE(is_task(Construct::kCount));
+  EXPECT_EQ(construct_class(Construct::kTaskloop), ConstructClass::kWork);
+  EXPECT_EQ(construct_class(Construct::kTaskgroup), ConstructClass::kSync);
+  EXPECT_EQ(construct_class(Construct::kAtomic), ConstructClass::kMutex);
+}
+
+TEST(Constructs, FromOmptKinds) {
+  EXPECT_EQ(sync_construct(uint16_t(SyncKind::kBarrierExplicit)), Construct::kBarrier);
+  EXPECT_EQ(sync_construct(uint16_t(SyncKind::kBarrierImplicitParallel)),
+            Construct::kImplicitBarrier);
+  EXPECT_EQ(sync_construct(uint16_t(SyncKind::kTaskgroup)), Construct::kTaskgroup);
+  EXPECT_EQ(sync_construct(0), Construct::kCount);
+  EXPECT_EQ(work_construct(uint16_t(WorkType::kSingleOther)), Construct::kSingle);
+  EXPECT_EQ(work_construct(99), Construct::kCount);
+  EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kNestLock)), Construct::kLock);
+  EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kTestLock)), Construct::kCount);
+  EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kOrdered)), Construct::kOrdered);
+}
+
+}  // namespace
+}  // namespace tasklens::format
