@@ -11,9 +11,12 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libzstd-dev
   graphviz                          # dot -Tsvg checks the DOT export
+  protobuf-compiler                 # protoc --decode_raw parses the Perfetto protobuf export
   libxml2-utils                     # xmllint checks the SVG of `tasklens compare -o`
   gcc g++                           # GCC-built OpenMP programs (run on libomp)
   python3
+  chromium                          # the HTML report's browser tests (tests/html), headless
+  nodejs                            # runs those tests' driver (puppeteer-core, from web/package-lock.json)
 )
 
 missing=()
@@ -28,4 +31,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm: Debian's package, unless a Node.js that brings its own (NodeSource's) is installed.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: installing npm" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
+
+# The HTML report's test driver: puppeteer-core at the exact version of web/package-lock.json,
+# every package checked against the lock file's integrity hash (npm ci), into web/node_modules.
+# The page itself needs nothing from npm; the build never touches the network.
+web="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/web"
+if [ ! -f "$web/node_modules/puppeteer-core/package.json" ] ||
+   ! cmp -s "$web/package-lock.json" "$web/node_modules/.package-lock-copy.json"; then
+  echo "setup: npm ci in web/ (puppeteer-core for the HTML report's tests)" >&2
+  (cd "$web" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$web/package-lock.json" "$web/node_modules/.package-lock-copy.json"
 fi

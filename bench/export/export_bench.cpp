@@ -1,7 +1,7 @@
 // Export throughput: events of the trace replayed per second for each format, with the peak
 // memory of the process doing it (getrusage, one child process per format) and the size written.
 //
-//   export_bench [EXPERIMENT_DIR] [--formats otf2,paraver,perfetto,dot] [--keep]
+//   export_bench [EXPERIMENT_DIR] [--formats otf2,paraver,perfetto,perfetto-json,dot] [--keep]
 //
 // Without a directory it records one first: `tasklens run -n 2 -- examples/fib 30` (about 1.35e7
 // events). The first line measured is the replay alone (no output), the floor of every export.
@@ -94,7 +94,7 @@ std::string record_trace(const fs::path& where) {
 
 int main(int argc, char** argv) {
   std::string dir;
-  std::vector<std::string> formats = {"otf2", "paraver", "perfetto", "dot"};
+  std::vector<std::string> formats = {"otf2", "paraver", "perfetto", "perfetto-json", "dot"};
   bool keep = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
   if (dir.empty()) return 1;
 
   std::printf("export_bench: %s\n", dir.c_str());
-  std::printf("%-9s %12s %8s %12s %12s %16s %10s %10s\n", "format", "events", "seconds",
+  std::printf("%-13s %12s %8s %12s %12s %16s %10s %10s\n", "format", "events", "seconds",
               "events/s", "written", "unit", "MB", "peak MB");
   formats.insert(formats.begin(), "");  // the replay alone first
   for (const std::string& f : formats) {
@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
     }
     fs::path out = scratch / ("out-" + f);
     if (f == "otf2") out += ".otf2";
-    if (f == "perfetto") out += ".json";
+    if (f == "perfetto") out += ".pftrace";
+    if (f == "perfetto-json") out += ".json";
     if (f == "dot") out += ".dot";
     std::error_code ec;
     int pipefd[2];
@@ -173,7 +174,7 @@ int main(int argc, char** argv) {
     if (!f.empty()) {
       for (const auto& w : written) m.bytes += tree_bytes(w);
     }
-    std::printf("%-9s %12lu %8.2f %12.0f %12lu %16s %10.0f %10.0f\n",
+    std::printf("%-13s %12lu %8.2f %12.0f %12lu %16s %10.0f %10.0f\n",
                 f.empty() ? "(replay)" : f.c_str(), m.events, m.seconds,
                 double(m.events) / m.seconds, m.records, f.empty() ? "-" : unit,
                 double(m.bytes) / 1e6, double(m.peak_kb) / 1024.0);

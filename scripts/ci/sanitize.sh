@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI's sanitizer step (docs/ROBUSTNESS.md): builds the reader side (format, replay, analysis,
-# report, export, the CLI) with ASan+UBSan and libFuzzer coverage into its own build directory,
+# report, export, html, the CLI) with ASan+UBSan and libFuzzer coverage into its own build directory,
 # runs the tests of those libraries and the CLI's bad-input tests there (not the timing tests, not
 # the recordings: the recorder stays uninstrumented in the programs it is loaded into), then
 # fuzzes the experiment reader for a fixed time from a seed corpus recorded from the examples.
@@ -32,7 +32,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_SHARED_LINKER_FLAGS="$san -shared-libsan" >/dev/null
 fi
 test_targets=(format_tests replay_tests analysis_tests profile_tests task_graph_tests
-              overheads_tests scaling_tests export_tests integration_tests fuzz_regression_tests)
+              overheads_tests scaling_tests export_tests integration_tests fuzz_regression_tests
+              html_tests)
 cmake --build "$build" -- -j"$jobs" "${test_targets[@]}" experiment_fuzzer tasklens_fuzz_pack
 say "built"
 
@@ -41,7 +42,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The unit and golden tests of the reader's layers, the fuzzer's regressions, and the CLI's
 # bad-input tests that need no recording.
 (cd "$build" && ctest --output-on-failure -j"$jobs" \
-   -L '^(format|replay|analysis|export|fuzz)$' -E '_NOT_BUILT')
+   -L '^(format|replay|analysis|export|fuzz|html)$' -E '_NOT_BUILT')
 (cd "$build" && ctest --output-on-failure -j"$jobs" \
    -R '(ReaderBadInput|DamagedExperiment|CommandLine)\.|InvalidBufferSizeInTheEnvironment')
 say "tests passed"

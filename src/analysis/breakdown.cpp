@@ -13,29 +13,6 @@ const char* verdict_code(Verdict v) {
   return k[int(v)];
 }
 
-const char* verdict_meaning(Verdict v) {
-  static const char* const k[] = {
-      "low idleness, low overhead: effectively parallel",
-      "low idleness, high overhead: coarsen the concurrency granularity",
-      "high idleness, low overhead: refine the concurrency granularity",
-      "high idleness, high overhead: switch parallelization strategy"};
-  return k[int(v)];
-}
-
-const char* verdict_advice(Verdict v) {
-  static const char* const k[] = {
-      ("the threads are busy running tasks; speed comes from the tasks' serial performance now."),
-      ("the threads often wait in the runtime while tasks are ready: the tasks are too small for "
-       "their creation and scheduling cost. Make fewer, larger tasks (raise the cut-off, grain "
-       "size or block size)."),
-      ("the threads often have nothing to run: there is too little parallelism at times (too few "
-       "or too large tasks, long dependence chains, serial phases). Make more, smaller tasks or "
-       "remove dependences."),
-      ("the threads are often idle and, when work is there, the runtime costs too much: the task "
-       "decomposition itself does not fit; rethink how work is split and synchronized.")};
-  return k[int(v)];
-}
-
 void BreakdownPass::begin(const replay::ReplayInfo& info) {
   segments_.assign(info.threads, Segment{});
   pending_.assign(info.threads, Pending{});

@@ -44,9 +44,7 @@ struct TimeSplit {
 
 // POT Table 1 (Tallent et al.): idleness and overhead, each low or high.
 enum class Verdict { kLL, kLH, kHL, kHH };
-const char* verdict_code(Verdict v);     // "LL", "LH", "HL", "HH"
-const char* verdict_meaning(Verdict v);  // the interpretation of Table 1
-const char* verdict_advice(Verdict v);   // what it means for the user's code
+const char* verdict_code(Verdict v);  // "LL", "LH", "HL", "HH" (the words: report/breakdown_section.h)
 
 struct ThreadBreakdown {
   uint32_t thread = 0;

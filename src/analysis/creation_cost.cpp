@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "format/event_views.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::analysis {
@@ -33,6 +34,8 @@ void CreationSampler::add(const format::Event& e) {
     return;
   }
   bool create = e.kind == Kind::kTaskCreate;
+  // Only a creation's code address is ever compared (prev_create_ guards prev_code_).
+  const uint64_t code = create ? format::ev::TaskCreate::of(e).codeptr : 0;
   if (pending_ && !create) {
     isolated_.push_back({pending_code_, pending_before_ + (e.time - pending_ns_)});
   }
@@ -40,18 +43,18 @@ void CreationSampler::add(const format::Event& e) {
   if (create && have_prev_ && e.time >= prev_ns_) {
     if (prev_create_) {
       // One construct's when both creations are of it; the run's only otherwise.
-      back_to_back_.push_back({prev_code_ == e.c ? e.c : 0, e.time - prev_ns_});
+      back_to_back_.push_back({prev_code_ == code ? code : 0, e.time - prev_ns_});
     } else {
       pending_ = true;
       pending_ns_ = e.time;
       pending_before_ = e.time - prev_ns_;
-      pending_code_ = e.c;
+      pending_code_ = code;
     }
   }
   have_prev_ = true;
   prev_create_ = create;
   prev_ns_ = e.time;
-  prev_code_ = e.c;
+  prev_code_ = code;
 }
 
 namespace {
@@ -156,7 +159,7 @@ CreationClaims::Claim CreationClaims::on_event(uint32_t thread, const format::Ev
   // A creation's dependence records are part of it: its rest goes on after them.
   th.debt = part_of_creation(e.kind) ? th.debt - c.after_ns : 0;
   if (e.kind == Kind::kTaskCreate) {
-    uint64_t cost = cost_->of(e.c);
+    uint64_t cost = cost_->of(format::ev::TaskCreate::of(e).codeptr);
     c.before_ns = std::min(cost, d - c.after_ns);
     th.debt = cost - c.before_ns;
   }

@@ -85,6 +85,13 @@ Split split_by_size(const std::map<int64_t, TaskGrain::Values>& by, uint64_t thr
 
 }  // namespace
 
+GrainCost grain_cost(uint64_t overhead_ns, uint64_t tasks) {
+  GrainCost c;
+  c.task_cost_ns = tasks ? overhead_ns / tasks : 0;
+  c.threshold_ns = kGrainFactor * c.task_cost_ns;
+  return c;
+}
+
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns) {
   GrainAdvice a;
   if (g.tasks == 0) return a;
@@ -235,7 +242,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         raise(running_[p].created, longest(running_[p].task), PathVia::kCreated);
       }
     }
-    running_[p].created = e.kind == Kind::kTaskCreate ? e.a : 0;
+    running_[p].created = e.kind == Kind::kTaskCreate ? format::ev::TaskCreate::of(e).task : 0;
   }
   switch (e.kind) {
     case Kind::kParallelBegin: {

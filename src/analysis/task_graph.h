@@ -167,6 +167,18 @@ struct GrainAdvice {
 };
 GrainAdvice advise_grain(const TaskGrain& g, uint64_t threshold_ns);
 
+// A task should carry at least this many times what each task costs the run, so that its
+// management stays below 5 % of its work.
+constexpr uint64_t kGrainFactor = 20;
+
+// What each task costs the run: POT's overhead (time not working while a task is ready, from the
+// breakdown) per explicit task; and the grain threshold, kGrainFactor times that.
+struct GrainCost {
+  uint64_t task_cost_ns = 0;
+  uint64_t threshold_ns = 0;
+};
+GrainCost grain_cost(uint64_t overhead_ns, uint64_t tasks);
+
 class TaskGraphPass : public replay::Pass {
  public:
   void begin(const replay::ReplayInfo& info) override;

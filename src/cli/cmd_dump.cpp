@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/event_format.h"
+#include "format/event_views.h"
 #include "format/experiment.h"
 #include "format/kinds.h"
 #include "replay/merged_stream.h"
@@ -49,19 +50,20 @@ int dump(const DumpOptions& o) {
   while ((*stream)->next(r)) {
     const format::Event& e = r.ev;
     if (e.kind == format::Kind::kDependence) {
+      const auto d = format::ev::Dependence::of(e);
       PendingDeps& p = pending[r.thread];
-      if (e.flags == 0) p = PendingDeps{e, nlohmann::json::array(), {}};
-      std::string type(format::dependence_type_name(e.op));
-      p.deps.push_back({{"address", fmt::format("{:#x}", e.b)}, {"type", type}});
-      p.text += fmt::format(" {}:{:#x}", type, e.b);
-      if (e.flags + 1 < e.c) continue;
+      if (d.index == 0) p = PendingDeps{e, nlohmann::json::array(), {}};
+      std::string type(format::dependence_type_name(d.type));
+      p.deps.push_back({{"address", fmt::format("{:#x}", d.address)}, {"type", type}});
+      p.text += fmt::format(" {}:{:#x}", type, d.address);
+      if (d.index + 1 < d.ndeps) continue;
       if (o.json) {
         nlohmann::json j = {{"t", p.first.time}, {"thread", r.thread}, {"kind", "dependences"},
-                            {"task", e.a}, {"deps", p.deps}};
+                            {"task", d.task}, {"deps", p.deps}};
         out += j.dump() + "\n";
       } else {
         out += fmt::format("{:>15} T{:<3} {:<16} task={} deps={}\n", p.first.time, r.thread,
-                           "dependences", id_text(e.a), p.deps.size()) ;
+                           "dependences", id_text(d.task), p.deps.size()) ;
         out.insert(out.size() - 1, p.text);
       }
       pending.erase(r.thread);

@@ -1,6 +1,6 @@
 // tasklens export: convert an experiment for another tool (Vampir, Paraver, Perfetto, Graphviz).
 //
-//   tasklens export DIR --to otf2|paraver|perfetto|dot -o PATH [--from T0 --to T1] [--threads L]
+//   tasklens export DIR --to otf2|paraver|perfetto|perfetto-json|dot -o PATH [--from T0 --to T1] [--threads L]
 //
 // `--to` names the format, and with a time the end of the window: each value of --to is one or
 // the other (a format name or a time such as 1500000, 1.5ms, 20us, 2s).
@@ -107,9 +107,13 @@ int run_export(ExportCli& o) {
   if (!format) format = exports::export_format_for_path(o.out);
   if (!format) return fail("which format? --to " + exports::export_format_names("|"));
   if (o.out == "-" && !format->to_stdout) {
-    std::string can;
+    std::vector<std::string_view> names;
     for (const exports::ExportFormat* f : exports::export_formats()) {
-      if (f->to_stdout) can += std::string(can.empty() ? "" : " and ") + std::string(f->name);
+      if (f->to_stdout) names.push_back(f->name);
+    }
+    std::string can;  // "a, b and c"
+    for (size_t i = 0; i < names.size(); ++i) {
+      can += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
     }
     return fail(fmt::format("-o -: {} writes several files; only the {} exports can go to stdout",
                             format->name, can));
@@ -130,7 +134,7 @@ int run_export(ExportCli& o) {
   // A timeline without one of its threads would mislead: refuse the run.
   if (auto bad = format::first_unreadable_stream(x->streams)) return fail(bad->message);
   FILE* info = o.out == "-" ? stderr : stdout;
-  if (format->name == "perfetto" && o.options.threads.empty() &&
+  if (format->name.rfind("perfetto", 0) == 0 && o.options.threads.empty() &&
       o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX) {
     uint64_t recorded = x->meta.value("/recorder/events_written"_json_pointer, uint64_t(0));
     if (recorded > o.options.browser_events) {

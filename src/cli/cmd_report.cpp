@@ -11,6 +11,8 @@
 #include "analysis/contention.h"
 #include "format/experiment.h"
 #include "format/plural.h"
+#include "html/page.h"
+#include "html/timeline_data.h"
 #include "report/section.h"
 #include "report/text_format.h"
 #include "replay/consistency.h"
@@ -22,6 +24,7 @@ namespace {
 struct ReportOptionsCli {
   std::string dir;
   bool json = false;
+  std::string html;  // --html FILE: the page instead of text or JSON
   bool all = false;
   bool no_symbols = false;
   report::ReportOptions report;
@@ -102,8 +105,9 @@ int run_report(const ReportOptionsCli& o) {
   for (const auto& [name, on] : o.wanted) any_flag |= on;
   std::vector<std::unique_ptr<report::Section>> sections;
   std::vector<std::string> names;
+  bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
   for (const auto& info : report::all_sections()) {
-    bool on = o.all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
+    bool on = all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
     if (!on) continue;
     sections.push_back(info.make(o.report));
     names.push_back(info.name);
@@ -112,6 +116,11 @@ int run_report(const ReportOptionsCli& o) {
   for (auto& s : sections) passes.push_back(&s->pass());
   // Before the replay: the task model asks it which task constructs are copies of one.
   replay::Symbolizer symbols(x->meta.value("objects", nlohmann::json::array()), !o.no_symbols);
+  std::unique_ptr<html::TimelineData> timeline;
+  if (!o.html.empty()) {
+    timeline = std::make_unique<html::TimelineData>(*x, &symbols);
+    passes.push_back(&timeline->pass());
+  }
   ProgressLine progress("replaying");
   auto stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
   progress.done();
@@ -121,7 +130,7 @@ int run_report(const ReportOptionsCli& o) {
   }
   CheckVerdict check = check_trace(*x);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
-  if (o.json) {
+  if (o.json || timeline) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
       doc[names[i]] = sections[i]->json(ctx);
@@ -133,8 +142,19 @@ int run_report(const ReportOptionsCli& o) {
       doc["breakdown"]["verdict_note"] =
           "drawn from a trace tasklens check finds not sound: " + check.soundness.reason;
     }
-    std::string text = doc.dump(1) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (timeline) {
+      // The page holds the same document, plus what its timeline draws.
+      doc["timeline"] = timeline->json();
+      auto written = html::write_page(o.html, doc);
+      if (!written) {
+        fmt::print(stderr, "tasklens report: {}\n", written.error().message);
+        return 2;
+      }
+      fmt::print(stderr, "tasklens report: wrote {}\n", o.html);
+    } else {
+      std::string text = doc.dump(1) + "\n";
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    }
   } else {
     std::string text;
     for (size_t i = 0; i < sections.size(); ++i) {
@@ -160,6 +180,12 @@ void add_report_command(CLI::App& app, int* exit_code) {
                 "One JSON document of the sections asked for, as the text would show them "
                 "(with --all: every section; keys: docs/REPORT.md)");
   sub->add_flag("--all", o->all, "Every section");
+  CLI::Option* json_flag = sub->get_option("--json");
+  sub->add_option("--html", o->html,
+                  "Write every section and the timeline as one self-contained HTML page to FILE "
+                  "(docs/HTML-REPORT.md)")
+      ->type_name("FILE")
+      ->excludes(json_flag);
   for (const auto& info : report::all_sections()) {
     if (info.flag.empty()) continue;
     o->wanted[info.name] = false;

@@ -3,12 +3,15 @@
 
 #include <fmt/format.h>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::cli {
 namespace {
 
 using format::Kind;
+using format::ev::In;
+using format::ev::slot;
 
 // The textual value of a small field (op/sub/flags) for the kinds where it is an enumeration.
 std::string small_field_text(Kind k, std::string_view name, uint64_t v) {
@@ -55,9 +58,9 @@ std::string event_text(const format::Event& e, uint32_t thread, replay::Symboliz
   auto small = [&](std::string_view name, uint64_t v) {
     if (!name.empty()) s += fmt::format(" {}={}", name, small_field_text(e.kind, name, v));
   };
-  small(l.op, e.op);
-  small(l.sub, e.sub);
-  small(l.flags, e.flags);
+  small(l.op, slot(e, In::kOp));
+  small(l.sub, slot(e, In::kSub));
+  small(l.flags, slot(e, In::kFlags));
   auto wide = [&](format::Slot slot, std::string_view name, uint64_t v) {
     if (slot == format::Slot::kNone) return;
     if (slot == format::Slot::kCode) {
@@ -76,9 +79,9 @@ std::string event_text(const format::Event& e, uint32_t thread, replay::Symboliz
       s += fmt::format(" {}={}", name, v);
     }
   };
-  wide(l.a, l.a_name, e.a);
-  wide(l.b, l.b_name, e.b);
-  wide(l.c, l.c_name, e.c);
+  wide(l.a, l.a_name, slot(e, In::kA));
+  wide(l.b, l.b_name, slot(e, In::kB));
+  wide(l.c, l.c_name, slot(e, In::kC));
   return s;
 }
 
@@ -96,9 +99,9 @@ nlohmann::json event_json(const format::Event& e, uint32_t thread, replay::Symbo
       j["flag_names"] = task_flags_text(uint32_t(v));
     }
   };
-  small(l.op, e.op);
-  small(l.sub, e.sub);
-  small(l.flags, e.flags);
+  small(l.op, slot(e, In::kOp));
+  small(l.sub, slot(e, In::kSub));
+  small(l.flags, slot(e, In::kFlags));
   auto wide = [&](format::Slot slot, std::string_view name, uint64_t v) {
     if (slot == format::Slot::kNone) return;
     std::string key(name);
@@ -115,9 +118,9 @@ nlohmann::json event_json(const format::Event& e, uint32_t thread, replay::Symbo
       j[key] = v;
     }
   };
-  wide(l.a, l.a_name, e.a);
-  wide(l.b, l.b_name, e.b);
-  wide(l.c, l.c_name, e.c);
+  wide(l.a, l.a_name, slot(e, In::kA));
+  wide(l.b, l.b_name, slot(e, In::kB));
+  wide(l.c, l.c_name, slot(e, In::kC));
   return j;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "analysis/contention.h"
+#include "format/event_views.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::cli {
@@ -39,7 +40,8 @@ RunCounts count_experiment(const format::Experiment& x) {
       for (const format::Event& e : chunk) {
         ++c.events;
         if (e.kind == format::Kind::kParallelBegin) ++c.parallel_regions;
-        if (e.kind == format::Kind::kTaskCreate && (e.flags & format::task_flag::kExplicit)) {
+        if (e.kind == format::Kind::kTaskCreate &&
+            (format::ev::TaskCreate::of(e).flags & format::task_flag::kExplicit)) {
           ++c.explicit_tasks;
         }
       }

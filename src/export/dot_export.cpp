@@ -17,6 +17,7 @@
 #include "export/output.h"
 #include "export/recent.h"
 #include "export/timeline_exporter.h"
+#include "format/event_views.h"
 #include "format/constructs.h"
 #include "format/plural.h"
 
@@ -225,32 +226,42 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
   const uint64_t t = e.time;
   bool shown = filter_.shows(r.thread, t);
   switch (e.kind) {
-    case Kind::kParallelBegin:
-      if (e.a) parallel_code_[e.a] = e.c;
+    case Kind::kParallelBegin: {
+      const auto pb = format::ev::ParallelBegin::of(e);
+      if (pb.region) parallel_code_[pb.region] = pb.codeptr;
       break;
-    case Kind::kParallelEnd:
-      parallel_code_.erase(e.a);
+    }
+    case Kind::kParallelEnd: {
+      const auto pe = format::ev::ParallelEnd::of(e);
+      parallel_code_.erase(pe.region);
       break;
-    case Kind::kImplicitTask:
-      if (e.op == uint8_t(format::Endpoint::kBegin) && e.a) {
+    }
+    case Kind::kImplicitTask: {
+      const auto it = format::ev::ImplicitTask::of(e);
+      if (it.endpoint == uint8_t(format::Endpoint::kBegin) && it.task) {
         uint64_t code = 0;
-        if (const uint64_t* c = e.b ? parallel_code_.find(e.b) : nullptr) code = *c;
-        if (e.flags & format::task_flag::kInitial) code = 0;
-        Live& t2 = live_[e.a];
+        if (const uint64_t* c = it.region ? parallel_code_.find(it.region) : nullptr) code = *c;
+        if (it.flags & format::task_flag::kInitial) code = 0;
+        Live& t2 = live_[it.task];
         t2 = Live{};
         t2.construct = construct(Construct::kImplicitTask, code);
         t2.shown = shown;
       }
       break;
-    case Kind::kTaskCreate:
-      on_create(e.a, e.b, construct(Construct::kTask, m.task_code(e.a)), shown);
+    }
+    case Kind::kTaskCreate: {
+      const auto tc = format::ev::TaskCreate::of(e);
+      on_create(tc.task, tc.parent, construct(Construct::kTask, m.task_code(tc.task)), shown);
       break;
-    case Kind::kSyncRegion:
-      if (e.sub == uint16_t(format::SyncKind::kTaskwait) &&
-          e.op == uint8_t(format::Endpoint::kBegin)) {
-        on_taskwait(e.b ? e.b : m.thread(r.thread).current, e.c);
+    }
+    case Kind::kSyncRegion: {
+      const auto s = format::ev::SyncRegion::of(e);
+      if (s.sync_kind == uint16_t(format::SyncKind::kTaskwait) &&
+          s.endpoint == uint8_t(format::Endpoint::kBegin)) {
+        on_taskwait(s.task ? s.task : m.thread(r.thread).current, s.codeptr);
       }
       break;
+    }
     default:
       break;
   }

@@ -1,6 +1,7 @@
 // `tasklens export`: converts an experiment to another tool's format in one replay, without
-// holding the trace in memory. One file per format (otf2_export, paraver_export, perfetto_export,
-// dot_export); the mapping of each is documented in docs/EXPORTS.md.
+// holding the trace in memory. One file per format (otf2_export, paraver_export,
+// perfetto_proto_export, perfetto_json_export, dot_export); the mapping of each is documented in
+// docs/EXPORTS.md.
 #pragma once
 
 #include <array>
@@ -84,7 +85,7 @@ const std::vector<const ExportFormat*>& export_formats();
 const ExportFormat* find_export_format(std::string_view name);
 // The format whose extension `path` ends in; nullptr if none.
 const ExportFormat* export_format_for_path(std::string_view path);
-// "otf2, paraver, perfetto, dot" (with `separator`).
+// "otf2, paraver, perfetto, perfetto-json, dot" (with `separator`).
 std::string export_format_names(std::string_view separator = ", ");
 
 // Checks the options against the experiment (threads that exist, a window inside the run).

@@ -6,13 +6,15 @@
 
 namespace tasklens::exports {
 
-extern const ExportFormat kOtf2Format, kParaverFormat, kPerfettoFormat, kDotFormat;
+extern const ExportFormat kOtf2Format, kParaverFormat, kPerfettoFormat, kPerfettoJsonFormat,
+    kDotFormat;
 
 const std::vector<const ExportFormat*>& export_formats() {
   static const std::vector<const ExportFormat*> formats = {
       &kOtf2Format,
       &kParaverFormat,
       &kPerfettoFormat,
+      &kPerfettoJsonFormat,
       &kDotFormat,
   };
   return formats;

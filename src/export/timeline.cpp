@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
+
 namespace tasklens::exports {
 
 using format::Endpoint;
@@ -28,8 +30,12 @@ using format::mutex_construct;
 using format::sync_construct;
 using format::work_construct;
 
-bool begins(const format::Event& e) { return e.op == uint8_t(Endpoint::kBegin); }
-bool ends(const format::Event& e) { return e.op == uint8_t(Endpoint::kEnd); }
+bool begins(const format::Event& e) {
+  return format::ev::EndpointAny::of(e).endpoint == uint8_t(Endpoint::kBegin);
+}
+bool ends(const format::Event& e) {
+  return format::ev::EndpointAny::of(e).endpoint == uint8_t(Endpoint::kEnd);
+}
 
 }  // namespace
 
@@ -244,38 +250,43 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       while (!stacks_[th].frames.empty()) take_top(th, t);
       break;
     case Kind::kParallelBegin: {
-      if (e.a) parallel_code_[e.a] = e.c;
-      uint64_t encountering = e.b ? e.b : top(th);
-      if (encountering) enter_in(th, t, encountering, regions_.intern(Construct::kParallel, e.c));
-      if (emitting(th)) sink_.fork(th, t, e.sub);
+      const auto pb = format::ev::ParallelBegin::of(e);
+      if (pb.region) parallel_code_[pb.region] = pb.codeptr;
+      uint64_t encountering = pb.task ? pb.task : top(th);
+      if (encountering) {
+        enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
+      }
+      if (emitting(th)) sink_.fork(th, t, pb.requested);
       break;
     }
     case Kind::kParallelEnd: {
-      uint64_t encountering = e.b ? e.b : top(th);
+      const auto pe = format::ev::ParallelEnd::of(e);
+      uint64_t encountering = pe.task ? pe.task : top(th);
       if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
-      parallel_code_.erase(e.a);
+      parallel_code_.erase(pe.region);
       break;
     }
     case Kind::kImplicitTask:
       on_implicit_task(e, th);
       break;
     case Kind::kTaskCreate:
-      on_create(e, th, m.task_code(e.a));
+      on_create(e, th, m.task_code(format::ev::TaskCreate::of(e).task));
       break;
     case Kind::kTaskSchedule:
       on_schedule(e, th, m);
       break;
     case Kind::kSyncRegion:
     case Kind::kReduction: {
-      Construct kind = sync_construct(e.sub);
-      uint64_t id = e.b ? e.b : top(th);
+      const auto s = format::ev::SyncAny::of(e);
+      Construct kind = sync_construct(s.sync_kind);
+      uint64_t id = s.task ? s.task : top(th);
       if (kind == kNone || !id) break;
       if (begins(e)) {
         uint64_t code = m.sync_code(e, th);
         // Workers see no code address for the parallel's end barrier: name it after the parallel.
-        if (!code && e.a) {
-          if (const uint64_t* c = parallel_code_.find(e.a)) code = *c;
+        if (!code && s.region) {
+          if (const uint64_t* c = parallel_code_.find(s.region)) code = *c;
         }
         enter_in(th, t, id, regions_.intern(kind, code));
       } else if (ends(e)) {
@@ -285,18 +296,21 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     }
     case Kind::kWork:
     case Kind::kMasked: {
-      Construct kind = e.kind == Kind::kMasked ? Construct::kMasked : work_construct(e.sub);
-      uint64_t id = e.b ? e.b : top(th);
+      const auto c = format::ev::ConstructAny::of(e);
+      Construct kind = e.kind == Kind::kMasked ? Construct::kMasked
+                                                : work_construct(format::ev::Work::of(e).work_type);
+      uint64_t id = c.task ? c.task : top(th);
       if (kind == kNone || !id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(kind, e.c));
+      if (begins(e)) enter_in(th, t, id, regions_.intern(kind, c.codeptr));
       else if (ends(e)) leave_in(th, t, id, kind, 0, true);
       break;
     }
     case Kind::kMutexAcquire: {
-      Construct kind = mutex_construct(e.sub);
+      const auto a = format::ev::MutexAcquire::of(e);
+      Construct kind = mutex_construct(a.mutex_kind);
       uint64_t id = top(th);
       if (kind == kNone || !id) break;
-      enter_in(th, t, id, regions_.intern(kind, e.c));
+      enter_in(th, t, id, regions_.intern(kind, a.codeptr));
       stacks_[th].mutex_wait = true;
       break;
     }
@@ -304,20 +318,25 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       stacks_[th].mutex_wait = false;
       break;
     case Kind::kMutexReleased: {
-      Construct kind = mutex_construct(e.sub);
+      const auto rel = format::ev::MutexReleased::of(e);
+      Construct kind = mutex_construct(rel.mutex_kind);
       uint64_t id = top(th);
       if (kind != kNone && id) leave_in(th, t, id, kind, 0, true);
       break;
     }
     case Kind::kUserRegion: {
+      const auto u = format::ev::UserRegion::of(e);
       uint64_t id = top(th);
       if (!id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(Construct::kUser, e.a));
-      else if (ends(e)) leave_in(th, t, id, Construct::kUser, e.a, false);
+      if (begins(e)) enter_in(th, t, id, regions_.intern(Construct::kUser, u.name));
+      else if (ends(e)) leave_in(th, t, id, Construct::kUser, u.name, false);
       break;
     }
     case Kind::kUserParam:
-      if (emitting(th)) sink_.parameter(th, t, e.a, int64_t(e.b));
+      if (emitting(th)) {
+        const auto up = format::ev::UserParam::of(e);
+        sink_.parameter(th, t, up.name, up.value);
+      }
       break;
     default:
       break;
@@ -325,42 +344,45 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
 }
 
 void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
+  const auto it = format::ev::ImplicitTask::of(e);
   if (begins(e)) {
     uint64_t parent = top(th);
     uint64_t code = 0;
-    if (e.b) {
-      if (const uint64_t* c = parallel_code_.find(e.b)) code = *c;
+    if (it.region) {
+      if (const uint64_t* c = parallel_code_.find(it.region)) code = *c;
     }
-    bool initial = e.flags & format::task_flag::kInitial;
-    TimelineTask& T = add(e.a);
+    bool initial = it.flags & format::task_flag::kInitial;
+    TimelineTask& T = add(it.task);
     T.parent = parent;
-    T.flags = e.flags ? e.flags : format::task_flag::kImplicit;
+    T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
                        : regions_.intern(Construct::kImplicitTask, code);
     T.creator_thread = th;
     T.created_ns = e.time;
     push(th, e.time, T);
   } else if (ends(e)) {
-    uint64_t id = e.a ? e.a : top(th);
+    uint64_t id = it.task ? it.task : top(th);
     if (id) finish_body(th, e.time, id);
   }
 }
 
 void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code) {
-  TimelineTask& T = add(e.a);
-  T.parent = e.b;
-  T.flags = e.flags;
-  bool untied = e.flags & format::task_flag::kUntied;
+  const auto tc = format::ev::TaskCreate::of(e);
+  TimelineTask& T = add(tc.task);
+  T.parent = tc.parent;
+  T.flags = tc.flags;
+  bool untied = tc.flags & format::task_flag::kUntied;
   T.region = regions_.intern(untied ? Construct::kUntiedTask : Construct::kTask, code);
   T.creator_thread = th;
   T.created_ns = e.time;
-  if (emitting(th)) sink_.task_create(th, e.time, T, find(e.b));
+  if (emitting(th)) sink_.task_create(th, e.time, T, find(tc.parent));
 }
 
 void TimelinePass::on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m) {
-  auto status = TaskStatus(e.op);
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = TaskStatus(s.status);
   if (status == TaskStatus::kLateFulfill) return;  // completion only: the model's transition
-  uint64_t prior = e.a, next = e.b;
+  uint64_t prior = s.prior, next = s.next;
   if (prior && prior != next) {
     switch (status) {
       case TaskStatus::kComplete:

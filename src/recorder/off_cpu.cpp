@@ -14,7 +14,7 @@
 
 #include "format/experiment_dir.h"
 #include "format/off_cpu.h"
-#include "recorder/session.h"
+#include "recorder/thread_buffer.h"
 
 namespace tasklens::recorder {
 namespace {
@@ -79,7 +79,7 @@ void sample_thread_times(ThreadBuffer* tb) {
   __atomic_store_n(&tb->times_taken, true, __ATOMIC_RELEASE);
 }
 
-void drain_switch_records(int dirfd) {
+void drain_switch_records(int dirfd, const ThreadTable& threads) {
   if (!g_any_open.load(std::memory_order_relaxed)) return;
   format::OffCpuRecord out[256];
   size_t n = 0;
@@ -93,9 +93,8 @@ void drain_switch_records(int dirfd) {
     n = 0;
   };
   size_t data_bytes = kDataPages * page_bytes();
-  uint32_t count = g_session.thread_count.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < count && i < kMaxThreads; ++i) {
-    ThreadBuffer* tb = g_session.threads[i].load(std::memory_order_acquire);
+  for (uint32_t i = 0, count = threads.size(); i < count; ++i) {
+    ThreadBuffer* tb = threads.at(i);
     if (!tb || !tb->perf_ring) continue;
     auto* meta = static_cast<perf_event_mmap_page*>(tb->perf_ring);
     const char* data = static_cast<const char*>(tb->perf_ring) + page_bytes();

@@ -10,14 +10,15 @@
 namespace tasklens::recorder {
 
 struct ThreadBuffer;
+struct ThreadTable;
 
 // Opens the calling thread's switch records into tb (once per thread, at attach).
 void open_switch_records(ThreadBuffer* tb);
 // Takes the calling thread's CPU time and involuntary switches into tb (at its end).
 void sample_thread_times(ThreadBuffer* tb);
-// Copies every thread's new records into off_cpu.bin in directory `dirfd` (the writer thread
+// Copies every thread's (of `threads`) new records into off_cpu.bin in directory `dirfd` (the writer thread
 // only; the file is created like the streams: never through a link, never over a file).
-void drain_switch_records(int dirfd);
+void drain_switch_records(int dirfd, const ThreadTable& threads);
 
 // For the metadata: "perf_switch" or "thread_times", the refusal, records written and lost.
 const char* off_cpu_source();

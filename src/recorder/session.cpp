@@ -182,6 +182,8 @@ bool Session::start() {
   affinity_cpus = recorder::affinity_cpus();
   online_cpus = recorder::online_cpus();
   status_ = RunStatus::kRunning;
+  ThreadTable table{threads, &thread_count, &threads_refused};
+  connect_buffers(BufferSink{&pool, &writer, &recording_, &config, table});
   recording_.store(true, std::memory_order_release);
   if (!write_metadata()) {
     recording_.store(false);
@@ -190,11 +192,12 @@ bool Session::start() {
     }
     return false;
   }
-  if (!writer.start(output.fd, &pool)) {
+  WriterLinks links{table, config.writer_gate, [] { return g_session.write_metadata(); }};
+  if (!writer.start(output.fd, &pool, links)) {
     recording_.store(false);
     return false;
   }
-  install_signal_handlers();
+  install_signal_handlers([](int sig) { g_session.finish_on_signal(sig); });
   pthread_atfork(nullptr, nullptr, child_after_fork);
   return true;
 }

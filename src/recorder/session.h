@@ -63,7 +63,6 @@ class Session {
   char runtime_version[256] = {};
 
  private:
-  friend ThreadBuffer* attach_thread();
   void flush_all_threads();
   // Writes the metadata into file `name` of the output directory (created anew).
   bool write_file(const char* name, const format::JsonOut& o);

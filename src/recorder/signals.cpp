@@ -3,16 +3,16 @@
 #include <errno.h>
 #include <signal.h>
 
-#include "recorder/session.h"
-
 namespace tasklens::recorder {
 namespace {
 
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM};
 
+void (*g_on_fatal)(int) = nullptr;  // set before the handlers are installed
+
 void on_signal(int sig, siginfo_t*, void*) {
   int saved_errno = errno;
-  g_session.finish_on_signal(sig);
+  if (g_on_fatal) g_on_fatal(sig);
   // Back to the default action; the signal is re-delivered when the handler returns (a fault
   // re-executes the faulting instruction, a raised signal is pending until then).
   signal(sig, SIG_DFL);
@@ -22,7 +22,8 @@ void on_signal(int sig, siginfo_t*, void*) {
 
 }  // namespace
 
-void install_signal_handlers() {
+void install_signal_handlers(void (*on_fatal)(int sig)) {
+  g_on_fatal = on_fatal;
   for (int sig : kSignals) {
     struct sigaction old{};
     if (sigaction(sig, nullptr, &old) != 0) continue;

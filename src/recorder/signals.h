@@ -5,6 +5,7 @@
 
 namespace tasklens::recorder {
 
-void install_signal_handlers();
+// `on_fatal(sig)` runs in the handler (async-signal-safe: it writes what the threads hold).
+void install_signal_handlers(void (*on_fatal)(int sig));
 
 }  // namespace tasklens::recorder

@@ -8,13 +8,19 @@
 #include <cstdlib>
 
 #include "recorder/off_cpu.h"
-#include "recorder/session.h"
+#include "recorder/writer.h"
 
 namespace tasklens::recorder {
 
 __thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
+
+BufferSink g_sink;  // set once by connect_buffers, before the first event
+
+bool recording() {
+  return g_sink.recording && g_sink.recording->load(std::memory_order_acquire);
+}
 
 // Writes the markers that explain a gap at the start of a fresh chunk.
 format::Event* start_chunk(ThreadBuffer* tb, Chunk* c, uint64_t stall_begin, uint64_t stall_end) {
@@ -54,13 +60,15 @@ void give_alternate_signal_stack() {
 
 }  // namespace
 
+void connect_buffers(const BufferSink& sink) { g_sink = sink; }
+
 ThreadBuffer* attach_thread() {
-  Session& s = g_session;
-  if (!s.recording()) return nullptr;
-  uint32_t index = s.thread_count.fetch_add(1, std::memory_order_relaxed);
+  if (!recording()) return nullptr;
+  const ThreadTable& threads = g_sink.threads;
+  uint32_t index = threads.count->fetch_add(1, std::memory_order_relaxed);
   if (index >= kMaxThreads) {
-    s.thread_count.store(kMaxThreads, std::memory_order_relaxed);
-    s.threads_refused.fetch_add(1, std::memory_order_relaxed);
+    threads.count->store(kMaxThreads, std::memory_order_relaxed);
+    threads.refused->fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   auto* tb = new (std::nothrow) ThreadBuffer();
@@ -69,7 +77,7 @@ ThreadBuffer* attach_thread() {
   tb->os_tid = int(gettid());
   give_alternate_signal_stack();
   open_switch_records(tb);
-  s.threads[index].store(tb, std::memory_order_release);
+  threads.slots[index].store(tb, std::memory_order_release);
   t_buffer = tb;
   return tb;
 }
@@ -79,23 +87,24 @@ void hand_over(ThreadBuffer* tb) {
     tb->chunk->count = uint32_t(tb->cur - tb->chunk->events);
     tb->chunk->cpu = sched_getcpu();
     // The writer wakes by itself every 50 ms; a few queued chunks (wake_batch) wake it sooner.
-    if (g_session.pool.push_full(tb->chunk) >= g_session.pool.wake_batch()) g_session.writer.wake();
+    ChunkPool* pool = g_sink.pool;
+    if (pool->push_full(tb->chunk) >= pool->wake_batch()) g_sink.writer->wake();
     tb->chunk = nullptr;
   }
   tb->cur = tb->end = nullptr;
 }
 
 format::Event* refill(ThreadBuffer* tb) {
-  Session& s = g_session;
+  const BufferSink& s = g_sink;
   hand_over(tb);
-  if (!s.recording()) return nullptr;
+  if (!recording()) return nullptr;
 
-  Chunk* c = s.pool.try_take();
+  Chunk* c = s.pool->try_take();
   uint64_t stall_begin = 0, stall_end = 0;
-  if (!c && s.config.overflow == OverflowPolicy::kBlock && !tb->dropping) {
+  if (!c && s.config->overflow == OverflowPolicy::kBlock && !tb->dropping) {
     stall_begin = now_ticks();
-    s.writer.wake();  // whatever it has queued, the writer must free chunks now
-    c = s.pool.take_waiting(s.config.block_timeout_ms);
+    s.writer->wake();  // whatever it has queued, the writer must free chunks now
+    c = s.pool->take_waiting(s.config->block_timeout_ms);
     stall_end = now_ticks();
   }
   if (!c) {

@@ -9,6 +9,7 @@
 #include "format/event.h"
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
+#include "recorder/config.h"
 
 namespace tasklens::recorder {
 
@@ -40,6 +41,33 @@ struct ThreadBuffer {
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
 };
+
+class Writer;
+
+// The recording threads' buffers by index, as attach_thread() registers them: owned by the
+// session, read by the writer (each stream's OS thread id) and the off-CPU drain.
+struct ThreadTable {
+  std::atomic<ThreadBuffer*>* slots = nullptr;  // kMaxThreads of them
+  std::atomic<uint32_t>* count = nullptr;       // slots handed out (may pass kMaxThreads)
+  std::atomic<uint64_t>* refused = nullptr;     // threads beyond kMaxThreads
+
+  uint32_t size() const {
+    uint32_t n = count->load(std::memory_order_acquire);
+    return n < kMaxThreads ? n : kMaxThreads;
+  }
+  ThreadBuffer* at(uint32_t i) const { return slots[i].load(std::memory_order_acquire); }
+};
+
+// What the buffers take chunks from and hand them to, given by the session at start, before it
+// records: the buffers never reach the session itself.
+struct BufferSink {
+  ChunkPool* pool = nullptr;
+  Writer* writer = nullptr;
+  const std::atomic<bool>* recording = nullptr;
+  const Config* config = nullptr;  // the overflow policy and its timeout
+  ThreadTable threads;
+};
+void connect_buffers(const BufferSink& sink);
 
 // This thread's buffer; attach_thread() makes it on the first event. __thread rather than
 // thread_local: an extern C++ thread_local is read through a check for a TLS init function.

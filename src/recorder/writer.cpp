@@ -17,7 +17,6 @@
 #include "format/chunk_builder.h"
 #include "format/experiment_dir.h"
 #include "recorder/off_cpu.h"
-#include "recorder/session.h"
 
 namespace tasklens::recorder {
 namespace {
@@ -64,9 +63,10 @@ __attribute__((target("clflushopt"))) void flush_lines(const void* p, size_t byt
 
 }  // namespace
 
-bool Writer::start(int dirfd, ChunkPool* pool) {
+bool Writer::start(int dirfd, ChunkPool* pool, const WriterLinks& links) {
   dirfd_ = dirfd;
   pool_ = pool;
+  links_ = links;
   for (uint32_t i = 0; i < kMaxThreads; ++i) fds_[i] = -1;
   void* mem = mmap(nullptr, kStageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return false;
@@ -86,7 +86,7 @@ bool Writer::is_writer_thread() const { return native_ && pthread_equal(native_,
 
 void Writer::loop() {
   pthread_setname_np(pthread_self(), "tasklens-writer");
-  if (const char* gate = g_session.config.writer_gate; *gate) {
+  if (const char* gate = links_.gate; gate && *gate) {
     // Tests: hold the writer until someone opens the named pipe for writing and closes it.
     int fd = ::open(gate, O_RDONLY | O_CLOEXEC);
     char byte;
@@ -102,7 +102,7 @@ void Writer::loop() {
     if (deadline.tv_nsec >= 1000000000) deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
     sem_timedwait(&wake_, &deadline);
     drain();
-    drain_switch_records(dirfd_);
+    drain_switch_records(dirfd_, links_.threads);
     if (crash_.load(std::memory_order_acquire)) break;
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
@@ -110,11 +110,11 @@ void Writer::loop() {
     if (now_ns - last_metadata_ns > 1000000000ull ||
         metadata_requested_.exchange(false, std::memory_order_acquire)) {
       last_metadata_ns = now_ns;
-      g_session.write_metadata();
+      if (links_.write_metadata) links_.write_metadata();
     }
     if (stop_.load(std::memory_order_acquire)) {
       drain();
-      drain_switch_records(dirfd_);
+      drain_switch_records(dirfd_, links_.threads);
       break;
     }
   }
@@ -239,7 +239,7 @@ void Writer::stage_chunk(Chunk* c, uint32_t n) {
   }
   // The stream is opened (created) before the chunk is encoded and given back: a stream that
   // cannot be opened yet (a named pipe without a reader) holds the writer with the chunk.
-  const ThreadBuffer* tb = g_session.threads[t].load(std::memory_order_acquire);
+  const ThreadBuffer* tb = links_.threads.at(t);
   fd_for(t, tb ? tb->os_tid : 0);
   format::ChunkInfo info;
   info.thread = t;

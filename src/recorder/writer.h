@@ -23,10 +23,18 @@ struct StreamStats {
   uint64_t last_ns_sample_ticks = 0;
 };
 
+// What the writer thread needs from its owner, given at start: the threads' buffers (their OS
+// thread ids, their switch records), the test gate, and how to rewrite the metadata.
+struct WriterLinks {
+  ThreadTable threads;
+  const char* gate = "";                    // TASKLENS_WRITER_GATE (tests), "" for none
+  bool (*write_metadata)() = nullptr;       // rewrites experiment.json (counts, clock)
+};
+
 class Writer {
  public:
   // Starts the thread; streams are created in directory `dirfd`.
-  bool start(int dirfd, ChunkPool* pool);
+  bool start(int dirfd, ChunkPool* pool, const WriterLinks& links);
   void wake() { sem_post(&wake_); }
   // Drains the queue and joins the thread.
   void stop();
@@ -84,6 +92,7 @@ class Writer {
 
   int dirfd_ = -1;
   ChunkPool* pool_ = nullptr;
+  WriterLinks links_;
   std::thread thread_;
   pthread_t native_ = 0;
   sem_t wake_;

@@ -5,6 +5,7 @@
 
 #include <unordered_map>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 #include "format/plural.h"
 #include "replay/merged_stream.h"
@@ -90,39 +91,43 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
       case Kind::kParallelBegin:
         ++rep.parallel_regions;
         break;
-      case Kind::kImplicitTask:
-        if (e.op == uint8_t(format::Endpoint::kBegin)) {
+      case Kind::kImplicitTask: {
+        const auto it = format::ev::ImplicitTask::of(e);
+        if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
           ++rep.implicit_tasks;
-          tasks[e.a] = TaskFacts{};
-          tasks[e.a].started = true;
-          current[r.thread] = e.a;
+          tasks[it.task] = TaskFacts{};
+          tasks[it.task].started = true;
+          current[r.thread] = it.task;
         } else {
           current[r.thread] = 0;
         }
         break;
+      }
       case Kind::kTaskCreate: {
-        if (tasks.count(e.a)) {
+        const auto tc = format::ev::TaskCreate::of(e);
+        if (tasks.count(tc.task)) {
           issue(rep.duplicate_creates,
-                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, e.a));
+                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
         }
         TaskFacts f;
-        f.parent = e.b;
-        f.is_explicit = (e.flags & format::task_flag::kExplicit) != 0;
-        f.untied = (e.flags & format::task_flag::kUntied) != 0;
-        auto p = tasks.find(e.b);
+        f.parent = tc.parent;
+        f.is_explicit = (tc.flags & format::task_flag::kExplicit) != 0;
+        f.untied = (tc.flags & format::task_flag::kUntied) != 0;
+        auto p = tasks.find(tc.parent);
         if (p == tasks.end()) {
           issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
-                                                 "{:#x}", e.time, r.thread, e.a, e.b));
+                                                 "{:#x}", e.time, r.thread, tc.task, tc.parent));
         } else if (p->second.is_explicit) {
           f.depth = p->second.depth + 1;
           rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
         }
         if (f.is_explicit) ++rep.explicit_created;
-        tasks[e.a] = f;
+        tasks[tc.task] = f;
         break;
       }
       case Kind::kTaskSchedule: {
-        auto status = TaskStatus(e.op);
+        const auto s = format::ev::TaskSchedule::of(e);
+        auto status = TaskStatus(s.status);
         // An untied task resuming itself on top of the current task switches that one out
         // (task_switch.h).
         uint64_t prior_id = switched_out(e, current[r.thread]);
@@ -140,7 +145,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             // The untied task on top of prior ended its part with no event (task_switch.h).
             ++rep.untied_silent_parts;
             c->second.suspended = true;
-          } else if (prior->untied && e.b == cur) {
+          } else if (prior->untied && s.next == cur) {
             // An untied task's part ran on top of the current task with no event of its start.
             ++rep.untied_silent_parts;
           } else {
@@ -165,14 +170,14 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
           } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
             // Switched out unfinished (untied, yield, or a task scheduling point).
-            if (prior_id != e.b) {
+            if (prior_id != s.next) {
               prior->suspended = true;
               ++rep.suspensions;
             }
           }
         }
-        if (e.b && status != TaskStatus::kLateFulfill) {
-          TaskFacts* next = known(e.b, r, "next");
+        if (s.next && status != TaskStatus::kLateFulfill) {
+          TaskFacts* next = known(s.next, r, "next");
           if (next->is_explicit && !next->started) {
             next->started = true;
             ++rep.explicit_started;
@@ -182,15 +187,15 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             if (next->last_thread != r.thread) ++rep.migrations;
           }
           next->last_thread = r.thread;
-          if (e.b != cur) next->over = cur;
-          current[r.thread] = e.b;
+          if (s.next != cur) next->over = cur;
+          current[r.thread] = s.next;
         }
         if (prior && !from_wait) prior->last_thread = r.thread;
         // A completed explicit task is never named again (its children were created before it
         // ended): forgotten, so that memory follows the live tasks, not the trace (26 M events
         // grew to 257 MB). Completing it again reads as an unknown task.
         if (prior && prior->is_explicit && prior->completed && !prior->suspended) {
-          tasks.erase(e.a);
+          tasks.erase(s.prior);
         }
         break;
       }

@@ -1,5 +1,7 @@
 #include "replay/implied_ends.h"
 
+#include "format/event_views.h"
+
 namespace tasklens::replay {
 
 namespace {
@@ -18,12 +20,18 @@ bool is_barrier(uint16_t sub) {
 uint64_t closing_task(const format::Event& e) {
   switch (e.kind) {
     case Kind::kSyncRegion:
-    case Kind::kSyncRegionWait:
-      return e.op == uint8_t(Endpoint::kBegin) && is_barrier(e.sub) ? e.b : 0;
-    case Kind::kWork:
-      return e.op == uint8_t(Endpoint::kBegin) ? e.b : 0;
-    case Kind::kImplicitTask:
-      return e.op == uint8_t(Endpoint::kEnd) ? e.a : 0;
+    case Kind::kSyncRegionWait: {
+      const auto s = format::ev::SyncAny::of(e);
+      return s.endpoint == uint8_t(Endpoint::kBegin) && is_barrier(s.sync_kind) ? s.task : 0;
+    }
+    case Kind::kWork: {
+      const auto w = format::ev::Work::of(e);
+      return w.endpoint == uint8_t(Endpoint::kBegin) ? w.task : 0;
+    }
+    case Kind::kImplicitTask: {
+      const auto it = format::ev::ImplicitTask::of(e);
+      return it.endpoint == uint8_t(Endpoint::kEnd) ? it.task : 0;
+    }
     default:
       return 0;
   }
@@ -33,10 +41,11 @@ uint64_t closing_task(const format::Event& e) {
 
 const Record* ImpliedEnds::check(const Record& r, std::vector<Open>& open) {
   const format::Event& e = r.ev;
-  bool single = e.kind == Kind::kWork && e.sub == uint16_t(WorkType::kSingleExecutor);
-  if (single && e.op == uint8_t(Endpoint::kEnd)) {
+  const auto w = format::ev::Work::of(e);
+  bool single = e.kind == Kind::kWork && w.work_type == uint16_t(WorkType::kSingleExecutor);
+  if (single && w.endpoint == uint8_t(Endpoint::kEnd)) {
     // The runtime reported the end itself (clang's __kmpc_end_single).
-    if (!open.empty() && open.back().task == e.b) open.pop_back();
+    if (!open.empty() && open.back().task == w.task) open.pop_back();
     return nullptr;
   }
   uint64_t task = closing_task(e);
@@ -44,21 +53,21 @@ const Record* ImpliedEnds::check(const Record& r, std::vector<Open>& open) {
   if (task && !open.empty() && open.back().task == task) {
     implied_ = Record{};
     implied_.thread = r.thread;
-    implied_.ev.time = e.time;
-    implied_.ev.kind = Kind::kWork;
-    implied_.ev.op = uint8_t(Endpoint::kEnd);
-    implied_.ev.sub = uint16_t(WorkType::kSingleExecutor);
-    implied_.ev.flags = 1;
-    implied_.ev.a = open.back().region;
-    implied_.ev.b = open.back().task;
-    implied_.ev.c = open.back().codeptr;
+    format::ev::Work end;
+    end.endpoint = uint8_t(Endpoint::kEnd);
+    end.work_type = uint16_t(WorkType::kSingleExecutor);
+    end.count = 1;
+    end.region = open.back().region;
+    end.task = open.back().task;
+    end.codeptr = open.back().codeptr;
+    implied_.ev = end.event(e.time);
     open.pop_back();
     implied = &implied_;
   }
-  if (single && e.op == uint8_t(Endpoint::kBegin)) {
+  if (single && w.endpoint == uint8_t(Endpoint::kBegin)) {
     // Bounded: a damaged trace of begins alone must not grow it without end.
     if (open.size() == 64) open.erase(open.begin());
-    open.push_back({e.a, e.b, e.c});
+    open.push_back({w.region, w.task, w.codeptr});
   }
   return implied;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 #include "replay/task_switch.h"
 
@@ -92,13 +93,16 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       th.end_ns = e.time;
       break;
     case Kind::kParallelBegin: {
-      Region& r = region(e.a);
-      r.team_size = std::max<uint32_t>(r.team_size, e.sub);
+      const auto pb = format::ev::ParallelBegin::of(e);
+      Region& r = region(pb.region);
+      r.team_size = std::max<uint32_t>(r.team_size, pb.requested);
       break;
     }
-    case Kind::kParallelEnd:
-      erase_region(e.a);
+    case Kind::kParallelEnd: {
+      const auto pe = format::ev::ParallelEnd::of(e);
+      erase_region(pe.region);
       break;
+    }
     case Kind::kImplicitTask:
       on_implicit_task(e, thread);
       break;
@@ -108,32 +112,38 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
     case Kind::kDependence:
       on_dependence(e, thread);
       break;
-    case Kind::kTaskDependence:
-      add_edge(e.a, e.b, true);
+    case Kind::kTaskDependence: {
+      const auto d = format::ev::TaskDependence::of(e);
+      add_edge(d.dep_task, d.task, true);
       break;
+    }
     case Kind::kTaskSchedule:
       on_schedule(e, thread);
       break;
     case Kind::kSyncRegionWait:
       on_wait(e, thread, /*construct=*/false);
       break;
-    case Kind::kWork:
-      if (e.op == uint8_t(format::Endpoint::kBegin)) {
+    case Kind::kWork: {
+      const auto w = format::ev::Work::of(e);
+      if (w.endpoint == uint8_t(format::Endpoint::kBegin)) {
         // Bounded against a damaged trace of begins alone (the replay supplies GCC's single ends).
         if (th.open_work.size() == 64) th.open_work.erase(th.open_work.begin());
-        th.open_work.push_back(e.c);
-      } else if (e.op == uint8_t(format::Endpoint::kEnd) && !th.open_work.empty()) {
+        th.open_work.push_back(w.codeptr);
+      } else if (w.endpoint == uint8_t(format::Endpoint::kEnd) && !th.open_work.empty()) {
         th.work_code = th.open_work.back();  // the end's own address is the construct's end
         th.open_work.pop_back();
       }
       break;
-    case Kind::kSyncRegion:
-      if (e.sub == uint16_t(format::SyncKind::kTaskgroup)) {
+    }
+    case Kind::kSyncRegion: {
+      const auto s = format::ev::SyncRegion::of(e);
+      if (s.sync_kind == uint16_t(format::SyncKind::kTaskgroup)) {
         on_taskgroup(e, thread);
       } else {
         on_wait(e, thread, /*construct=*/true);
       }
       break;
+    }
     default:
       break;
   }
@@ -141,44 +151,46 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
 }
 
 uint64_t TaskModel::sync_code(const format::Event& e, uint32_t thread) const {
+  const auto s = format::ev::SyncAny::of(e);
   using format::SyncKind;
-  bool workshare_barrier = e.sub == uint16_t(SyncKind::kBarrierImplicit) ||
-                           e.sub == uint16_t(SyncKind::kBarrierImplicitWorkshare);
-  if (workshare_barrier && in_runtime(e.c) && threads_[thread].work_code) {
+  bool workshare_barrier = s.sync_kind == uint16_t(SyncKind::kBarrierImplicit) ||
+                           s.sync_kind == uint16_t(SyncKind::kBarrierImplicitWorkshare);
+  if (workshare_barrier && in_runtime(s.codeptr) && threads_[thread].work_code) {
     return threads_[thread].work_code;
   }
-  return e.c;
+  return s.codeptr;
 }
 
 void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
+  const auto it = format::ev::ImplicitTask::of(e);
   ThreadInfo& th = threads_[thread];
-  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+  if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
     uint64_t encountering = th.current;
     TaskInfo* enc = current(thread);
-    TaskInfo& t = tasks_[e.a];
+    TaskInfo& t = tasks_[it.task];
     t = TaskInfo{};
-    t.id = e.a;
+    t.id = it.task;
     t.parent = encountering;
     t.parent_hint = enc;
-    t.flags = e.flags ? e.flags : format::task_flag::kImplicit;
-    t.region = e.b;
+    t.flags = it.flags ? it.flags : format::task_flag::kImplicit;
+    t.region = it.region;
     t.thread = t.creator_thread = thread;
     t.created_ns = t.first_start_ns = e.time;
     t.fragments = 1;
-    if (e.b) {
-      Region& r = region(e.b);
-      r.team_size = std::max<uint32_t>(r.team_size, uint32_t(e.c));
+    if (it.region) {
+      Region& r = region(it.region);
+      r.team_size = std::max<uint32_t>(r.team_size, uint32_t(it.team_size));
     }
     // The encountering task waits for the parallel region it started.
     if (enc && enc->state == TaskState::kRunning) set_state(*enc, TaskState::kSuspended);
-    th.levels.push_back({e.a, encountering});
-    th.current = e.a;
+    th.levels.push_back({it.task, encountering});
+    th.current = it.task;
     current_hint_[thread] = &t;
-    th.region = e.b;
+    th.region = it.region;
     set_state(t, TaskState::kRunning);
     return;
   }
-  uint64_t id = e.a ? e.a : th.current;
+  uint64_t id = it.task ? it.task : th.current;
   if (TaskInfo* t = find(id, current(thread))) {
     set_state(*t, TaskState::kExecuted);
     complete(*t, e.time);
@@ -199,36 +211,37 @@ void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
 }
 
 void TaskModel::on_create(const format::Event& e, uint32_t thread) {
+  const auto tc = format::ev::TaskCreate::of(e);
   ThreadInfo& th = threads_[thread];
-  TaskInfo& t = tasks_[e.a];
+  TaskInfo& t = tasks_[tc.task];
   t = TaskInfo{};
-  t.id = e.a;
-  t.parent = e.b;
-  t.codeptr = e.c;
-  t.flags = e.flags;
+  t.id = tc.task;
+  t.parent = tc.parent;
+  t.codeptr = tc.codeptr;
+  t.flags = tc.flags;
   t.creator_thread = thread;
   t.created_ns = e.time;
   t.region = th.region;
-  t.deps_pending = e.op != 0;
+  t.deps_pending = tc.has_deps != 0;
   Transition& tr = transitions_.emplace_back();
   tr.task = t.id;
   tr.from = tr.to = TaskState::kInitialized;
   created_hint_[thread] = &t;
-  TaskInfo* p = find(e.b, current(thread));
+  TaskInfo* p = find(tc.parent, current(thread));
   t.parent_hint = p;
   if (p) {
     ++p->live_children;
     t.group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
   }
-  if (in_runtime(e.c)) {
+  if (in_runtime(tc.codeptr)) {
     // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
     // runs on this thread is that construct's (libomp names the taskloop's encountering task as
     // the parent instead).
     const TaskInfo* running = current(thread);
     if (running && running->is_explicit()) t.codeptr = running->codeptr;
   } else if (constructs_) {
-    t.codeptr = constructs_->construct(e.c);
+    t.codeptr = constructs_->construct(tc.codeptr);
   }
   for (uint64_t g = t.group; g;) {
     Group* G = groups_.find(g);
@@ -250,14 +263,15 @@ void TaskModel::make_ready_if_possible(TaskInfo& t) {
 }
 
 void TaskModel::on_dependence(const format::Event& e, uint32_t thread) {
+  const auto d = format::ev::Dependence::of(e);
   PendingDeps& p = pending_deps_[thread];
-  if (e.flags == 0 || p.task != e.a) {
-    p.task = e.a;
+  if (d.index == 0 || p.task != d.task) {
+    p.task = d.task;
     p.items.clear();
     p.preds.clear();
   }
-  p.items.emplace_back(e.b, e.op);
-  if (e.flags + 1 >= e.c) resolve_dependences(p);
+  p.items.emplace_back(d.address, d.type);
+  if (d.index + 1 >= d.ndeps) resolve_dependences(p);
 }
 
 void TaskModel::resolve_dependences(PendingDeps& p) {
@@ -319,9 +333,10 @@ void TaskModel::add_edge(uint64_t pred, uint64_t succ, bool from_runtime, uint8_
 }
 
 void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
-  auto status = TaskStatus(e.op);
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = TaskStatus(s.status);
   if (status == TaskStatus::kLateFulfill) {
-    if (TaskInfo* t = tasks_.find(e.a)) {
+    if (TaskInfo* t = tasks_.find(s.prior)) {
       t->detach_fulfilled = true;
       if (t->state == TaskState::kDetached) complete(*t, e.time);
     }
@@ -334,9 +349,9 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
   // An untied task resuming itself on top of the current task switches that one out, which
   // stays on this thread's stack below it (task_switch.h).
   const uint64_t prior_id = switched_out(e, th.current);
-  if (prior_id && prior_id != e.b) {
+  if (prior_id && prior_id != s.next) {
     TaskInfo& prior = ensure(prior_id, thread, e.time, current(thread));
-    if (prior.parent == e.b) next_hint = prior.parent_hint;
+    if (prior.parent == s.next) next_hint = prior.parent_hint;
     switch (status) {
       case TaskStatus::kComplete:
         set_state(prior, TaskState::kExecuted);
@@ -360,16 +375,16 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
       case TaskStatus::kSwitch:
       case TaskStatus::kYield:
       default:
-        switch_out(prior, e.b, thread, /*under_next=*/prior_id != e.a);
+        switch_out(prior, s.next, thread, /*under_next=*/prior_id != s.prior);
         break;
     }
   }
-  if (!e.b || status == TaskStatus::kEarlyFulfill) return;
-  TaskInfo& next = ensure(e.b, thread, e.time, next_hint);
+  if (!s.next || status == TaskStatus::kEarlyFulfill) return;
+  TaskInfo& next = ensure(s.next, thread, e.time, next_hint);
   if (next.first_start_ns == 0) next.first_start_ns = e.time;
-  if (prior_id != e.b) ++next.fragments;
+  if (prior_id != s.next) ++next.fragments;
   next.thread = thread;
-  th.current = e.b;
+  th.current = s.next;
   current_hint_[thread] = &next;
   if (next.wait == Wait::kNone || next.wait == Wait::kNested) {
     next.wait = Wait::kNone;
@@ -439,20 +454,22 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
 }
 
 void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct) {
+  const auto s = format::ev::SyncAny::of(e);
   ThreadInfo& th = threads_[thread];
-  uint64_t id = e.b ? e.b : th.current;
+  uint64_t id = s.task ? s.task : th.current;
   TaskInfo* t = find(id, current(thread));
   if (!t) return;
   using format::SyncKind;
   Wait w = Wait::kNone;
-  if (e.sub == uint16_t(SyncKind::kTaskwait)) w = Wait::kTaskwait;
-  else if (e.sub == uint16_t(SyncKind::kTaskgroup)) w = Wait::kTaskgroup;
-  else if (is_barrier(e.sub)) w = Wait::kBarrier;
+  if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) w = Wait::kTaskwait;
+  else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) w = Wait::kTaskgroup;
+  else if (is_barrier(s.sync_kind)) w = Wait::kBarrier;
   if (w == Wait::kNone) return;  // e.g. a reduction's wait: the task is still busy
   // A taskgroup's sync_region spans its whole body: only its wait suspends the task.
   if (construct && w == Wait::kTaskgroup) return;
-  uint64_t region_id = w == Wait::kBarrier ? (t->region ? t->region : (e.a ? e.a : th.region)) : 0;
-  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+  uint64_t region_id =
+      w == Wait::kBarrier ? (t->region ? t->region : (s.region ? s.region : th.region)) : 0;
+  if (s.endpoint == uint8_t(format::Endpoint::kBegin)) {
     if (t->wait == w) return;  // already waiting: the wait inside its construct
     t->wait = w;
     t->wait_in_construct = construct;
@@ -468,7 +485,7 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
     }
     return;
   }
-  if (e.op != uint8_t(format::Endpoint::kEnd) || t->wait != w) return;
+  if (s.endpoint != uint8_t(format::Endpoint::kEnd) || t->wait != w) return;
   // Entered at the construct: it ends with the construct, not with the wait inside it.
   if (t->wait_in_construct && !construct) return;
   t->wait = Wait::kNone;
@@ -509,10 +526,11 @@ void TaskModel::check_barrier(uint64_t region_id) {
 }
 
 void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
-  uint64_t id = e.b ? e.b : threads_[thread].current;
+  const auto s = format::ev::SyncRegion::of(e);
+  uint64_t id = s.task ? s.task : threads_[thread].current;
   TaskInfo* t = tasks_.find(id);
   if (!t) return;
-  if (e.op == uint8_t(format::Endpoint::kBegin)) {
+  if (s.endpoint == uint8_t(format::Endpoint::kBegin)) {
     uint64_t g = next_group_id_++;
     uint64_t enclosing = t->open_group ? t->open_group : t->group;
     uint64_t prev_open = t->open_group;
@@ -523,7 +541,7 @@ void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
     // Remember what was open before in the parent link of the owner: restored at the end.
     t->open_group = g;
     prev_open_[g] = prev_open;
-  } else if (e.op == uint8_t(format::Endpoint::kEnd) && t->open_group) {
+  } else if (s.endpoint == uint8_t(format::Endpoint::kEnd) && t->open_group) {
     uint64_t g = t->open_group;
     uint64_t* prev = prev_open_.find(g);
     t->open_group = prev ? *prev : 0;

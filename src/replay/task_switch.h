@@ -23,21 +23,23 @@
 #include <cstdint>
 
 #include "format/event.h"
+#include "format/event_views.h"
 
 namespace tasklens::replay {
 
 // The task that task_schedule event `e` switches out on a thread whose current task was
-// `current` before it: e.a, or `current` when e.a resumes itself on top of another task (0: none).
+// `current` before it: its prior task, or `current` when the prior task resumes itself on top of another task (0: none).
 inline uint64_t switched_out(const format::Event& e, uint64_t current) {
-  auto status = format::TaskStatus(e.op);
+  const auto s = format::ev::TaskSchedule::of(e);
+  auto status = format::TaskStatus(s.status);
   bool switches = status == format::TaskStatus::kSwitch || status == format::TaskStatus::kYield;
-  if (switches && e.a && e.a == e.b && current && current != e.a) return current;
-  return e.a;
+  if (switches && s.prior && s.prior == s.next && current && current != s.prior) return current;
+  return s.prior;
 }
 
-// True when `e` switches the untied task e.a in on top of `current` (see above).
+// True when `e` switches the untied (prior) task in on top of `current` (see above).
 inline bool resumes_on_top(const format::Event& e, uint64_t current) {
-  return switched_out(e, current) != e.a;
+  return switched_out(e, current) != format::ev::TaskSchedule::of(e).prior;
 }
 
 }  // namespace tasklens::replay

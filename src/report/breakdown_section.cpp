@@ -8,6 +8,30 @@
 #include "report/text_format.h"
 
 namespace tasklens::report {
+
+const char* verdict_meaning(analysis::Verdict v) {
+  static const char* const k[] = {
+      "low idleness, low overhead: effectively parallel",
+      "low idleness, high overhead: coarsen the concurrency granularity",
+      "high idleness, low overhead: refine the concurrency granularity",
+      "high idleness, high overhead: switch parallelization strategy"};
+  return k[int(v)];
+}
+
+const char* verdict_advice(analysis::Verdict v) {
+  static const char* const k[] = {
+      ("the threads are busy running tasks; speed comes from the tasks' serial performance now."),
+      ("the threads often wait in the runtime while tasks are ready: the tasks are too small for "
+       "their creation and scheduling cost. Make fewer, larger tasks (raise the cut-off, grain "
+       "size or block size)."),
+      ("the threads often have nothing to run: there is too little parallelism at times (too few "
+       "or too large tasks, long dependence chains, serial phases). Make more, smaller tasks or "
+       "remove dependences."),
+      ("the threads are often idle and, when work is there, the runtime costs too much: the task "
+       "decomposition itself does not fit; rethink how work is split and synchronized.")};
+  return k[int(v)];
+}
+
 namespace {
 
 using analysis::Breakdown;
@@ -68,12 +92,12 @@ class BreakdownSection : public Section {
   void text(const ReportContext& ctx, std::string& out) override {
     const Breakdown& b = pass_.result();
     out += fmt::format("Verdict {}: {}.\n", analysis::verdict_code(b.verdict),
-                       analysis::verdict_meaning(b.verdict));
+                       verdict_meaning(b.verdict));
     out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
                        "and idleness (high: "
                        ">= {:.0f}%): {}\n\n",
                        100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
-                       analysis::verdict_advice(b.verdict));
+                       verdict_advice(b.verdict));
     out += "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
            "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
            "parallel regions;\npreempted = off the CPU while runnable: another process had it)\n";
@@ -140,8 +164,8 @@ class BreakdownSection : public Section {
     j["overhead_share"] = b.overhead_share;
     j["high_threshold"] = b.high_threshold;
     j["verdict"] = analysis::verdict_code(b.verdict);
-    j["verdict_meaning"] = analysis::verdict_meaning(b.verdict);
-    j["advice"] = analysis::verdict_advice(b.verdict);
+    j["verdict_meaning"] = verdict_meaning(b.verdict);
+    j["advice"] = verdict_advice(b.verdict);
     j["threads"] = nlohmann::json::array();
     for (const auto& t : b.threads) {
       nlohmann::json row = split_json(t.time);

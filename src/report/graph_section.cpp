@@ -85,10 +85,6 @@ std::string run_label(const analysis::PathRun& run, const ReportContext& ctx) {
 constexpr size_t kRunsShown = 12;   // runs of the critical path the text prints at most
 constexpr double kRunShown = 0.01;  // ... when they are at least this share of the span
 
-// A task should carry at least this many times what each task costs the run (POT overhead
-// per task), so that its management stays below 5 % of its work.
-constexpr uint64_t kGrainFactor = 20;
-
 std::string few_left(uint64_t kept, const TaskGraph& graph) {
   if (kept >= 10ull * graph.threads) return "";
   return fmt::format("; few for {}, so keep some of the smaller ones",
@@ -202,12 +198,13 @@ class GraphSection : public Section {
         g.run_ns ? 100.0 * double(g.bound_ns) / double(g.run_ns) : 0.0);
     out += "  " + advice(g) + "\n\n";
     if (g.grains.empty()) return;
-    uint64_t cost = task_cost(), threshold = kGrainFactor * cost;
+    const analysis::GrainCost gc = grain_cost();
+    uint64_t cost = gc.task_cost_ns, threshold = gc.threshold_ns;
     out += fmt::format(
         "Task sizes (subtree work = a task's running time plus what it waited for; each task "
         "costs the\nrun {} of overhead, the breakdown's overhead per task; a task should carry "
         "{}x that, {})\n",
-        duration(cost), kGrainFactor, duration(threshold));
+        duration(cost), analysis::kGrainFactor, duration(threshold));
     out += fmt::format("  {:<28} {:>12} {:>13} {:>13}  {}\n", "construct", "tasks",
                        "mean subtree", "below", "");
     for (const analysis::TaskGrain& grain : g.grains) {
@@ -223,7 +220,8 @@ class GraphSection : public Section {
 
   nlohmann::json json(const ReportContext& ctx) override {
     const TaskGraph& g = pass_.result();
-    uint64_t threshold = kGrainFactor * task_cost();
+    const analysis::GrainCost gc = grain_cost();
+    uint64_t threshold = gc.threshold_ns;
     nlohmann::json grains = nlohmann::json::array();
     for (const analysis::TaskGrain& grain : g.grains) {
       if (grain.tasks == 0) continue;
@@ -313,7 +311,7 @@ class GraphSection : public Section {
             {"path_creation_ns", g.path_creation_ns},
             {"path_serial_ns", g.path_serial_ns},
             {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
-            {"task_cost_ns", task_cost()},
+            {"task_cost_ns", gc.task_cost_ns},
             {"grain_threshold_ns", threshold},
             {"grains", grains},
             {"work_ns", g.work_ns},
@@ -329,11 +327,8 @@ class GraphSection : public Section {
   }
 
  private:
-  // What each task costs the run: POT's overhead (time not working while a task is ready) per
-  // explicit task.
-  uint64_t task_cost() const {
-    uint64_t tasks = pass_.result().tasks;
-    return tasks ? breakdown_.result().total.overhead_ns / tasks : 0;
+  analysis::GrainCost grain_cost() const {
+    return analysis::grain_cost(breakdown_.result().total.overhead_ns, pass_.result().tasks);
   }
 
   analysis::TaskGraphPass pass_;

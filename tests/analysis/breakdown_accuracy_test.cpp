@@ -178,9 +178,9 @@ TEST(TaskGraphAccuracy, FibTasksGetACutOff) {
                                       [](const RecordedBreakdown& run) {
     const TaskGraph& g = run.graph;
     ASSERT_EQ(g.grains.size(), 2u);
-    uint64_t cost = run.breakdown.total.overhead_ns / g.tasks;
+    uint64_t threshold = grain_cost(run.breakdown.total.overhead_ns, g.tasks).threshold_ns;
     for (const TaskGrain& grain : g.grains) {
-      GrainAdvice a = advise_grain(grain, 20 * cost);
+      GrainAdvice a = advise_grain(grain, threshold);
       EXPECT_GT(a.below, 0.5);
       EXPECT_TRUE(a.cut_off);
       EXPECT_TRUE(a.inline_below);
@@ -202,8 +202,9 @@ TEST(TaskGraphAccuracy, TreeGetsADepthCutOffWithoutParameters) {
                                       [](const RecordedBreakdown& run) {
     const TaskGraph& g = run.graph;
     ASSERT_EQ(g.grains.size(), 1u);
-    uint64_t cost = run.breakdown.total.overhead_ns / g.tasks;
-    GrainAdvice a = advise_grain(g.grains[0], 20 * cost);
+    GrainCost c = grain_cost(run.breakdown.total.overhead_ns, g.tasks);
+    uint64_t cost = c.task_cost_ns;
+    GrainAdvice a = advise_grain(g.grains[0], c.threshold_ns);
     EXPECT_FALSE(a.cut_off);
     EXPECT_TRUE(a.depth_cut_off);
     EXPECT_GE(a.depth, 2) << cost;

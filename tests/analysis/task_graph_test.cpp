@@ -168,6 +168,16 @@ TaskGrain grain(std::vector<std::pair<int64_t, uint64_t>> mean_by_value, uint64_
   return g;
 }
 
+TEST(GrainAdvice, CostAndThresholdFromTheBreakdownsOverhead) {
+  // 1 ms of overhead over 400 tasks: 2500 ns a task; a task should carry 20x that.
+  GrainCost c = grain_cost(1000000, 400);
+  EXPECT_EQ(c.task_cost_ns, 2500u);
+  EXPECT_EQ(c.threshold_ns, 50000u);
+  c = grain_cost(1000000, 0);  // no explicit tasks: no cost, no threshold
+  EXPECT_EQ(c.task_cost_ns, 0u);
+  EXPECT_EQ(c.threshold_ns, 0u);
+}
+
 TEST(GrainAdvice, ACutOffWhereTheValuesSplitBySize) {
   // n = 1..5 carry 10, 20, 40, 2000, 9000 ns; the threshold is 1000.
   GrainAdvice a = advise_grain(grain({{1, 10}, {2, 20}, {3, 40}, {4, 2000}, {5, 9000}}, 7), 1000);

@@ -88,13 +88,13 @@ TEST(ExportErrors, UnknownThread) {
 
 TEST(ExportErrors, UnknownFormatOrTime) {
   expect_one_line_error(export_cli({golden_dir(), "--to", "vampir", "-o", "-"}),
-                        "not a format (otf2, paraver, perfetto, dot) nor a time");
+                        "not a format (otf2, paraver, perfetto, perfetto-json, dot) nor a time");
   expect_one_line_error(export_cli({golden_dir(), "-o", scratch_dir() + "/out.txt"}),
                         "which format?");
   expect_one_line_error(export_cli({golden_dir(), "--to", "dot", "--from", "soon", "-o", "-"}),
                         "--from soon: not a time");
   expect_one_line_error(export_cli({golden_dir(), "--to", "otf2", "-o", "-"}),
-                        "only the perfetto and dot exports can go to stdout");
+                        "only the perfetto, perfetto-json and dot exports can go to stdout");
 }
 
 TEST(ExportCli, FormatFromTheOutputNameAndStdout) {
@@ -113,7 +113,8 @@ TEST(ExportCli, FormatFromTheOutputNameAndStdout) {
 TEST(ExportCli, HelpListsTheRegisteredFormats) {
   CommandResult r = export_cli({"--help"});
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* name : {"otf2", "paraver (or prv)", "perfetto (or chrome, json)", "dot (or graphviz)"}) {
+  for (const char* name : {"otf2", "paraver (or prv)", "perfetto (or pftrace, protobuf)",
+                           "perfetto-json (or chrome, json)", "dot (or graphviz)"}) {
     EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
   }
   EXPECT_NE(r.out.find("Graphviz DOT"), std::string::npos) << r.out;

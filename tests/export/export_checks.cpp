@@ -1,4 +1,5 @@
-// The independent readers of the exports (Paraver syntax, Perfetto JSON, otf2-print).
+// The independent readers of the exports (Paraver syntax, Perfetto JSON, otf2-print; the
+// Perfetto protobuf reader is perfetto_proto_check.cpp).
 #include "export/export_checks.h"
 
 #include <fmt/format.h>
@@ -6,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -281,7 +285,15 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
   struct Open {
     std::string name;
     double ts;
+    std::string args;
   };
+  std::map<int64_t, std::string> process_names;
+  std::map<std::pair<int64_t, int64_t>, std::string> thread_names;
+  auto track_name = [&](std::pair<int64_t, int64_t> t) {
+    return process_names[t.first] + " / " + thread_names[t];
+  };
+  auto ns = [](double us) { return uint64_t(std::llround(us * 1000)); };
+  std::map<std::pair<std::string, uint64_t>, PerfettoFlow> flow_ends;
   std::map<std::pair<int64_t, int64_t>, std::vector<Open>> stacks;
   std::map<std::pair<int64_t, int64_t>, double> last_ts;
   std::map<std::pair<std::string, uint64_t>, std::pair<int, int>> flows;  // (cat,id) -> (s, f)
@@ -294,7 +306,14 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
       continue;
     }
     std::string ph = e["ph"];
-    if (ph == "M") continue;
+    if (ph == "M") {
+      std::string what = e.value("name", std::string());
+      if (what == "process_name") process_names[e["pid"]] = e["args"]["name"];
+      if (what == "thread_name") {
+        thread_names[{e["pid"].get<int64_t>(), e.value("tid", int64_t(0))}] = e["args"]["name"];
+      }
+      continue;
+    }
     if (!e.contains("ts") || !e["ts"].is_number()) {
       bad.push_back("event without ts: " + e.dump());
       continue;
@@ -309,13 +328,20 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
       auto& s = stacks[track];
       if (ph == "B") {
         if (!e.contains("name")) bad.push_back("B without name: " + e.dump());
-        s.push_back(Open{e.value("name", std::string()), ts});
+        std::string args;
+        if (e.contains("args") && e["args"].contains("task")) {
+          args = "task=" + e["args"]["task"].get<std::string>() +
+                 " parent=" + e["args"]["parent"].get<std::string>();
+        }
+        s.push_back(Open{e.value("name", std::string()), ts, args});
         f.tracks.insert(track);
       } else if (s.empty()) {
         bad.push_back("E without B: " + e.dump());
       } else {
         ++f.slices;
         ++f.slice_names[s.back().name];
+        f.slice_list.push_back(
+            PerfettoSlice{track_name(track), s.back().name, ns(s.back().ts), ns(ts), s.back().args});
         s.pop_back();
       }
     } else if (ph == "s" || ph == "f") {
@@ -325,10 +351,16 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
       }
       auto key = std::make_pair(e["cat"].get<std::string>(), e["id"].get<uint64_t>());
       auto& p = flows[key];
+      PerfettoFlow& fl = flow_ends[key];
+      fl.kind = key.first;
       if (ph == "s") {
         ++p.first;
         flow_start[key] = ts;
+        fl.from_track = track_name(track);
+        fl.from_ns = ns(ts);
       } else {
+        fl.to_track = track_name(track);
+        fl.to_ns = ns(ts);
         ++p.second;
         if (flow_start.count(key) && ts < flow_start[key]) {
           bad.push_back("flow ends before it starts: " + e.dump());
@@ -353,13 +385,18 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
                                 p.second));
     } else {
       ++f.flows[key.first];
+      f.flow_list.push_back(flow_ends[key]);
     }
   }
+  std::sort(f.slice_list.begin(), f.slice_list.end());
+  std::sort(f.flow_list.begin(), f.flow_list.end());
+  f.bytes = std::filesystem::file_size(path);
   return bad;
 }
 
 std::string otf2_print_bin() { return TASKLENS_OTF2_PRINT; }
 std::string dot_bin() { return TASKLENS_DOT; }
+std::string protoc_bin() { return TASKLENS_PROTOC; }
 
 Otf2Print read_otf2(const std::string& anchor) {
   Otf2Print p;
@@ -440,6 +477,13 @@ ParaverFacts expect_valid_paraver(const std::string& base) {
 PerfettoFacts expect_valid_perfetto(const std::string& path) {
   PerfettoFacts f;
   std::vector<std::string> bad = check_perfetto(path, &f);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  return f;
+}
+
+PerfettoFacts expect_valid_perfetto_proto(const std::string& path) {
+  PerfettoFacts f;
+  std::vector<std::string> bad = check_perfetto_proto(path, &f);
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
   return f;
 }

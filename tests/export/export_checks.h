@@ -1,7 +1,9 @@
 // Readers that check what the exports wrote, independently of the exporters' code:
 //   * Paraver: a syntax check of .prv/.pcf/.row written from the format's description (header,
 //     record syntax, time order, object ids in range, every state and event value named);
-//   * Perfetto: the JSON parses, every B is closed by an E on its track in order, flows pair up;
+//   * Perfetto JSON: it parses, every B is closed by an E on its track in order, flows pair up;
+//   * Perfetto protobuf: decoded by a reader of the fields the export writes, written from
+//     Perfetto's protos (perfetto_proto_check.cpp), with the same checks and the same facts;
 //   * OTF2: the archive read back by otf2-print, its records parsed, enter/leave nesting checked.
 // Each check returns the problems it found (empty: fine) and the facts tests compare.
 #pragma once
@@ -10,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace tasklens::testing {
@@ -26,15 +29,43 @@ struct ParaverFacts {
 };
 std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* facts = nullptr);
 
+// A slice as both Perfetto encodings say it, for comparing them.
+struct PerfettoSlice {
+  std::string track;  // "process name / thread or lane name"
+  std::string name;
+  uint64_t begin_ns = 0, end_ns = 0;
+  std::string args;  // "task=T0#3 parent=T0#2" (in the order written)
+  auto key() const { return std::tie(track, begin_ns, end_ns, name, args); }
+  bool operator<(const PerfettoSlice& o) const { return key() < o.key(); }
+  bool operator==(const PerfettoSlice& o) const { return key() == o.key(); }
+};
+// A flow arrow: from a point on a track to the slice beginning at `to_ns` on another.
+struct PerfettoFlow {
+  std::string kind;  // "create", "dependence", "migration"
+  std::string from_track;
+  uint64_t from_ns = 0;
+  std::string to_track;
+  uint64_t to_ns = 0;
+  auto key() const { return std::tie(kind, from_track, from_ns, to_track, to_ns); }
+  bool operator<(const PerfettoFlow& o) const { return key() < o.key(); }
+  bool operator==(const PerfettoFlow& o) const { return key() == o.key(); }
+};
+
 struct PerfettoFacts {
-  uint64_t events = 0;   // trace events (metadata included)
+  uint64_t events = 0;   // trace events (metadata included); protobuf: trace packets
   uint64_t slices = 0;   // B/E pairs
   uint64_t counters = 0;
   std::map<std::string, uint64_t> flows;          // category -> paired flows
   std::map<std::string, uint64_t> slice_names;    // name -> slices
-  std::set<std::pair<int64_t, int64_t>> tracks;   // (pid, tid) with slices
+  std::set<std::pair<int64_t, int64_t>> tracks;   // (pid, tid) with slices (protobuf: lanes are
+                                                  // numbered 1, 2, ... in their process)
+  std::vector<PerfettoSlice> slice_list;          // sorted
+  std::vector<PerfettoFlow> flow_list;            // sorted
+  uint64_t bytes = 0;                             // the file's size
 };
 std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* facts = nullptr);
+std::vector<std::string> check_perfetto_proto(const std::string& path,
+                                              PerfettoFacts* facts = nullptr);
 
 struct Otf2Record {
   std::string kind;  // ENTER, LEAVE, THREAD_TASK_SWITCH, ...
@@ -59,10 +90,12 @@ std::vector<std::string> otf2_lines(const Otf2Print& p);
 // The checks as test expectations (a failure lists the problems); the facts for more.
 ParaverFacts expect_valid_paraver(const std::string& base);
 PerfettoFacts expect_valid_perfetto(const std::string& path);
+PerfettoFacts expect_valid_perfetto_proto(const std::string& path);
 Otf2Print expect_valid_otf2(const std::string& anchor);  // otf2-print succeeds, nesting holds
 
 std::string otf2_print_bin();
 std::string dot_bin();
+std::string protoc_bin();  // "" when protoc was not found at configure time
 
 // Counts of the experiment's events by kind name (dump's names), and of task_schedule statuses
 // ("task_schedule:complete"), from `tasklens dump --json`.

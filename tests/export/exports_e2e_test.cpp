@@ -1,6 +1,6 @@
 // End to end: the examples (fib, the dependence chain, the wavefront, untied tasks that migrate)
 // recorded by `tasklens run`, exported by `tasklens export` to every format, each output read by a
-// real reader: otf2-print, the Paraver syntax check, the JSON check, Graphviz. Counts are
+// real reader: otf2-print, the Paraver syntax check, the JSON check, the protobuf decoder, Graphviz. Counts are
 // compared with the trace's own (`tasklens dump`) and with what the programs print.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -108,13 +108,31 @@ TEST_P(ExportE2E, ParaverPassesTheSyntaxCheck) {
 
 TEST_P(ExportE2E, PerfettoJsonIsValidWithPairedFlows) {
   Recorded rec = record(GetParam());
-  export_cli(rec.dir, "perfetto", rec.dir + "/../trace.json");
+  export_cli(rec.dir, "perfetto-json", rec.dir + "/../trace.json");
   PerfettoFacts f = expect_valid_perfetto(rec.dir + "/../trace.json");
   EXPECT_EQ(f.flows["create"], rec.counts["task_create"]);
   EXPECT_EQ(f.flows["dependence"], uint64_t(deps_of(rec)));
   EXPECT_GT(f.counters, 0u);
   // Thread tracks plus one lane or more per task construct.
   EXPECT_GT(f.tracks.size(), size_t(GetParam().threads));
+}
+
+// The protobuf trace of a real run, decoded: the same slices and arrows as the JSON, an arrow per
+// task created and per dependence, and a fraction of the JSON's size.
+TEST_P(ExportE2E, PerfettoProtobufDecodesToTheJsonTrace) {
+  Recorded rec = record(GetParam());
+  std::string base = rec.dir + "/../trace";
+  export_cli(rec.dir, "perfetto-json", base + ".json");
+  export_cli(rec.dir, "perfetto", base + ".pftrace");
+  PerfettoFacts j = expect_valid_perfetto(base + ".json");
+  PerfettoFacts p = expect_valid_perfetto_proto(base + ".pftrace");
+  EXPECT_EQ(p.flows["create"], rec.counts["task_create"]);
+  EXPECT_EQ(p.flows["dependence"], uint64_t(deps_of(rec)));
+  EXPECT_EQ(p.slice_list.size(), j.slice_list.size());
+  EXPECT_TRUE(p.slice_list == j.slice_list);  // (not printed: thousands of slices)
+  EXPECT_TRUE(p.flow_list == j.flow_list);
+  EXPECT_EQ(p.counters, j.counters);
+  EXPECT_LT(p.bytes * 3, j.bytes);
 }
 
 TEST_P(ExportE2E, DotRendersWithGraphviz) {
@@ -167,8 +185,10 @@ TEST_P(EveryExample, ExportsAreValidInEveryFormat) {
   EXPECT_EQ(p.counts["ENTER"], p.counts["LEAVE"]);
   export_cli(dir, "paraver", base + "/t");
   expect_valid_paraver(base + "/t");
-  export_cli(dir, "perfetto", base + "/t.json");
+  export_cli(dir, "perfetto-json", base + "/t.json");
   expect_valid_perfetto(base + "/t.json");
+  export_cli(dir, "perfetto", base + "/t.pftrace");
+  expect_valid_perfetto_proto(base + "/t.pftrace");
   export_cli(dir, "dot", base + "/t.dot");
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", base + "/t.svg", base + "/t.dot"}).status, 0);
 }
@@ -212,8 +232,12 @@ TEST(ExportCli, WindowAndThreadsNarrowEveryFormat) {
   ParaverFacts f = expect_valid_paraver(base);
   EXPECT_EQ(f.threads_per_appl[0], 1u);
   EXPECT_LE(f.end_ns, last / 3 + 1);  // times start at the window
-  export_cli(rec.dir, "perfetto", base + ".json", window);
-  expect_valid_perfetto(base + ".json");
+  export_cli(rec.dir, "perfetto-json", base + ".json", window);
+  PerfettoFacts j = expect_valid_perfetto(base + ".json");
+  export_cli(rec.dir, "perfetto", base + ".pftrace", window);
+  PerfettoFacts pf = expect_valid_perfetto_proto(base + ".pftrace");
+  EXPECT_TRUE(pf.slice_list == j.slice_list);
+  EXPECT_TRUE(pf.flow_list == j.flow_list);
   export_cli(rec.dir, "dot", base + ".dot", window);
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", base + ".svg", base + ".dot"}).status, 0);
 }
@@ -234,7 +258,7 @@ TEST(ExportCli, WindowEndStopsTheReplay) {
     if (key.find(':') == std::string::npos) total += n;  // per kind, not per kind:detail
   }
   ASSERT_GT(total, 40000u);
-  for (const char* format : {"perfetto", "otf2", "paraver"}) {
+  for (const char* format : {"perfetto", "perfetto-json", "otf2", "paraver"}) {
     std::string out = rec.dir + "/../early-" + format;
     uint64_t early = events_read(export_cli(rec.dir, format, out, {"--to", "100us"}));
     EXPECT_GT(early, 0u) << format;
@@ -242,7 +266,8 @@ TEST(ExportCli, WindowEndStopsTheReplay) {
     uint64_t all = events_read(export_cli(rec.dir, format, out + "-all", {"--to", "1000s"}));
     EXPECT_EQ(all, total) << format;
   }
-  expect_valid_perfetto(rec.dir + "/../early-perfetto");
+  expect_valid_perfetto_proto(rec.dir + "/../early-perfetto");
+  expect_valid_perfetto(rec.dir + "/../early-perfetto-json");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Golden tests of each format on the hand-made traces: the OTF2 archive read back by otf2-print
 // (exact records), the Paraver files through the syntax check (and the relations expected), the
-// Perfetto JSON through its check, the DOT graph through Graphviz.
+// Perfetto JSON through its check, the Perfetto protobuf through the test's decoder (equal to the
+// JSON), the DOT graph through Graphviz.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 
 #include "export/export.h"
 #include "export/export_checks.h"
+#include "export/proto_writer.h"
 #include "export/golden_traces.h"
 #include "support/test_paths.h"
 
@@ -200,12 +202,12 @@ TEST(ParaverGolden, SharedTaskRowsAboveTheLimitAndSpilledSort) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/shared.prv-tmp"));
 }
 
-// ---- Perfetto -----------------------------------------------------------------------------------
+// ---- Perfetto ----------------------------------------------------------------------------------
 
 TEST(PerfettoGolden, SlicesNestAndFlowsPair) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
-  auto s = export_to(dir, *exports::find_export_format("perfetto"), dir + "/trace.json");
+  auto s = export_to(dir, *exports::find_export_format("perfetto-json"), dir + "/trace.json");
   PerfettoFacts f = expect_valid_perfetto(dir + "/trace.json");
   EXPECT_EQ(f.flows["create"], 1u);
   EXPECT_EQ(f.flows["migration"], 1u);
@@ -222,10 +224,119 @@ TEST(PerfettoGolden, WarnsWhenTooBigForABrowser) {
   std::string dir = taskwait_with_child_trace(t);
   exports::ExportOptions o;
   o.browser_events = 10;
-  auto s = export_to(dir, *exports::find_export_format("perfetto"), dir + "/big.json", o);
-  ASSERT_FALSE(s.notes.empty());
-  EXPECT_NE(s.notes[0].find("warning: "), std::string::npos) << s.notes[0];
-  EXPECT_NE(s.notes[0].find("too much for a browser"), std::string::npos) << s.notes[0];
+  for (const char* format : {"perfetto", "perfetto-json"}) {
+    auto s = export_to(dir, *exports::find_export_format(format), dir + "/big." + format, o);
+    ASSERT_FALSE(s.notes.empty()) << format;
+    EXPECT_NE(s.notes[0].find("warning: "), std::string::npos) << s.notes[0];
+    EXPECT_NE(s.notes[0].find("too much for a browser"), std::string::npos) << s.notes[0];
+  }
+}
+
+// The protobuf trace, decoded by the test's own reader, says what the JSON says: the same tracks,
+// slices (name, begin, end, task arguments), arrows and counter values.
+void expect_protobuf_equals_json(const std::string& dir) {
+  auto sj = export_to(dir, *exports::find_export_format("perfetto-json"), dir + "/same.json");
+  auto sp = export_to(dir, *exports::find_export_format("perfetto"), dir + "/same.pftrace");
+  PerfettoFacts j = expect_valid_perfetto(dir + "/same.json");
+  PerfettoFacts p = expect_valid_perfetto_proto(dir + "/same.pftrace");
+  ASSERT_FALSE(j.slice_list.empty());
+  EXPECT_EQ(p.slice_list, j.slice_list);
+  EXPECT_EQ(p.flow_list, j.flow_list);
+  EXPECT_EQ(p.flows, j.flows);
+  EXPECT_EQ(p.counters, j.counters);
+  EXPECT_EQ(p.tracks, j.tracks);
+  EXPECT_EQ(sp.records_out, p.events);
+  EXPECT_LT(p.bytes * 2, j.bytes);
+}
+
+TEST(PerfettoProtoGolden, TaskwaitTraceDecodesToTheJsonSlices) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  expect_protobuf_equals_json(dir);
+  PerfettoFacts p = expect_valid_perfetto_proto(dir + "/same.pftrace");
+  // The child C runs inside the taskwait of A, inside "work": exact slices on the thread track.
+  auto on_thread = [&](const std::string& name, uint64_t b, uint64_t e, const std::string& args) {
+    PerfettoSlice s{"golden threads / thread 0", name, b, e, args};
+    return std::find(p.slice_list.begin(), p.slice_list.end(), s) != p.slice_list.end();
+  };
+  EXPECT_TRUE(on_thread("task 0x2000", 50, 110, "task=T0#3 parent=T0#2"));
+  EXPECT_TRUE(on_thread("work", 55, 105, ""));
+  EXPECT_TRUE(on_thread("taskwait 0x3000", 70, 100, ""));
+  EXPECT_TRUE(on_thread("task 0x2100", 80, 90, "task=T0#4 parent=T0#3"));
+  EXPECT_EQ(p.flows["create"], 2u);
+}
+
+TEST(PerfettoProtoGolden, UntiedMigrationDecodesToTheJsonSlices) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  expect_protobuf_equals_json(dir);
+  PerfettoFacts p = expect_valid_perfetto_proto(dir + "/same.pftrace");
+  EXPECT_EQ(p.flows["migration"], 1u);
+  EXPECT_EQ(p.slice_names["ready (switched out)"], 1u);
+}
+
+TEST(PerfettoProtoGolden, DependenceDecodesToTheJsonSlices) {
+  TraceBuilder t;
+  std::string dir = dependence_trace(t);
+  expect_protobuf_equals_json(dir);
+  PerfettoFacts p = expect_valid_perfetto_proto(dir + "/same.pftrace");
+  ASSERT_EQ(p.flows["dependence"], 1u);
+  // From just before the predecessor's end on thread 0 to the successor's start on thread 1.
+  bool found = false;
+  for (const PerfettoFlow& fl : p.flow_list) {
+    if (fl.kind == "dependence") {
+      found = true;
+      EXPECT_EQ(fl.from_ns, 49u);
+      EXPECT_EQ(fl.to_ns, 60u);
+      EXPECT_NE(fl.to_track.find("thread 1"), std::string::npos) << fl.to_track;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+// protoc, which knows nothing of Perfetto, parses the file as protobuf: every length and key is
+// sound, and the strings are where the protos put them.
+TEST(PerfettoProtoGolden, ProtocDecodesTheRawTrace) {
+  if (protoc_bin().empty()) GTEST_SKIP() << "no protoc (scripts/setup.sh installs it)";
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, *exports::find_export_format("perfetto"), dir + "/raw.pftrace");
+  CommandResult r = run_command(
+      {"/bin/sh", "-c", protoc_bin() + " --decode_raw < '" + dir + "/raw.pftrace'"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("5: \"thread 1\""), std::string::npos) << r.out;  // thread_name = 5
+  EXPECT_NE(r.out.find("2: \"untied task 0x2000\""), std::string::npos);  // EventName.name = 2
+  EXPECT_NE(r.out.find("13: 1\n"), std::string::npos);  // SEQ_INCREMENTAL_STATE_CLEARED
+}
+
+// The writer's encoding, byte by byte (protobuf.dev's encoding guide).
+TEST(ProtoWriter, VarintsFixedAndNestedLengths) {
+  exports::ProtoWriter w;
+  w.uint_field(1, 150);  // the guide's example: 08 96 01
+  EXPECT_EQ(w.data(), std::string("\x08\x96\x01", 3));
+  w.clear();
+  w.varint(0);
+  w.varint(127);
+  w.varint(128);
+  w.varint(~uint64_t(0));
+  EXPECT_EQ(w.data(), std::string("\x00\x7f\x80\x01", 4) + std::string(9, '\xff') + "\x01");
+  w.clear();
+  w.fixed64_field(47, 0x0102030405060708);  // key 47 << 3 | 1 = 377: f9 02
+  EXPECT_EQ(w.data(), std::string("\xf9\x02\x08\x07\x06\x05\x04\x03\x02\x01", 10));
+  w.clear();
+  w.int_field(4, -1);  // ten bytes
+  EXPECT_EQ(w.size(), 1u + 10u);
+  w.clear();
+  // A nested message: one length byte up to 127 bytes, moved when longer.
+  size_t outer = w.open(1);
+  size_t inner = w.open(2);
+  w.bytes_field(3, std::string(200, 'x'));
+  w.close(inner);
+  w.close(outer);
+  std::string d(w.data());
+  ASSERT_EQ(d.size(), 1u + 2u + 1u + 2u + 1u + 2u + 200u);
+  EXPECT_EQ(d.substr(0, 9), std::string("\x0a\xce\x01\x12\xcb\x01\x1a\xc8\x01", 9));
+  EXPECT_EQ(d.back(), 'x');
 }
 
 // ---- DOT ----------------------------------------------------------------------------------------
@@ -289,7 +400,9 @@ TEST(ExportRegistry, NamesAliasesAndExtensionsAreUniqueAndFound) {
   EXPECT_EQ(exports::export_format_for_path("trace.txt"), nullptr);
   EXPECT_EQ(exports::export_format_for_path(".json"), nullptr);  // a bare extension names no file
   EXPECT_EQ(exports::find_export_format("prv")->name, "paraver");
-  EXPECT_EQ(exports::export_format_names(), "otf2, paraver, perfetto, dot");
+  EXPECT_EQ(exports::export_format_names(), "otf2, paraver, perfetto, perfetto-json, dot");
+  EXPECT_EQ(exports::export_format_for_path("t.json")->name, "perfetto-json");
+  EXPECT_EQ(exports::export_format_for_path("t.pftrace")->name, "perfetto");
 }
 
 }  // namespace

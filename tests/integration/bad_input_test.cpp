@@ -433,6 +433,11 @@ void expect_lost_stream_said(const std::string& dir, const std::string& line) {
   const auto& warnings = doc["run"]["warnings"];
   EXPECT_NE(std::find(warnings.begin(), warnings.end(), line), warnings.end()) << warnings;
   EXPECT_GT(doc["run"]["events"].get<uint64_t>(), 0u);  // thread 0 read
+  // The HTML report: written all the same, the warning in its data, status 1.
+  std::string page = scratch_dir() + "/report.html";
+  CommandResult html = tasklens({"report", "--no-symbols", dir, "--html", page});
+  EXPECT_EQ(html.status, 1) << html.err;
+  EXPECT_NE(read_file(page).find(nlohmann::json(line).dump()), std::string::npos);
   CommandResult out = tasklens({"export", dir, "--to", "dot", "-q", "-o", scratch_dir() + "/g.dot"});
   EXPECT_EQ(out.status, 1);
   EXPECT_EQ(out.err, "tasklens export: warning: " + line + "\n");
@@ -532,7 +537,7 @@ TEST(DamagedExperiment, RepeatedRegionAndImplicitTaskIdsEndInTime) {
   EXPECT_EQ(report.status, 0) << report.err;
   nlohmann::json doc = nlohmann::json::parse(report.out);
   EXPECT_EQ(doc["run"]["events"], 12);
-  for (const char* format : {"otf2", "paraver", "perfetto", "dot"}) {
+  for (const char* format : {"otf2", "paraver", "perfetto", "perfetto-json", "dot"}) {
     CommandResult out =
         tasklens({"export", dir, "--to", format, "-q", "-o", scratch_dir() + "/out"});
     EXPECT_EQ(out.status, 0) << format << "\n" << out.err;
@@ -570,7 +575,8 @@ TEST(DamagedStream, OutputIntoAClosedPipeEndsQuietly) {
   Damaged d = record_for_damage();
   for (const std::string& command :
        {tasklens_bin() + " dump " + d.dir, tasklens_bin() + " dump --json " + d.dir,
-        tasklens_bin() + " export " + d.dir + " --to perfetto -q -o -"}) {
+        tasklens_bin() + " export " + d.dir + " --to perfetto -q -o -",
+        tasklens_bin() + " export " + d.dir + " --to perfetto-json -q -o -"}) {
     CommandResult r = run_command({"/bin/sh", "-c", command + " | head -c 100 >/dev/null"});
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_EQ(r.err, "") << command;

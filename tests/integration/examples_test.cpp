@@ -168,7 +168,7 @@ TEST(GccExamples, DepChainIsRecordedThroughLibomp) {
 TEST(GccExamples, SingleIsClosedInEveryExport) {
   Recorded r = record_run(example("gcc/fib"), {"15"}, 2);
   expect_sound(r, 2);
-  for (const char* to : {"otf2", "paraver", "perfetto", "dot"}) {
+  for (const char* to : {"otf2", "paraver", "perfetto", "perfetto-json", "dot"}) {
     CommandResult e = run_command({tasklens_bin(), "export", r.dir, "--to", to, "-o",
                                    scratch_dir(to) + "/out." + to});
     EXPECT_EQ(e.status, 0) << to << ": " << e.err;

@@ -1,4 +1,5 @@
-// TraceBuilder: hand-made events written as a real experiment directory; scratch dirs.
+// TraceBuilder: hand-made events written as a real experiment directory; scratch dirs. Each event
+// is built from its kind's view (format/event_views.h), so its fields land where readers look.
 #include "support/trace_builder.h"
 
 #include <gtest/gtest.h>
@@ -8,17 +9,37 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "format/event_views.h"
+
 namespace tasklens::testing {
 namespace fs = std::filesystem;
 using format::Endpoint;
 using format::Event;
 using format::Kind;
+namespace ev = format::ev;
 
 namespace {
 
-Event ev(uint64_t t, Kind k, uint8_t op = 0, uint16_t sub = 0, uint32_t flags = 0, uint64_t a = 0,
-         uint64_t b = 0, uint64_t c = 0) {
-  return Event{t, k, op, sub, flags, a, b, c};
+ev::ImplicitTask implicit(Endpoint ep, uint64_t task, uint64_t region, uint64_t team_size,
+                          uint16_t index, uint32_t flags) {
+  ev::ImplicitTask v;
+  v.endpoint = uint8_t(ep);
+  v.index = index;
+  v.flags = flags;
+  v.task = task;
+  v.region = region;
+  v.team_size = team_size;
+  return v;
+}
+
+ev::SyncAny sync_view(SyncKind kind, Endpoint ep, uint64_t region, uint64_t task, uint64_t code) {
+  ev::SyncAny v;
+  v.endpoint = uint8_t(ep);
+  v.sync_kind = uint16_t(kind);
+  v.region = region;
+  v.task = task;
+  v.codeptr = code;
+  return v;
 }
 
 struct ScratchRoot {
@@ -62,38 +83,49 @@ TraceBuilder& TraceBuilder::preempted(uint32_t th, uint64_t t0, uint64_t t1) {
 }
 
 TraceBuilder& TraceBuilder::thread_begin(uint32_t th, uint64_t t, uint16_t type) {
-  return event(th, ev(t, Kind::kThreadBegin, 0, type));
+  ev::ThreadBegin v;
+  v.thread_type = type;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::thread_end(uint32_t th, uint64_t t) {
-  return event(th, ev(t, Kind::kThreadEnd));
+  return event(th, ev::ThreadEnd().event(t));
 }
 
 TraceBuilder& TraceBuilder::parallel_begin(uint32_t th, uint64_t t, uint64_t region, uint64_t task,
                                            uint16_t requested, uint64_t code) {
-  return event(th, ev(t, Kind::kParallelBegin, 0, requested, 0x80000001u, region, task, code));
+  ev::ParallelBegin v;
+  v.requested = requested;
+  v.flags = 0x80000001u;  // invoked by the program, a team
+  v.region = region;
+  v.task = task;
+  v.codeptr = code;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::parallel_end(uint32_t th, uint64_t t, uint64_t region, uint64_t task,
                                          uint64_t code) {
-  return event(th, ev(t, Kind::kParallelEnd, 0, 0, 0x80000001u, region, task, code));
+  ev::ParallelEnd v;
+  v.flags = 0x80000001u;
+  v.region = region;
+  v.task = task;
+  v.codeptr = code;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::implicit_begin(uint32_t th, uint64_t t, uint64_t task, uint64_t region,
                                            uint32_t team_size, uint16_t index, uint32_t flags) {
-  return event(th, ev(t, Kind::kImplicitTask, uint8_t(Endpoint::kBegin), index, flags, task,
-                      region, team_size));
+  return event(th, implicit(Endpoint::kBegin, task, region, team_size, index, flags).event(t));
 }
 
 TraceBuilder& TraceBuilder::implicit_end(uint32_t th, uint64_t t, uint64_t task, uint64_t region,
                                          uint32_t team_size, uint16_t index) {
-  return event(th, ev(t, Kind::kImplicitTask, uint8_t(Endpoint::kEnd), index,
-                      format::task_flag::kImplicit, task, region, team_size));
+  return event(th, implicit(Endpoint::kEnd, task, region, team_size, index,
+                           format::task_flag::kImplicit).event(t));
 }
 
 TraceBuilder& TraceBuilder::initial_task(uint32_t th, uint64_t t, uint64_t task) {
-  return event(th, ev(t, Kind::kImplicitTask, uint8_t(Endpoint::kBegin), 1,
-                      format::task_flag::kInitial, task, 0, 1));
+  return event(th, implicit(Endpoint::kBegin, task, 0, 1, 1, format::task_flag::kInitial).event(t));
 }
 
 TraceBuilder& TraceBuilder::solo_begin() {
@@ -110,36 +142,53 @@ TraceBuilder& TraceBuilder::solo_end(uint64_t end, uint64_t exit) {
 
 TraceBuilder& TraceBuilder::create(uint32_t th, uint64_t t, uint64_t task, uint64_t parent,
                                    uint64_t code, uint32_t flags, bool has_deps) {
-  return event(th, ev(t, Kind::kTaskCreate, has_deps, 0, flags, task, parent, code));
+  ev::TaskCreate v;
+  v.has_deps = has_deps;
+  v.flags = flags;
+  v.task = task;
+  v.parent = parent;
+  v.codeptr = code;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::schedule(uint32_t th, uint64_t t, uint64_t prior, Status status,
                                      uint64_t next) {
-  return event(th, ev(t, Kind::kTaskSchedule, uint8_t(status), 0, 0, prior, next));
+  ev::TaskSchedule v;
+  v.status = uint8_t(status);
+  v.prior = prior;
+  v.next = next;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::deps(uint32_t th, uint64_t t, uint64_t task,
                                  std::initializer_list<std::pair<uint64_t, DependenceType>> items) {
-  uint32_t i = 0;
+  ev::Dependence v;
+  v.task = task;
+  v.ndeps = items.size();
   for (const auto& [addr, type] : items) {
-    event(th, ev(t, Kind::kDependence, uint8_t(type), 0, i++, task, addr, items.size()));
+    v.type = uint8_t(type);
+    v.address = addr;
+    event(th, v.event(t));
+    ++v.index;
   }
   return *this;
 }
 
 TraceBuilder& TraceBuilder::task_dependence(uint32_t th, uint64_t t, uint64_t src, uint64_t sink) {
-  return event(th, ev(t, Kind::kTaskDependence, 0, 0, 0, src, sink));
+  ev::TaskDependence v;
+  v.dep_task = src;
+  v.task = sink;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::sync(uint32_t th, uint64_t t, SyncKind kind, Endpoint ep,
                                  uint64_t region, uint64_t task, uint64_t code) {
-  return event(th, ev(t, Kind::kSyncRegion, uint8_t(ep), uint16_t(kind), 0, region, task, code));
+  return event(th, sync_view(kind, ep, region, task, code).event(t, Kind::kSyncRegion));
 }
 
 TraceBuilder& TraceBuilder::sync_wait(uint32_t th, uint64_t t, SyncKind kind, Endpoint ep,
                                       uint64_t region, uint64_t task, uint64_t code) {
-  return event(th,
-               ev(t, Kind::kSyncRegionWait, uint8_t(ep), uint16_t(kind), 0, region, task, code));
+  return event(th, sync_view(kind, ep, region, task, code).event(t, Kind::kSyncRegionWait));
 }
 
 TraceBuilder& TraceBuilder::sync_span(uint32_t th, uint64_t t0, uint64_t t1, SyncKind kind,
@@ -152,17 +201,33 @@ TraceBuilder& TraceBuilder::sync_span(uint32_t th, uint64_t t0, uint64_t t1, Syn
 
 TraceBuilder& TraceBuilder::work(uint32_t th, uint64_t t, format::WorkType type, Endpoint ep,
                                  uint64_t region, uint64_t task, uint32_t count, uint64_t code) {
-  return event(th, ev(t, Kind::kWork, uint8_t(ep), uint16_t(type), count, region, task, code));
+  ev::Work v;
+  v.endpoint = uint8_t(ep);
+  v.work_type = uint16_t(type);
+  v.count = count;
+  v.region = region;
+  v.task = task;
+  v.codeptr = code;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::masked(uint32_t th, uint64_t t, Endpoint ep, uint64_t region,
                                    uint64_t task, uint64_t code) {
-  return event(th, ev(t, Kind::kMasked, uint8_t(ep), 0, 0, region, task, code));
+  ev::Masked v;
+  v.endpoint = uint8_t(ep);
+  v.region = region;
+  v.task = task;
+  v.codeptr = code;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::mutex(uint32_t th, uint64_t t, Kind kind, format::MutexKind mk,
                                   uint64_t wait_id, uint64_t code) {
-  return event(th, ev(t, kind, 0, uint16_t(mk), 0, wait_id, 0, code));
+  ev::MutexAny v;  // `kind` is any mutex kind; impl and hint stay 0
+  v.mutex_kind = uint16_t(mk);
+  v.wait_id = wait_id;
+  v.codeptr = code;
+  return event(th, v.event(t, kind));
 }
 
 uint32_t TraceBuilder::string_id(const std::string& name) {
@@ -176,12 +241,18 @@ uint32_t TraceBuilder::string_id(const std::string& name) {
 
 TraceBuilder& TraceBuilder::user_region(uint32_t th, uint64_t t, Endpoint ep,
                                         const std::string& name) {
-  return event(th, ev(t, Kind::kUserRegion, uint8_t(ep), 0, 0, string_id(name)));
+  ev::UserRegion v;
+  v.endpoint = uint8_t(ep);
+  v.name = string_id(name);
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::user_param(uint32_t th, uint64_t t, const std::string& name,
                                        int64_t value) {
-  return event(th, ev(t, Kind::kUserParam, 0, 0, 0, string_id(name), uint64_t(value)));
+  ev::UserParam v;
+  v.name = string_id(name);
+  v.value = value;
+  return event(th, v.event(t));
 }
 
 TraceBuilder& TraceBuilder::chunk_events(size_t n) {
