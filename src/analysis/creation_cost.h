@@ -4,8 +4,8 @@
 // as its creator's work unless it is taken out. This file estimates that time per run (and per
 // task construct when the trace holds enough samples) and claims it, creation by creation, from
 // the creator's working time: the breakdown counts it as overhead, the ompP classes as task
-// management, the task graph as runtime weight on the path (docs/PERFORMANCE.md section 11 has the
-// method and its error).
+// management, the task graph as runtime weight on the path (the method and its error:
+// docs/PERFORMANCE.md, "Task creation: the estimate and its error").
 //
 // Estimate, from each thread's own stream (in time order; dependence records are part of the
 // creation they follow):
