@@ -280,7 +280,9 @@ class Simulation {
         return s.live_children == 0;
       case Wait::kGroup:
         if (groups_[s.open_group].live) return false;
+        // Closed once: asked again, the task must not pop a second (perhaps no) group.
         s.open_group = groups_[s.open_group].prev_open;
+        s.wait = Wait::kNone;
         return true;
       case Wait::kBarrier: {
         const RegionState& rs = regions_[s.region];

@@ -79,5 +79,21 @@ TEST(WhatIf, ADependenceChainDoesNotScale) {
   EXPECT_GT(four, 0.5 * one);
 }
 
+// taskloop's implicit taskgroups: a task waiting at a taskgroup's end was asked again after the
+// group closed and popped a group it no longer had (report --what-if and --all crashed).
+TEST(WhatIf, TaskloopGroupsCloseOnce) {
+  for (int threads : {1, 2}) {
+    nlohmann::json doc = what_if("taskloop", {"1000", "10"}, threads);
+    const nlohmann::json& w = doc["what_if"];
+    ASSERT_TRUE(w.is_object()) << threads;
+    EXPECT_EQ(w["recorded_threads"], threads);
+    ASSERT_EQ(w["predictions"].size(), 3u);
+    for (const nlohmann::json& p : w["predictions"]) {
+      EXPECT_FALSE(p["stalled"].get<bool>()) << p.dump();
+      EXPECT_GT(p["wall_ns"].get<uint64_t>(), 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tasklens::testing
