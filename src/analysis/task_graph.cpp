@@ -447,6 +447,12 @@ void TaskGraphPass::compose_critical_path() {
     tasks[s.construct].insert(s.task);
   }
   std::reverse(in_order.begin(), in_order.end());
+  std::unordered_set<uint64_t> on_path;
+  for (const PathArena::Segment* s : in_order) {
+    if (s->construct != 0 && s->task && on_path.insert(s->task).second) {
+      result_.path_tasks.push_back(s->task);
+    }
+  }
   for (size_t i = 0; i < shares.size(); ++i) {
     if (shares[i].ns == 0) continue;
     shares[i].codeptr = i ? result_.grains[i - 1].codeptr : 0;

@@ -133,6 +133,9 @@ struct TaskGraph {
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
   std::vector<PathRun> path_runs;        // the critical path in time order (at most kMaxRuns)
+  // The explicit tasks the critical path runs through, in time order, each once (the HTML
+  // report highlights them on its timeline).
+  std::vector<uint64_t> path_tasks;
   uint64_t path_runs_left_off = 0;       // runs beyond kMaxRuns
   CreationBound creation_bound;
   static constexpr size_t kMaxRuns = 1000;

@@ -13,6 +13,7 @@
 #include "format/plural.h"
 #include "html/page.h"
 #include "html/timeline_data.h"
+#include "report/graph_section.h"
 #include "report/section.h"
 #include "report/text_format.h"
 #include "replay/consistency.h"
@@ -144,7 +145,11 @@ int run_report(const ReportOptionsCli& o) {
     }
     if (timeline) {
       // The page holds the same document, plus what its timeline draws.
-      doc["timeline"] = timeline->json();
+      std::vector<uint64_t> path_tasks;
+      for (const auto& s : sections) {
+        if (const analysis::TaskGraph* g = report::graph_of(*s)) path_tasks = g->path_tasks;
+      }
+      doc["timeline"] = timeline->json(path_tasks);
       auto written = html::write_page(o.html, doc);
       if (!written) {
         fmt::print(stderr, "tasklens report: {}\n", written.error().message);

@@ -38,6 +38,7 @@ uint64_t TimelineData::number(TimelineTask& task, uint32_t thread, uint64_t t) {
                                                                     : int64_t(task.creator_thread));
   task_created_.push_back(task.created_ns ? task.created_ns : t);
   task.slot = task_region_.size();
+  if (task.id) number_of_.emplace(task.id, task.slot);
   return task.slot;
 }
 
@@ -68,9 +69,15 @@ void TimelineData::end(uint64_t t) {
   end_ns_ = t;
 }
 
-nlohmann::json TimelineData::json() const {
+nlohmann::json TimelineData::json(const std::vector<uint64_t>& path_tasks) const {
   nlohmann::json j;
   j["format"] = 1;
+  // The critical path's tasks as task numbers, in path order (tasks the page never saw left out).
+  nlohmann::json& path = j["path"] = nlohmann::json::array();
+  for (uint64_t id : path_tasks) {
+    auto it = number_of_.find(id);
+    if (it != number_of_.end()) path.push_back(it->second);
+  }
   j["run_ns"] = end_ns_;
   j["threads"] = threads_;
   nlohmann::json names = nlohmann::json::array();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "export/regions.h"
@@ -19,8 +20,9 @@ class TimelineData final : private exports::TimelineSink {
   TimelineData(const format::Experiment& x, symbols::Symbolizer* symbols);
 
   replay::Pass& pass() { return pass_; }
-  // After the replay: the `timeline` object of the page's data.
-  nlohmann::json json() const;
+  // After the replay: the `timeline` object of the page's data. `path_tasks`: the task ids of the
+  // critical path (analysis::TaskGraph::path_tasks), listed as the page's task numbers in `path`.
+  nlohmann::json json(const std::vector<uint64_t>& path_tasks = {}) const;
 
  private:
   // A sequence of (time difference, value) pairs, several values at one instant kept as the last.
@@ -54,6 +56,7 @@ class TimelineData final : private exports::TimelineSink {
   std::vector<int64_t> task_creator_;  // thread, -1: unknown
   std::vector<uint64_t> task_created_;
   std::vector<uint64_t> deps_;  // predecessor, successor, ... (task numbers)
+  std::unordered_map<uint64_t, uint64_t> number_of_;  // task id -> its number
 };
 
 }  // namespace tasklens::html

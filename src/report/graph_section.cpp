@@ -115,6 +115,7 @@ std::string grain_advice(const analysis::TaskGrain& g, const analysis::GrainAdvi
 class GraphSection : public Section {
  public:
   replay::Pass& pass() override { return group_; }
+  const TaskGraph& graph() const { return pass_.result(); }
 
   void text(const ReportContext& ctx, std::string& out) override {
     const TaskGraph& g = pass_.result();
@@ -337,6 +338,11 @@ class GraphSection : public Section {
 };
 
 }  // namespace
+
+const analysis::TaskGraph* graph_of(const Section& section) {
+  auto* g = dynamic_cast<const GraphSection*>(&section);
+  return g ? &g->graph() : nullptr;
+}
 
 std::unique_ptr<Section> make_graph_section(const ReportOptions&) {
   return std::make_unique<GraphSection>();

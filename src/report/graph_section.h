@@ -5,10 +5,13 @@
 
 #include <memory>
 
+#include "analysis/task_graph.h"
 #include "report/section.h"
 
 namespace tasklens::report {
 
 std::unique_ptr<Section> make_graph_section(const ReportOptions& options);
+// The task graph `section` computed, when it is the graph section (after the replay).
+const analysis::TaskGraph* graph_of(const Section& section);
 
 }  // namespace tasklens::report

@@ -254,6 +254,9 @@ TEST(TaskGraph, AChainOfNTasksIsItsLength) {
   EXPECT_EQ(g_.path_runs[2].via, PathVia::kBarrier);
   EXPECT_EQ(g_.path_runs[2].ns, 10u);
   EXPECT_FALSE(g_.creation_bound.found);
+  // The explicit tasks on the path, in chain order (the HTML page marks them).
+  ASSERT_EQ(g_.path_tasks.size(), N);
+  for (uint64_t i = 0; i < N; ++i) EXPECT_EQ(g_.path_tasks[i], 10 + i) << i;
 }
 
 // A binary tree of depth D run on one thread: each inner task runs a = 3 ns, creates its two

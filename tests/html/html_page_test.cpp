@@ -104,6 +104,10 @@ TEST(HtmlPage, NqueensPageOpensOfflineAndMeetsTheContract) {
   EXPECT_EQ(before[0], 0);
   EXPECT_LT(zoomed[1].get<double>() - zoomed[0].get<double>(),
             before[1].get<double>() - before[0].get<double>());
+  // The critical path on demand: nqueens' path runs through its tasks; marking it redraws.
+  EXPECT_GT(c.out.value("path_tasks", 0), 0) << c.out.dump(1);
+  EXPECT_EQ(c.out.value("path_highlight", ""), "on") << c.out.dump(1);
+  EXPECT_GT(c.out.value("path_pixels_changed", 0), 0) << c.out.dump(1);
 }
 
 // fib 25 without a cut-off: 242,784 tasks, over 10^6 events. The page stays under 25 MB and is

@@ -156,6 +156,32 @@ try {
     return t && t.style.display === "block" ? t.textContent : "";
   });
   if (!out.tooltip.includes("thread")) fail("no tooltip over a thread row");
+  // The critical path on demand: its tasks' fragments marked in red, the canvas changes.
+  await page.mouse.move(0, 0);
+  await page.click("#timeline button[title='Show the whole run']");
+  await frame();
+  // The canvas's pixels kept in the page; the second call counts the ones that changed.
+  const pixels = () => page.evaluate(() => {
+    const c = document.querySelector("#timeline canvas");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, old = window.__pathPixels;
+    window.__pathPixels = d;
+    if (!old || old.length !== d.length) return 0;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] !== old[i] || d[i + 1] !== old[i + 1] || d[i + 2] !== old[i + 2]) ++n;
+    return n;
+  });
+  out.path_tasks = await page.evaluate(() => Number(document.getElementById("timeline").dataset.pathTasks));
+  if (out.path_tasks > 0) {
+    await pixels();
+    await page.click("#timeline button[title^='Mark the fragments of the tasks on the critical path']");
+    await frame();
+    out.path_highlight = await page.evaluate(() => document.getElementById("timeline").dataset.pathHighlight);
+    if (out.path_highlight !== "on") fail(`the critical path button left data-path-highlight ${out.path_highlight}`);
+    out.path_pixels_changed = await pixels();
+    if (!out.path_pixels_changed) fail("marking the critical path changed nothing on the canvas");
+    await page.click("#timeline button[title^='Mark the fragments of the tasks on the critical path']");
+    await frame();
+  }
   if (args["timeline-screenshot"]) {
     await page.mouse.move(0, 0);  // no tooltip
     await frame();

@@ -25,12 +25,23 @@ class Timeline {
       this.draw();
     });
     this.arrowButton.classList.add("on");
+    // The critical path: its tasks' fragments marked in red on every thread (off by default).
+    this.path = false;
+    this.pathButton = button("critical path", "Mark the fragments of the tasks on the critical path (" + tl.pathTasks + " tasks)", () => {
+      this.path = !this.path;
+      this.pathButton.classList.toggle("on", this.path);
+      this.section.dataset.pathHighlight = this.path ? "on" : "off";
+      this.draw();
+    });
+    this.pathButton.disabled = !tl.pathTasks;
+    this.section.dataset.pathHighlight = "off";
+    this.section.dataset.pathTasks = String(tl.pathTasks);
     this.windowText = el("span", { class: "window" });
     body.append(el("div", { class: "toolbar" },
       button("+", "Zoom in", () => this.zoom(0.5, 0.5)), button("\u2212", "Zoom out", () => this.zoom(2, 0.5)),
       button("\u2190", "Pan left", () => this.pan(-0.25)), button("\u2192", "Pan right", () => this.pan(0.25)),
       button("whole run", "Show the whole run", () => this.setView(0, this.tl.runNs)),
-      this.modeButton, this.arrowButton, this.windowText));
+      this.modeButton, this.arrowButton, this.pathButton, this.windowText));
     this.canvas = el("canvas", { "aria-label": "timeline" });
     this.wrap = el("div", { class: "tl-wrap" }, this.canvas);
     body.append(this.wrap);
@@ -255,8 +266,25 @@ class Timeline {
         if ((b - top.time[i]) * scale >= 4 && top.value[i]) g.fillRect(Math.floor((top.time[i] - this.v0) * scale), y + stateH + 2, 1, rowH - stateH - 4);
       }
     }
+    if (this.path) this.paintPath(g, rowH, scale, stateH);
     for (let th = 0; th < tl.threads; ++th) this.label(g, "thread " + th, AXIS_H + th * rowH + stateH + 2);
     if (this.arrows) this.paintArrows(g, rowH, scale, stateH);
+  }
+
+  // A red bar under every fragment of a task on the critical path, at least a pixel wide.
+  paintPath(g, rowH, scale, stateH) {
+    const tl = this.tl;
+    g.fillStyle = "rgba(198,40,40,0.95)";
+    for (let th = 0; th < tl.threads; ++th) {
+      const top = tl.tops[th], y = AXIS_H + th * rowH + rowH - 5;
+      for (let i = changeAt(top, this.v0); i < top.n && top.time[i] < this.v1; ++i) {
+        if (!tl.onPath[top.value[i]]) continue;
+        const b = i + 1 < top.n ? top.time[i + 1] : tl.runNs;
+        const xa = Math.floor((Math.max(top.time[i], this.v0) - this.v0) * scale);
+        const xb = Math.ceil((Math.min(b, this.v1) - this.v0) * scale);
+        g.fillRect(xa, y, Math.max(1, xb - xa), 4);
+      }
+    }
   }
 
   // A row's name at the left edge, on a light box over what is drawn there.

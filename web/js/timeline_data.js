@@ -73,6 +73,10 @@ function decodeTimeline(t) {
     }
   });
   tl.deps = t.dependences || [];
+  // The critical path's tasks (task numbers), for the highlight.
+  tl.onPath = new Uint8Array(n + 1);
+  for (const task of t.path || []) if (task >= 1 && task <= n) tl.onPath[task] = 1;
+  tl.pathTasks = (t.path || []).length;
   return tl;
 }
 
