@@ -185,7 +185,7 @@ TEST(UntiedGolden, SelfSwitchOfTheCurrentTaskIsNoSwitch) {
 //   T0 20 complete(U -> V) U's last part ran on top of V with no event of its start
 //   T0 25 complete(V -> 2)
 // Both are silent parts, not inconsistencies; a schedule naming an unrelated task still is one.
-TraceBuilder silent_parts_trace(bool unrelated, bool child = false) {
+TraceBuilder silent_parts_trace(bool unrelated, bool child = false, uint64_t u_done = 20) {
   TraceBuilder t;
   t.initial_task(0, 0, 1);
   t.parallel_begin(0, 0, 100, 1, 2, kParallelCode);
@@ -204,7 +204,7 @@ TraceBuilder silent_parts_trace(bool unrelated, bool child = false) {
     t.schedule(1, 14, 8, Status::kComplete, 5);
   }
   t.schedule(1, 15, unrelated ? 6 : 7, Status::kComplete, 3);
-  t.schedule(0, 20, 5, Status::kComplete, 6);
+  t.schedule(0, u_done, 5, Status::kComplete, 6);
   t.schedule(0, 25, 6, Status::kComplete, 2);
   if (unrelated) t.schedule(1, 26, 7, Status::kComplete, 3);
   t.implicit_end(0, 40, 2);
@@ -237,24 +237,7 @@ TEST(UntiedGolden, CheckKeepsTheTaskBelowAcrossAChildsReturn) {
 // earlier part ended silently, names R again: U is forgotten by then, R's schedule still ends
 // U's part there (seen in a fresh-clone CI run).
 TEST(UntiedGolden, CheckEndsAPartOfATaskCompletedElsewhere) {
-  TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 2, kParallelCode);
-  t.implicit_begin(0, 1, 2, 100, 2, 0);
-  t.implicit_begin(1, 1, 3, 100, 2, 1);
-  t.create(0, 5, 5, 2, kTaskP, kExplicit | kUntied);  // U
-  t.create(0, 6, 6, 2, kTaskP, kExplicit | kUntied);  // V
-  t.create(0, 7, 7, 2, kTaskC, kExplicit);            // R
-  t.schedule(0, 10, 2, Status::kSwitch, 6);
-  t.schedule(1, 11, 3, Status::kSwitch, 7);
-  t.schedule(1, 12, 7, Status::kSwitch, 5);
-  t.schedule(0, 20, 5, Status::kComplete, 6);
-  t.schedule(1, 25, 7, Status::kComplete, 3);
-  t.schedule(0, 30, 6, Status::kComplete, 2);
-  t.implicit_end(0, 40, 2);
-  t.implicit_end(1, 40, 3);
-  t.parallel_end(0, 41, 100, 1, kParallelCode);
-  t.implicit_end(0, 50, 1);
+  TraceBuilder t = silent_parts_trace(false, false, /*u_done=*/14);
   replay::ConsistencyReport r = check(t);
   EXPECT_EQ(r.inconsistencies(), 0u) << (r.issues.empty() ? "" : r.issues.front());
   EXPECT_EQ(r.untied_silent_parts, 2u);
