@@ -544,12 +544,7 @@ void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   result_.span_ns = best_.ns;
   compose_critical_path();  // before the grains are sorted: segments name them by index
   result_.run_ns = info.end_ns;
-  uint32_t threads = 0;
-  for (uint32_t p = 0; p < m.thread_count(); ++p) {
-    const replay::ThreadInfo& th = m.thread(p);
-    if (th.exists || th.end_ns) ++threads;
-  }
-  result_.threads = std::max<uint32_t>(threads, 1);
+  result_.threads = m.threads_seen();
   result_.parallelism = result_.span_ns ? double(result_.work_ns) / double(result_.span_ns) : 0;
   // Creation depth counted from each construct's shallowest tasks.
   for (TaskGrain& g : result_.grains) {

@@ -1,6 +1,7 @@
 #include "replay/implied_ends.h"
 
 #include "format/event_views.h"
+#include "format/kinds.h"
 
 namespace tasklens::replay {
 
@@ -10,19 +11,13 @@ using format::Endpoint;
 using format::Kind;
 using format::WorkType;
 
-bool is_barrier(uint16_t sub) {
-  auto k = format::SyncKind(sub);
-  return k != format::SyncKind::kTaskwait && k != format::SyncKind::kTaskgroup &&
-         k != format::SyncKind::kReduction;
-}
-
 // The task a construct-closing event belongs to, or 0 when `e` closes no single.
 uint64_t closing_task(const format::Event& e) {
   switch (e.kind) {
     case Kind::kSyncRegion:
     case Kind::kSyncRegionWait: {
       const auto s = format::ev::SyncAny::of(e);
-      return s.endpoint == uint8_t(Endpoint::kBegin) && is_barrier(s.sync_kind) ? s.task : 0;
+      return s.endpoint == uint8_t(Endpoint::kBegin) && format::is_barrier(s.sync_kind) ? s.task : 0;
     }
     case Kind::kWork: {
       const auto w = format::ev::Work::of(e);

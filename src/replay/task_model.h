@@ -155,6 +155,12 @@ class TaskModel {
   uint64_t sync_code(const format::Event& e, uint32_t thread) const;
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
+  // Threads the run had (begun, or ended, by now), at least 1: the recorded team's size.
+  uint32_t threads_seen() const {
+    uint32_t n = 0;
+    for (const ThreadInfo& th : threads_) n += th.exists || th.end_ns;
+    return n ? n : 1;
+  }
 
   // Whether an event of this kind can change what its thread runs, whether it works, exists or
   // which region it is in. Only events of a thread's own can; passes may skip the others.

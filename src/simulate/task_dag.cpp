@@ -183,12 +183,7 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
 void TaskDagPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
   for (uint32_t p = 0; p < running_.size(); ++p) flush(p, info.end_ns);
   dag_.run_ns = info.end_ns;
-  uint32_t threads = 0;
-  for (uint32_t p = 0; p < m.thread_count(); ++p) {
-    const replay::ThreadInfo& th = m.thread(p);
-    if (th.exists || th.end_ns) ++threads;
-  }
-  dag_.recorded_threads = std::max<uint32_t>(threads, 1);
+  dag_.recorded_threads = m.threads_seen();
   // Items grouped by task, each task's in time order (a counting sort).
   std::vector<DagTask>& tasks = dag_.tasks;
   for (const Pending& x : pending_) ++tasks[x.task].items;
