@@ -144,7 +144,10 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
   for (const DagConstruct& c : dag.constructs) {
     uint64_t ns = 0;
     for (const analysis::TaskConstruct& t : profile_.result().tasks) {
-      if (t.codeptr == c.codeptr) ns = uint64_t(t.creation.mean());
+      if (t.codeptr != c.codeptr) continue;
+      // Clamped: a damaged trace's mean can lie beyond 2^64 ns (the fuzzer found one).
+      double mean = t.creation.mean();
+      ns = !(mean > 0) ? 0 : mean >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(mean);
     }
     costs.creation_ns.push_back(ns);
   }
