@@ -26,6 +26,7 @@ struct Recorded {
   std::string dir;
   std::string output;     // the program's stdout (its facts)
   nlohmann::json report;  // the "overheads" object of `tasklens report --json`
+  std::string contention;  // the run's warning that other processes took its CPUs, if any
 };
 
 // Runs examples/<name> with `threads` threads under the recorder, then the report.
@@ -43,6 +44,12 @@ inline Recorded record(const std::string& name, const std::vector<std::string>& 
   const nlohmann::json& doc = rep.doc;
   EXPECT_FALSE(doc.is_discarded()) << rep.command.out.substr(0, 200);
   if (!doc.is_discarded() && doc.contains("overheads")) r.report = doc["overheads"];
+  if (!doc.is_discarded()) {
+    for (const auto& w : doc["run"].value("warnings", nlohmann::json::array())) {
+      std::string text = w.get<std::string>();
+      if (text.rfind("preempted", 0) == 0 || text.rfind("oversubscribed", 0) == 0) r.contention = text;
+    }
+  }
   return r;
 }
 
