@@ -28,6 +28,9 @@ struct Outcome {
   size_t problems = 0;    // damage found in the streams
 };
 
+// Past this many events an input is only checked, not reported and exported (fuzz_input.cpp).
+constexpr uint64_t kMaxExercisedEvents = 8000;
+
 // Loads the experiment in `dir` and runs what the commands run on it: check, every report
 // section (text and JSON), every export. Returns quietly whatever the experiment holds; a
 // crash, a hang, a sanitizer report or an exception is a finding.
