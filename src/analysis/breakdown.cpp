@@ -21,6 +21,7 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
   switches_.clear();
   next_switch_ = 0;
   result_ = Breakdown{};
+  team_limit_ = info.team_limit();
   if (info.experiment) result_.creation = creation_cost(*info.experiment);
   claims_.begin(info.threads, &result_.creation);
   if (info.experiment) {
@@ -184,7 +185,7 @@ void BreakdownPass::track_region(const format::Event& e) {
     if (it.endpoint != uint8_t(format::Endpoint::kBegin)) return;
     if (Instance* in = live_regions_.find(it.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
-      rb.max_team = std::max<uint32_t>(rb.max_team, uint32_t(it.team_size));
+      rb.max_team = std::max(rb.max_team, uint32_t(std::min<uint64_t>(it.team_size, team_limit_)));
     }
   }
 }

@@ -174,6 +174,7 @@ class BreakdownPass : public replay::Pass {
   size_t next_switch_ = 0;
   std::vector<Pending> pending_;  // per thread
   CreationClaims claims_;
+  uint32_t team_limit_ = 1;  // ReplayInfo::team_limit()
   replay::IdMap<Instance> live_regions_;  // parallel region id -> its construct
   Breakdown result_;
 };

@@ -101,7 +101,7 @@ Amdahl amdahl(const Overheads& o, uint32_t threads) {
 
 void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
   uint64_t wall = te > in.begin_ns ? te - in.begin_ns : 0;
-  if (in.team == 0) in.team = std::max<uint32_t>(1, in.requested);
+  if (in.team == 0) in.team = std::clamp<uint32_t>(in.requested, 1, team_limit);
   for (uint32_t p : in.members) {
     ThreadState& ts = threads[p];
     auto has = [&] {
@@ -184,6 +184,7 @@ void OverheadsPass::begin(const replay::ReplayInfo& info) {
   s_->threads.resize(info.threads);
   result_.threads = info.threads;
   if (info.experiment) s_->creation = creation_cost(*info.experiment);
+  s_->team_limit = info.team_limit();
   s_->claims.begin(info.threads, &s_->creation);
 }
 

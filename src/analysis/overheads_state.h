@@ -156,6 +156,7 @@ struct OverheadsPass::State {
   Overheads* result = nullptr;
   CreationCost creation;
   CreationClaims claims;
+  uint32_t team_limit = 1;  // ReplayInfo::team_limit(): a larger team is damage
 
   void advance(uint64_t t) {
     if (t <= now) return;

@@ -18,6 +18,15 @@ struct ReplayInfo {
   const format::Experiment* experiment = nullptr;
   uint32_t threads = 0;
   uint64_t end_ns = 0;  // the program's exit, or its last event if later (ns since its start)
+
+  // The largest team the process could have had: its streams plus the threads the recorder
+  // refused. A larger team size or thread number in an event is damage (the fuzzer's 65,280 made
+  // the report a row per phantom thread); passes clamp to this.
+  uint32_t team_limit() const {
+    uint64_t refused = experiment ? experiment->metadata.recorder.threads_refused : 0;
+    uint64_t n = uint64_t(threads) + refused;
+    return uint32_t(n < 1 ? 1 : n > UINT32_MAX ? UINT32_MAX : n);
+  }
 };
 
 class Pass {

@@ -333,6 +333,25 @@ TEST(Overheads, ForkJoinThreadManagement) {
   EXPECT_EQ(o.instances, 2u);
 }
 
+// A damaged team size (the fuzzer's: 65,280) or thread number cannot make a team larger than the
+// threads the trace has: phantom threads would each get a row of thread management.
+TEST(Overheads, TeamSizeBeyondTheThreadsIsDamage) {
+  TraceBuilder t;
+  fork(t, 100, 0, 2, 65280, 2);
+  join(t, 0, 100, 2, 3, 13, 14);
+  t.thread_begin(1, 9);
+  t.implicit_begin(1, 10, 3, 100, 65280, 60000);
+  join(t, 1, 100, 3, 11, 13);
+
+  Overheads o = analyze(t);
+  ASSERT_EQ(o.regions.size(), 1u);
+  const RegionOverheads& r = o.regions[0];
+  EXPECT_EQ(r.max_team, 2u);
+  EXPECT_EQ(o.max_team, 2u);
+  EXPECT_EQ(r.threads.size(), 2u);
+  EXPECT_EQ(r.total_ns, 2 * r.wall_ns);
+}
+
 // Tasks run by a thread inside an explicit barrier are work; the time a ready task waits for a
 // thread is task management; once everyone arrived, waiting for the task running elsewhere is
 // imbalance, and the barrier's release thread management.
