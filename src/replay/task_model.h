@@ -32,6 +32,7 @@
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/construct_map.h"
+#include "replay/task_record.h"
 
 #include <type_traits>
 
@@ -58,35 +59,25 @@ enum class Wait : uint8_t {
   kNested,  // a tied task switched out for another task on its thread (included child, yield)
 };
 
-constexpr uint32_t kNoThread = 0xffffffffu;
-
-struct TaskInfo {
-  uint64_t id = 0;
-  uint64_t parent = 0;   // the creating task (0 for implicit tasks)
+// A live task as the model follows it: the record every reader shares (task_record.h), and its
+// state in the transition system.
+struct TaskInfo : TaskRecord {
   uint64_t codeptr = 0;  // the task construct's location (see set_runtime_code)
   uint64_t region = 0;   // parallel region it belongs to
-  uint32_t flags = 0;    // OMPT task flags
   TaskState state = TaskState::kInitialized;
   Wait wait = Wait::kNone;
   bool wait_in_construct = false;  // the wait began at its sync_region (not its inner wait)
   bool deps_pending = false;   // has_dependences, dependence records not all seen yet
   bool detach_fulfilled = false;
   uint32_t thread = kNoThread;          // where it runs or last ran
-  uint32_t creator_thread = kNoThread;
   uint32_t fragments = 0;               // times it was switched in
   uint32_t live_children = 0;           // created and not completed
   uint32_t pending_preds = 0;           // predecessors not completed
   uint64_t group = 0;                   // innermost taskgroup it belongs to (0: none)
   uint64_t open_group = 0;              // innermost taskgroup this task has open
-  uint64_t created_ns = 0, first_start_ns = 0, completed_ns = 0;
+  uint64_t first_start_ns = 0, completed_ns = 0;
   bool has_successors = false;          // tasks wait for this one (TaskModel::successors_)
   TaskInfo* parent_hint = nullptr;      // the model's guess where `parent` is (checked by id)
-
-  bool is_explicit() const { return flags & format::task_flag::kExplicit; }
-  bool is_implicit() const {
-    return flags & (format::task_flag::kImplicit | format::task_flag::kInitial);
-  }
-  bool is_undeferred() const { return flags & format::task_flag::kUndeferred; }
 };
 
 static_assert(std::is_trivially_copyable_v<TaskInfo>);
