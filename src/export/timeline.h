@@ -179,7 +179,7 @@ class TimelinePass : public replay::Pass {
                                           // the index's layout
 
   void on_event(const replay::Record& r, const replay::TaskModel& m);
-  void on_implicit_task(const format::Event& e, uint32_t th);
+  void on_implicit_task(const format::Event& e, uint32_t th, const replay::TaskModel& m);
   // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
   void on_create(const format::Event& e, uint32_t th, uint64_t code);
   void on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m);
@@ -209,7 +209,6 @@ class TimelinePass : public replay::Pass {
   bool open_ = false, closed_ = false;
   std::vector<Stack> stacks_;
   replay::StableIdMap<TimelineTask> tasks_;  // live tasks, at stable addresses
-  replay::IdMap<uint64_t> parallel_code_;  // live parallel region -> its construct's code address
   RecentTasks<DepIn> recent_;  // completed tasks, for dependences learned after that
   std::vector<uint64_t> done_;  // completed by this event: erased after it
   uint64_t ready_ = 0;

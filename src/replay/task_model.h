@@ -145,6 +145,12 @@ class TaskModel {
   // __kmp_invoke_microtask; that barrier is the construct's, the one the thread ended last.
   uint64_t sync_code(const format::Event& e, uint32_t thread) const;
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
+  // The code address of live parallel region `id`'s construct (its parallel_begin's), 0 if
+  // unknown (no parallel_begin in the trace, or the region ended).
+  uint64_t region_code(uint64_t id) const {
+    const Region* r = id ? regions_.find(id) : nullptr;
+    return r ? r->codeptr : 0;
+  }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
   // Threads the run had (begun, or ended, by now), at least 1: the recorded team's size.
   uint32_t threads_seen() const {
@@ -191,6 +197,7 @@ class TaskModel {
     return code >= runtime_code_begin_ && code < runtime_code_end_;
   }
   struct Region {
+    uint64_t codeptr = 0;        // the parallel construct's (parallel_begin)
     uint32_t team_size = 0;
     uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier
     uint64_t live_explicit = 0;  // explicit tasks bound to the region, not completed
