@@ -133,7 +133,7 @@ class DotExporter final : public Exporter, public replay::Pass {
 uint32_t DotExporter::construct(Construct kind, uint64_t code) {
   auto [it, fresh] = construct_index_.emplace(std::pair{kind, code}, uint32_t(constructs_.size()));
   if (fresh) {
-    std::string where = code ? (symbols_ ? symbols_->short_name(code) : fmt::format("{:#x}", code))
+    std::string where = code ? (symbols_ ? symbols_->short_name(code) : format::address_text(code))
                              : std::string();
     std::string name = format::construct_name(
         kind == Construct::kImplicitTask && !code ? Construct::kInitialTask : kind);
