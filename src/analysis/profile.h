@@ -37,6 +37,7 @@
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/pass.h"
+#include "replay/task_record.h"
 
 namespace tasklens::analysis {
 
@@ -159,9 +160,9 @@ class ProfilePass : public replay::Pass {
     uint32_t frag0;       // the task's fragment count at enter
     uint64_t match = 0;   // what ends it
   };
-  // One task instance (implicit or explicit) the profile follows.
-  struct Run {
-    uint64_t id = 0;
+  // One task instance (implicit or explicit) the profile follows: the shared task record
+  // (replay/task_record.h) and its place in the profile.
+  struct Run : replay::TaskRecord {
     bool implicit = false;
     bool started = false;
     bool running = false;
@@ -170,7 +171,6 @@ class ProfilePass : public replay::Pass {
     uint64_t clock = 0;          // running time accumulated before `since`
     uint64_t since = 0;          // when it last started running
     uint32_t fragments = 0;
-    uint64_t created_ns = 0;
     uint64_t parallel_code = 0;  // implicit: its parallel construct
     uint64_t encountering = 0;   // implicit, primary thread: the task that started the region
     uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame

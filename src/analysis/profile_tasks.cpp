@@ -82,6 +82,8 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
   r.implicit = r.started = r.running = true;
   r.thread = thread;
   r.since = e.time;
+  r.flags = it.flags;
+  r.creator_thread = thread;
   r.created_ns = e.time;
   r.parallel_code = parallel_code;
   r.encountering = encountering;
@@ -125,6 +127,9 @@ void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t co
   ++result_.tasks[c].created;
   Run& x = new_run(tc.task);
   x.construct = c;
+  x.parent = tc.parent;
+  x.flags = tc.flags;
+  x.creator_thread = thread;
   x.created_ns = e.time;
   ThreadState& ts = thread_state(thread);
   ts.created_hint = &x;

@@ -278,6 +278,9 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       const auto it = format::ev::ImplicitTask::of(e);
       if (it.endpoint == uint8_t(Endpoint::kBegin)) {
         Node& n = fresh_node(it.task);
+        n.flags = it.flags;
+        n.creator_thread = p;
+        n.created_ns = e.time;
         n.region = it.region;
         if (running_[p].forking == it.region) running_[p].forking = 0;
         // A region whose parallel_begin is not in the trace starts at 0.
@@ -303,6 +306,9 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       Longest creator = longest(th.current);  // it may start once its creator got this far
       Node& n = fresh_node(tc.task);
       n.parent = tc.parent;
+      n.flags = tc.flags;
+      n.creator_thread = p;
+      n.created_ns = e.time;
       const replay::TaskInfo* info = m.task(tc.task);
       n.region = info ? info->region : th.region;
       n.has_deps = tc.has_deps != 0;

@@ -35,6 +35,7 @@
 #include "replay/id_map.h"
 #include "replay/pass.h"
 #include "replay/stable_id_map.h"
+#include "replay/task_record.h"
 
 namespace tasklens::analysis {
 
@@ -197,9 +198,9 @@ class TaskGraphPass : public replay::Pass {
     uint64_t ns = 0;
     PathArena::Ref path = 0;
   };
-  struct Node {
-    uint64_t id = 0;
-    uint64_t parent = 0;
+  // A live task: the shared task record (replay/task_record.h; kept past the model's, for the
+  // paths) and the longest path to it.
+  struct Node : replay::TaskRecord {
     uint64_t region = 0;
     // The longest path ending at this task's current point: `path`, then `pending` ns of this
     // task's running time not yet made a segment of it.

@@ -10,6 +10,7 @@
 #include "format/event_views.h"
 #include "format/experiment.h"
 #include "format/kinds.h"
+#include "format/text.h"
 #include "replay/merged_stream.h"
 
 namespace tasklens::cli {
@@ -54,7 +55,7 @@ int dump(const DumpOptions& o) {
       PendingDeps& p = pending[r.thread];
       if (d.index == 0) p = PendingDeps{e, nlohmann::json::array(), {}};
       std::string type(format::dependence_type_name(d.type));
-      p.deps.push_back({{"address", fmt::format("{:#x}", d.address)}, {"type", type}});
+      p.deps.push_back({{"address", format::address_text(d.address)}, {"type", type}});
       p.text += fmt::format(" {}:{:#x}", type, d.address);
       if (d.index + 1 < d.ndeps) continue;
       if (o.json) {

@@ -121,7 +121,6 @@ class DotExporter final : public Exporter, public replay::Pass {
   bool detailed_;
   replay::IdMap<Live> live_;
   RecentTasks<Done> done_;
-  replay::IdMap<uint64_t> parallel_code_;
   std::vector<Group> constructs_;
   std::map<std::pair<Construct, uint64_t>, uint32_t> construct_index_;
   std::map<std::tuple<uint32_t, uint32_t, EdgeKind>, uint64_t> construct_edges_;
@@ -134,7 +133,7 @@ class DotExporter final : public Exporter, public replay::Pass {
 uint32_t DotExporter::construct(Construct kind, uint64_t code) {
   auto [it, fresh] = construct_index_.emplace(std::pair{kind, code}, uint32_t(constructs_.size()));
   if (fresh) {
-    std::string where = code ? (symbols_ ? symbols_->short_name(code) : fmt::format("{:#x}", code))
+    std::string where = code ? (symbols_ ? symbols_->short_name(code) : format::address_text(code))
                              : std::string();
     std::string name = format::construct_name(
         kind == Construct::kImplicitTask && !code ? Construct::kInitialTask : kind);
@@ -226,21 +225,10 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
   const uint64_t t = e.time;
   bool shown = filter_.shows(r.thread, t);
   switch (e.kind) {
-    case Kind::kParallelBegin: {
-      const auto pb = format::ev::ParallelBegin::of(e);
-      if (pb.region) parallel_code_[pb.region] = pb.codeptr;
-      break;
-    }
-    case Kind::kParallelEnd: {
-      const auto pe = format::ev::ParallelEnd::of(e);
-      parallel_code_.erase(pe.region);
-      break;
-    }
     case Kind::kImplicitTask: {
       const auto it = format::ev::ImplicitTask::of(e);
       if (it.endpoint == uint8_t(format::Endpoint::kBegin) && it.task) {
-        uint64_t code = 0;
-        if (const uint64_t* c = it.region ? parallel_code_.find(it.region) : nullptr) code = *c;
+        uint64_t code = m.region_code(it.region);
         if (it.flags & format::task_flag::kInitial) code = 0;
         Live& t2 = live_[it.task];
         t2 = Live{};

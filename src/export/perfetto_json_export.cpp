@@ -31,18 +31,7 @@ class PerfettoJsonExporter final : public PerfettoTimeline {
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:
-  // PerfettoTimeline
-  void header(uint64_t from_ns) override;
-  void process(uint32_t pid, const std::string& name, uint32_t sort_index) override;
-  void thread(uint32_t pid, uint32_t tid, const std::string& name) override;
-  void begin_region(uint32_t pid, uint32_t tid, uint64_t t, uint32_t region, const char* category,
-                    const TimelineTask* task) override;
-  void begin_state(uint32_t pid, uint32_t tid, uint64_t t, const char* name) override;
-  void end_slice(uint32_t pid, uint32_t tid, uint64_t t) override;
-  void flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t, uint32_t to_th,
-            uint64_t to_t) override;
-  void counter(uint64_t t, uint64_t ready) override;
-  void parameter_value(uint32_t th, uint64_t t, const std::string& name, int64_t value) override;
+  TASKLENS_PERFETTO_ENCODER_OVERRIDES
 
   // One trace event: `{"ph":"B","pid":1,"tid":2,"ts":1.234` (the caller closes the object).
   void head(char ph, uint32_t pid, uint32_t tid, uint64_t ts);

@@ -49,6 +49,8 @@ class PerfettoTimeline : public TimelineExporter {
   // A user parameter's value, an instant on the thread's track.
   virtual void parameter_value(uint32_t th, uint64_t t, const std::string& name,
                                int64_t value) = 0;
+  // The encoders (perfetto_json_export.cpp, perfetto_proto_export.cpp) declare the methods above
+  // with TASKLENS_PERFETTO_ENCODER_OVERRIDES (below the class): one list for both.
 
   // What finish() returns: the file, `records` of `unit` written, a warning above
   // --browser-events records (`viewers`: the browser tools that would struggle), the timeline's
@@ -90,5 +92,20 @@ class PerfettoTimeline : public TimelineExporter {
   uint64_t counter_ts_ = 0, counter_value_ = 0;
   bool counter_pending_ = false;
 };
+
+// In an encoder's class: the overrides of PerfettoTimeline's encoder methods, in the order of
+// their declarations there (which say what each writes).
+#define TASKLENS_PERFETTO_ENCODER_OVERRIDES                                                      \
+  void header(uint64_t from_ns) override;                                                      \
+  void process(uint32_t pid, const std::string& name, uint32_t sort_index) override;           \
+  void thread(uint32_t pid, uint32_t tid, const std::string& name) override;                   \
+  void begin_region(uint32_t pid, uint32_t tid, uint64_t t, uint32_t region,                   \
+                    const char* category, const TimelineTask* task) override;                  \
+  void begin_state(uint32_t pid, uint32_t tid, uint64_t t, const char* name) override;         \
+  void end_slice(uint32_t pid, uint32_t tid, uint64_t t) override;                             \
+  void flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t, uint32_t to_th,  \
+            uint64_t to_t) override;                                                           \
+  void counter(uint64_t t, uint64_t ready) override;                                           \
+  void parameter_value(uint32_t th, uint64_t t, const std::string& name, int64_t value) override;
 
 }  // namespace tasklens::exports

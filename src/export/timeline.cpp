@@ -251,7 +251,6 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       break;
     case Kind::kParallelBegin: {
       const auto pb = format::ev::ParallelBegin::of(e);
-      if (pb.region) parallel_code_[pb.region] = pb.codeptr;
       uint64_t encountering = pb.task ? pb.task : top(th);
       if (encountering) {
         enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
@@ -264,11 +263,10 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       uint64_t encountering = pe.task ? pe.task : top(th);
       if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
-      parallel_code_.erase(pe.region);
       break;
     }
     case Kind::kImplicitTask:
-      on_implicit_task(e, th);
+      on_implicit_task(e, th, m);
       break;
     case Kind::kTaskCreate:
       on_create(e, th, m.task_code(format::ev::TaskCreate::of(e).task));
@@ -285,9 +283,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       if (begins(e)) {
         uint64_t code = m.sync_code(e, th);
         // Workers see no code address for the parallel's end barrier: name it after the parallel.
-        if (!code && s.region) {
-          if (const uint64_t* c = parallel_code_.find(s.region)) code = *c;
-        }
+        if (!code) code = m.region_code(s.region);
         enter_in(th, t, id, regions_.intern(kind, code));
       } else if (ends(e)) {
         leave_in(th, t, id, kind, 0, true);
@@ -343,14 +339,12 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
   }
 }
 
-void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th) {
+void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
+                                    const replay::TaskModel& m) {
   const auto it = format::ev::ImplicitTask::of(e);
   if (begins(e)) {
     uint64_t parent = top(th);
-    uint64_t code = 0;
-    if (it.region) {
-      if (const uint64_t* c = parallel_code_.find(it.region)) code = *c;
-    }
+    uint64_t code = m.region_code(it.region);
     bool initial = it.flags & format::task_flag::kInitial;
     TimelineTask& T = add(it.task);
     T.parent = parent;

@@ -30,10 +30,11 @@
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/pass.h"
+#include "replay/task_record.h"
 
 namespace tasklens::exports {
 
-constexpr uint32_t kNoThread = 0xffffffffu;
+using replay::kNoThread;
 
 // What the export shows: a time window and a set of threads.
 struct Filter {
@@ -70,14 +71,10 @@ struct DepIn {
   uint64_t slot;    // the predecessor's sink slot then
 };
 
-// A live task as the timeline sees it.
-struct TimelineTask {
-  uint64_t id = 0;
-  uint64_t parent = 0;
+// A live task as the timeline sees it: the shared task record (replay/task_record.h; the
+// timeline keeps tasks the model has forgotten), and where it stands on the threads' stacks.
+struct TimelineTask : replay::TaskRecord {
   uint32_t region = 0;  // the task's own region (its construct)
-  uint32_t flags = 0;   // OMPT task flags
-  uint32_t creator_thread = kNoThread;
-  uint64_t created_ns = 0;
   uint32_t thread = kNoThread;       // the thread whose stack holds its frame
   uint32_t last_thread = kNoThread;  // where its frame was last taken off (not completed)
   uint64_t last_out_ns = 0;
@@ -93,9 +90,6 @@ struct TimelineTask {
   uint64_t sink_since = 0;
   uint8_t sink_state = 0;
 
-  bool is_implicit() const {
-    return flags & (format::task_flag::kImplicit | format::task_flag::kInitial);
-  }
   // Back to a new task, keeping the vectors' capacity (slots are reused task after task).
   void clear();
 };
@@ -185,7 +179,7 @@ class TimelinePass : public replay::Pass {
                                           // the index's layout
 
   void on_event(const replay::Record& r, const replay::TaskModel& m);
-  void on_implicit_task(const format::Event& e, uint32_t th);
+  void on_implicit_task(const format::Event& e, uint32_t th, const replay::TaskModel& m);
   // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
   void on_create(const format::Event& e, uint32_t th, uint64_t code);
   void on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m);
@@ -215,7 +209,6 @@ class TimelinePass : public replay::Pass {
   bool open_ = false, closed_ = false;
   std::vector<Stack> stacks_;
   replay::StableIdMap<TimelineTask> tasks_;  // live tasks, at stable addresses
-  replay::IdMap<uint64_t> parallel_code_;  // live parallel region -> its construct's code address
   RecentTasks<DepIn> recent_;  // completed tasks, for dependences learned after that
   std::vector<uint64_t> done_;  // completed by this event: erased after it
   uint64_t ready_ = 0;

@@ -15,6 +15,8 @@ std::string duration_text(uint64_t ns) {
   return fmt::format("{} ns", ns);
 }
 
+std::string address_text(uint64_t address) { return fmt::format("{:#x}", address); }
+
 std::string id_text(uint64_t id) {
   if (id == 0) return "none";
   if ((id >> 48) == 0) return std::to_string(id);

@@ -1,6 +1,6 @@
-// How tasklens writes times, ids and strings in text, for every layer above format/ (reports,
-// exports, dumps): one duration text, one task id text, and the quoting of the output syntaxes
-// (JSON, DOT, XML).
+// How tasklens writes times, ids, addresses and strings in text, for every layer above format/
+// (reports, exports, dumps): one duration text, one task id text, one address text, and the
+// quoting of the output syntaxes (JSON, DOT, XML).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,9 @@ namespace tasklens::format {
 
 // "1.234 s", "12.345 ms", "3.400 us", "120 ns".
 std::string duration_text(uint64_t ns);
+
+// A code or data address as tasklens prints it: "0x401a2b" ("0x0" for 0).
+std::string address_text(uint64_t address);
 
 // An id as tasklens prints it: "T<thread>#<counter>" for ids made by the recorder (thread 1, its
 // 42nd id: "T1#42"), the plain number otherwise, "none" for 0.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "format/constructs.h"
+#include "format/text.h"
 
 namespace tasklens::html {
 
@@ -100,7 +101,7 @@ nlohmann::json TimelineData::json(const std::vector<uint64_t>& path_tasks) const
            {"file", r.file},
            {"line", r.line}};
     // The construct's address, as the report's `codeptr` keys write it (user regions: a string id).
-    if (r.kind != format::Construct::kUser && r.key) one["codeptr"] = fmt::format("{:#x}", r.key);
+    if (r.kind != format::Construct::kUser && r.key) one["codeptr"] = format::address_text(r.key);
   }
   // Columns; created times as differences from the previous task's, parents as the distance
   // back to the parent's number (0: none).

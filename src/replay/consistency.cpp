@@ -9,6 +9,7 @@
 #include "format/kinds.h"
 #include "format/plural.h"
 #include "replay/merged_stream.h"
+#include "replay/task_record.h"
 #include "replay/task_switch.h"
 
 namespace tasklens::replay {
@@ -17,13 +18,12 @@ namespace {
 using format::Kind;
 using format::TaskStatus;
 
-struct TaskFacts {
-  uint64_t parent = 0;
+// The check follows the stream on its own (not the task model it checks): the shared task record
+// as the events give it, and what the check needs besides.
+struct TaskFacts : TaskRecord {
   uint32_t depth = 0;          // explicit ancestors
   uint32_t last_thread = 0;
   uint64_t over = 0;           // the task it was last switched in over, on its thread
-  bool is_explicit = false;
-  bool untied = false;
   bool started = false;
   bool completed = false;
   bool suspended = false;
@@ -112,18 +112,20 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
                 fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
         }
         TaskFacts f;
+        f.id = tc.task;
         f.parent = tc.parent;
-        f.is_explicit = format::creates_explicit_task(e);
-        f.untied = (tc.flags & format::task_flag::kUntied) != 0;
+        f.flags = tc.flags;
+        f.creator_thread = r.thread;
+        f.created_ns = e.time;
         auto p = tasks.find(tc.parent);
         if (p == tasks.end()) {
           issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
                                                  "{:#x}", e.time, r.thread, tc.task, tc.parent));
-        } else if (p->second.is_explicit) {
+        } else if (p->second.is_explicit()) {
           f.depth = p->second.depth + 1;
           rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
         }
-        if (f.is_explicit) ++rep.explicit_created;
+        if (format::creates_explicit_task(e)) ++rep.explicit_created;
         tasks[tc.task] = f;
         break;
       }
@@ -148,11 +150,11 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
             // another thread (forgotten since): the same sequence, seen after the fact.
             ++rep.untied_silent_parts;
             gone_over[r.thread] = 0;
-          } else if (c != tasks.end() && c->second.untied && c->second.over == prior_id) {
+          } else if (c != tasks.end() && c->second.is_untied() && c->second.over == prior_id) {
             // The untied task on top of prior ended its part with no event (task_switch.h).
             ++rep.untied_silent_parts;
             c->second.suspended = true;
-          } else if (prior->untied && s.next == cur) {
+          } else if (prior->is_untied() && s.next == cur) {
             // An untied task's part ran on top of the current task with no event of its start.
             ++rep.untied_silent_parts;
           } else {
@@ -161,7 +163,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
                             r.thread, prior_id, cur));
           }
         }
-        if (prior && prior->is_explicit) {
+        if (prior && prior->is_explicit()) {
           bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
                       status == TaskStatus::kTaskwaitComplete ||
                       status == TaskStatus::kLateFulfill;
@@ -191,7 +193,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         }
         if (s.next && status != TaskStatus::kLateFulfill) {
           TaskFacts* next = known(s.next, r, "next");
-          if (next->is_explicit && !next->started) {
+          if (next->is_explicit() && !next->started) {
             next->started = true;
             ++rep.explicit_started;
           } else if (next->suspended) {
@@ -212,7 +214,7 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
         // A completed explicit task is never named again (its children were created before it
         // ended): forgotten, so that memory follows the live tasks, not the trace (26 M events
         // grew to 257 MB). Completing it again reads as an unknown task.
-        if (prior && prior->is_explicit && prior->completed && !prior->suspended) {
+        if (prior && prior->is_explicit() && prior->completed && !prior->suspended) {
           tasks.erase(s.prior);
         }
         break;
@@ -229,13 +231,13 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
   }
   rep.stream_problems = (*stream)->problems();
   for (const auto& [id, f] : tasks) {
-    if (!f.is_explicit || f.completed) continue;
+    if (!f.is_explicit() || f.completed) continue;
     ++rep.explicit_unfinished;
     if (f.started) ++rep.explicit_unfinished_started;
   }
   if (x.status == "complete" && !rep.data_lost()) {
     for (const auto& [id, f] : tasks) {
-      if (!f.is_explicit) continue;
+      if (!f.is_explicit()) continue;
       if (!f.completed) {
         issue(rep.never_completed, fmt::format("task {:#x} never completed", id));
       }

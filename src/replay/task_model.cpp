@@ -96,6 +96,7 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       const auto pb = format::ev::ParallelBegin::of(e);
       Region& r = region(pb.region);
       r.team_size = std::max<uint32_t>(r.team_size, pb.requested);
+      r.codeptr = pb.codeptr;
       break;
     }
     case Kind::kParallelEnd: {

@@ -32,6 +32,7 @@
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/construct_map.h"
+#include "replay/task_record.h"
 
 #include <type_traits>
 
@@ -58,35 +59,25 @@ enum class Wait : uint8_t {
   kNested,  // a tied task switched out for another task on its thread (included child, yield)
 };
 
-constexpr uint32_t kNoThread = 0xffffffffu;
-
-struct TaskInfo {
-  uint64_t id = 0;
-  uint64_t parent = 0;   // the creating task (0 for implicit tasks)
+// A live task as the model follows it: the record every reader shares (task_record.h), and its
+// state in the transition system.
+struct TaskInfo : TaskRecord {
   uint64_t codeptr = 0;  // the task construct's location (see set_runtime_code)
   uint64_t region = 0;   // parallel region it belongs to
-  uint32_t flags = 0;    // OMPT task flags
   TaskState state = TaskState::kInitialized;
   Wait wait = Wait::kNone;
   bool wait_in_construct = false;  // the wait began at its sync_region (not its inner wait)
   bool deps_pending = false;   // has_dependences, dependence records not all seen yet
   bool detach_fulfilled = false;
   uint32_t thread = kNoThread;          // where it runs or last ran
-  uint32_t creator_thread = kNoThread;
   uint32_t fragments = 0;               // times it was switched in
   uint32_t live_children = 0;           // created and not completed
   uint32_t pending_preds = 0;           // predecessors not completed
   uint64_t group = 0;                   // innermost taskgroup it belongs to (0: none)
   uint64_t open_group = 0;              // innermost taskgroup this task has open
-  uint64_t created_ns = 0, first_start_ns = 0, completed_ns = 0;
+  uint64_t first_start_ns = 0, completed_ns = 0;
   bool has_successors = false;          // tasks wait for this one (TaskModel::successors_)
   TaskInfo* parent_hint = nullptr;      // the model's guess where `parent` is (checked by id)
-
-  bool is_explicit() const { return flags & format::task_flag::kExplicit; }
-  bool is_implicit() const {
-    return flags & (format::task_flag::kImplicit | format::task_flag::kInitial);
-  }
-  bool is_undeferred() const { return flags & format::task_flag::kUndeferred; }
 };
 
 static_assert(std::is_trivially_copyable_v<TaskInfo>);
@@ -154,6 +145,12 @@ class TaskModel {
   // __kmp_invoke_microtask; that barrier is the construct's, the one the thread ended last.
   uint64_t sync_code(const format::Event& e, uint32_t thread) const;
   const ThreadInfo& thread(uint32_t t) const { return threads_[t]; }
+  // The code address of live parallel region `id`'s construct (its parallel_begin's), 0 if
+  // unknown (no parallel_begin in the trace, or the region ended).
+  uint64_t region_code(uint64_t id) const {
+    const Region* r = id ? regions_.find(id) : nullptr;
+    return r ? r->codeptr : 0;
+  }
   uint32_t thread_count() const { return uint32_t(threads_.size()); }
   // Threads the run had (begun, or ended, by now), at least 1: the recorded team's size.
   uint32_t threads_seen() const {
@@ -200,6 +197,7 @@ class TaskModel {
     return code >= runtime_code_begin_ && code < runtime_code_end_;
   }
   struct Region {
+    uint64_t codeptr = 0;        // the parallel construct's (parallel_begin)
     uint32_t team_size = 0;
     uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier
     uint64_t live_explicit = 0;  // explicit tasks bound to the region, not completed

@@ -179,7 +179,7 @@ class BreakdownSection : public Section {
     j["regions"] = nlohmann::json::array();
     for (const auto& r : b.regions) {
       nlohmann::json row = split_json(r.time);
-      row["codeptr"] = fmt::format("{:#x}", r.codeptr);
+      row["codeptr"] = format::address_text(r.codeptr);
       row["location"] = r.codeptr ? ctx.symbols.short_name(r.codeptr) : "outside parallel";
       row["instances"] = r.instances;
       row["wall_ns"] = r.wall_ns;

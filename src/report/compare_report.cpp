@@ -62,7 +62,7 @@ std::string region_key(const std::vector<format::Metadata::LoadedObject>& object
   for (const auto& o : objects) {
     if (o.base <= codeptr && o.base >= base) base = o.base, object = o.path;
   }
-  if (object.empty()) return fmt::format("{:#x}", codeptr);
+  if (object.empty()) return format::address_text(codeptr);
   return fmt::format("{}+{:#x}", std::filesystem::path(object).filename().string(),
                      codeptr - base);
 }

@@ -170,7 +170,7 @@ class OverheadsSection : public Section {
       const RegionOverheads& r = o.regions[i];
       nlohmann::json row = {
           {"id", region_id(i)},
-          {"codeptr", fmt::format("{:#x}", r.codeptr)},
+          {"codeptr", format::address_text(r.codeptr)},
           {"location", region_location(r.codeptr, ctx.symbols)},
           {"level", r.level},
           {"instances", r.instances},
@@ -190,7 +190,7 @@ class OverheadsSection : public Section {
       row["constructs"] = nlohmann::json::array();
       for (const auto& c : r.constructs) {
         nlohmann::json cj = {{"kind", analysis::construct_name(c.kind)},
-                             {"codeptr", fmt::format("{:#x}", c.codeptr)},
+                             {"codeptr", format::address_text(c.codeptr)},
                              {"location", construct_location(c, r, ctx.symbols)}};
         if (c.kind == Construct::kSections) cj["sections"] = c.sections;
         if (c.kind == Construct::kTask) add_codeptrs(cj, c.codeptr, ctx.symbols);

@@ -19,8 +19,6 @@ using analysis::ProfileNode;
 using analysis::Stat;
 using analysis::TaskConstruct;
 
-std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
-
 std::string work_name(uint16_t type) {
   using format::WorkType;
   switch (WorkType(type)) {
@@ -231,7 +229,7 @@ class ProfileSection : public Section {
     for (const TaskConstruct& c : pass_.result().tasks) {
       const symbols::Location& loc = ctx.symbols.resolve(c.codeptr);
       nlohmann::json j = {
-          {"codeptr", hex(c.codeptr)},
+          {"codeptr", format::address_text(c.codeptr)},
           {"location", construct_name(c, ctx)},
           {"function", loc.function},
           {"created", c.created},

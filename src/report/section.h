@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/experiment.h"
+#include "format/text.h"
 #include "replay/pass.h"
 #include "replay/replay.h"
 #include "symbols/symbolizer.h"
@@ -37,13 +38,13 @@ inline void add_codeptrs(nlohmann::json& j, uint64_t codeptr, const symbols::Sym
   const std::vector<uint64_t>& copies = symbols.codeptrs(codeptr);
   if (copies.empty()) return;
   nlohmann::json& list = j["codeptrs"] = nlohmann::json::array();
-  for (uint64_t c : copies) list.push_back(fmt::format("{:#x}", c));
+  for (uint64_t c : copies) list.push_back(format::address_text(c));
 }
 
 // The `codeptr` (hex) and `location` (short symbolized form) keys of a code address, and
 // `codeptrs` for a task construct.
 inline void add_code_fields(nlohmann::json& j, uint64_t codeptr, symbols::Symbolizer& symbols) {
-  j["codeptr"] = fmt::format("{:#x}", codeptr);
+  j["codeptr"] = format::address_text(codeptr);
   j["location"] = symbols.short_name(codeptr);
   add_codeptrs(j, codeptr, symbols);
 }

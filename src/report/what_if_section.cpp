@@ -159,7 +159,7 @@ class WhatIfSection : public Section {
     nlohmann::json& cuts = j["cutoffs"] = nlohmann::json::array();
     for (const simulate::CutoffPrediction& c : w.cutoffs) {
       cuts.push_back({{"construct", ctx.symbols.short_name(c.codeptr)},
-                      {"codeptr", fmt::format("{:#x}", c.codeptr)},
+                      {"codeptr", format::address_text(c.codeptr)},
                       {"constructs", locations(c.constructs, ctx)},
                       {"depth", c.depth},
                       {"tasks", c.tasks},
@@ -168,7 +168,7 @@ class WhatIfSection : public Section {
     nlohmann::json& best = j["best_cutoffs"] = nlohmann::json::array();
     for (const simulate::CutoffBest& b : w.best_cutoffs) {
       best.push_back({{"construct", ctx.symbols.short_name(b.codeptr)},
-                      {"codeptr", fmt::format("{:#x}", b.codeptr)},
+                      {"codeptr", format::address_text(b.codeptr)},
                       {"constructs", locations(b.constructs, ctx)},
                       {"depth", b.depth},
                       {"tasks", b.tasks},

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::simulate {
@@ -80,53 +81,55 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       if (encountering == kNone) encountering = 0;
       auto region = uint32_t(dag_.regions.size());
       dag_.regions.emplace_back().nested = encountering != 0;
-      region_index_[e.a] = region + 1;
+      region_index_[format::ev::ParallelBegin::of(e).region] = region + 1;
       add(encountering, DagItem::kRegion, region);
       forking_[p] = encountering;  // the fork's time is the encountering task's
       break;
     }
     case Kind::kImplicitTask: {
-      if (e.op != uint8_t(Endpoint::kBegin)) {
+      const auto it = format::ev::ImplicitTask::of(e);
+      if (it.endpoint != uint8_t(Endpoint::kBegin)) {
         // A region ends with a barrier that waits for its tasks, reported or not (libomp
         // reports none for a team of one, whose tasks it runs at once).
-        uint32_t t = index_of(e.a);
+        uint32_t t = index_of(it.task);
         if (t != kNone && t != 0 && last_kind_[t] != DagItem::kBarrier) add(t, DagItem::kBarrier);
         break;
       }
       forking_[p] = kNone;
-      if (e.flags & format::task_flag::kInitial) {
-        index_[e.a] = 1;  // the root
+      if (it.flags & format::task_flag::kInitial) {
+        index_[it.task] = 1;  // the root
         break;
       }
-      uint32_t* region = region_index_.find(e.b);
+      uint32_t* region = region_index_.find(it.region);
       if (!region) {
         // A region whose fork is not in the trace: the root forked it.
         auto index = uint32_t(dag_.regions.size());
         dag_.regions.emplace_back();
-        region = &(region_index_[e.b] = index + 1);
+        region = &(region_index_[it.region] = index + 1);
         add(0, DagItem::kRegion, index);
       }
-      uint32_t t = new_task(e.a);
+      uint32_t t = new_task(it.task);
       DagRegion& reg = dag_.regions[*region - 1];
-      reg.recorded_team = std::max<uint32_t>(reg.recorded_team, uint32_t(e.c));
-      if (reg.members.size() <= e.sub) reg.members.resize(e.sub + 1u, kNone);
-      reg.members[e.sub] = t;
+      reg.recorded_team = std::max<uint32_t>(reg.recorded_team, uint32_t(it.team_size));
+      if (reg.members.size() <= it.index) reg.members.resize(it.index + 1u, kNone);
+      reg.members[it.index] = t;
       break;
     }
     case Kind::kTaskCreate: {
-      uint32_t parent = index_of(e.b);
+      const auto tc = format::ev::TaskCreate::of(e);
+      uint32_t parent = index_of(tc.parent);
       if (parent == kNone) parent = index_of(th.current);
-      uint32_t t = new_task(e.a);
+      uint32_t t = new_task(tc.task);
       DagTask& task = dag_.tasks[t];
       task.parent = parent;
-      task.is_explicit = e.flags & format::task_flag::kExplicit;
+      task.is_explicit = tc.flags & format::task_flag::kExplicit;
       // A team of one (or the initial task) runs every task undeferred: the runtime's choice,
       // not the program's, so on more threads they are deferred.
       const uint32_t* creator_region = region_index_.find(th.region);
-      task.undeferred = (e.flags & format::task_flag::kUndeferred) && creator_region &&
+      task.undeferred = (tc.flags & format::task_flag::kUndeferred) && creator_region &&
                         dag_.regions[*creator_region - 1].recorded_team > 1;
       if (task.is_explicit) {
-        uint64_t code = m.task_code(e.a);
+        uint64_t code = m.task_code(tc.task);
         uint32_t& c = construct_index_[code ? code : 1];
         if (!c) {
           dag_.constructs.emplace_back().codeptr = code;
@@ -151,16 +154,18 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       break;
     }
     case Kind::kSyncRegion: {
-      uint32_t t = index_of(e.b ? e.b : th.current);
-      if (e.op == uint8_t(Endpoint::kBegin)) {
-        if (e.sub == uint16_t(SyncKind::kTaskwait)) {
+      const auto s = format::ev::SyncRegion::of(e);
+      uint32_t t = index_of(s.task ? s.task : th.current);
+      if (s.endpoint == uint8_t(Endpoint::kBegin)) {
+        if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
           add(t, DagItem::kTaskwait);
-        } else if (e.sub == uint16_t(SyncKind::kTaskgroup)) {
+        } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           add(t, DagItem::kGroupBegin);
-        } else if (format::is_barrier(e.sub) && t != kNone && !dag_.tasks[t].is_explicit) {
+        } else if (format::is_barrier(s.sync_kind) && t != kNone && !dag_.tasks[t].is_explicit) {
           add(t, DagItem::kBarrier);
         }
-      } else if (e.op == uint8_t(Endpoint::kEnd) && e.sub == uint16_t(SyncKind::kTaskgroup)) {
+      } else if (s.endpoint == uint8_t(Endpoint::kEnd) &&
+                 s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
         add(t, DagItem::kGroupEnd);
       }
       break;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "format/text.h"
 #include "process/spawn.h"
 
 namespace tasklens::symbols {
@@ -25,12 +26,6 @@ const char* find_llvm_symbolizer() {
     if (access(c, X_OK) == 0) return c;
   }
   return nullptr;
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
 }
 
 // A write to the helper that fails quietly if it died, without SIGPIPE: the signal stays
@@ -106,7 +101,7 @@ bool Symbolizer::start_helper() {
 bool Symbolizer::query(const std::string& object, uint64_t offset, Location* out) {
   if (!started_ && !start_helper()) return false;
   if (!from_helper_) return false;
-  std::string line = "\"" + object + "\" " + hex(offset) + "\n";
+  std::string line = "\"" + object + "\" " + format::address_text(offset) + "\n";
   if (!write_to_helper(to_helper_, line)) return false;
   char buf[4096];
   int n = 0;
@@ -189,10 +184,10 @@ std::string Symbolizer::short_name(uint64_t codeptr) {
   const Location& l = resolve(codeptr);
   if (!l.file.empty()) return l.file + ":" + std::to_string(l.line);
   if (!l.function.empty()) {
-    return l.has_function_start ? l.function + "+" + hex(l.function_offset) : l.function;
+    return l.has_function_start ? l.function + "+" + format::address_text(l.function_offset) : l.function;
   }
-  if (!l.object.empty()) return basename_of(l.object) + "+" + hex(l.offset);
-  return hex(codeptr);
+  if (!l.object.empty()) return basename_of(l.object) + "+" + format::address_text(l.offset);
+  return format::address_text(codeptr);
 }
 
 uint64_t Symbolizer::find_construct(uint64_t codeptr) {

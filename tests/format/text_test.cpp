@@ -1,4 +1,4 @@
-// Durations, ids and quoting as every layer writes them (format/text.h).
+// Durations, ids, addresses and quoting as every layer writes them (format/text.h).
 #include "format/text.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +21,12 @@ TEST(Text, Ids) {
   EXPECT_EQ(id_text(0), "none");
   EXPECT_EQ(id_text(42), "42");
   EXPECT_EQ(id_text((uint64_t(2) << 48) | 42), "T1#42");  // thread numbers are stored + 1
+}
+
+TEST(Text, Addresses) {
+  EXPECT_EQ(address_text(0), "0x0");
+  EXPECT_EQ(address_text(0x401a2b), "0x401a2b");
+  EXPECT_EQ(address_text(~uint64_t(0)), "0xffffffffffffffff");
 }
 
 TEST(Text, Quoting) {
