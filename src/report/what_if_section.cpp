@@ -96,6 +96,11 @@ class WhatIfSection : public Section {
         format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
         count(w.fragments), duration(w.schedule_ns), duration(w.overhead_ns),
         count(w.tasks_started));
+    if (w.threads_clamped_from) {
+      out += fmt::format("  {} asked for or recorded: simulated with at most {}\n",
+                         format::plural(w.threads_clamped_from, "thread"),
+                         format::plural(simulate::kMaxWorkers, "thread"));
+    }
     out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}\n", "threads",
                        "predicted", "speedup", "efficiency", "Brent: lower", "upper");
     for (const simulate::Prediction& p : w.predictions) {
@@ -103,7 +108,7 @@ class WhatIfSection : public Section {
       out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}\n", p.threads,
                          duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads,
                          duration(p.brent_lower_ns), duration(p.brent_upper_ns),
-                         p.threads == w.recorded_threads ? "  (recorded)" : "");
+                         p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
     }
     std::string flat = flattening_text(w);
     if (!flat.empty()) out += "  " + flat + "\n";
@@ -126,6 +131,7 @@ class WhatIfSection : public Section {
   nlohmann::json json(const ReportContext& ctx) override {
     const WhatIf& w = pass_.result();
     nlohmann::json j = {{"recorded_threads", w.recorded_threads},
+                        {"threads_clamped_from", w.threads_clamped_from},
                         {"recorded_run_ns", w.recorded_run_ns},
                         {"work_ns", w.work_ns},
                         {"span_ns", w.span_ns},

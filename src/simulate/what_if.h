@@ -20,7 +20,8 @@ namespace tasklens::simulate {
 
 struct WhatIfOptions {
   std::vector<uint32_t> threads;  // empty: 1, 2, 4, ..., 64 and the recorded count
-  uint32_t max_cutoff_depths = 32;  // depths tried per recursive construct
+  uint32_t max_cutoff_depths = 32;  // deepest cut-off considered per recursive construct
+  bool every_cutoff_depth = false;  // simulate every depth, not a search for the fastest
 };
 
 struct Prediction {
@@ -59,6 +60,9 @@ struct CutoffBest {
 
 struct WhatIf {
   uint32_t recorded_threads = 0;
+  // The largest thread count asked for or recorded beyond kMaxWorkers (simulated with
+  // kMaxWorkers), 0 if none.
+  uint32_t threads_clamped_from = 0;
   uint64_t recorded_run_ns = 0;
   uint64_t work_ns = 0, span_ns = 0;  // the task graph's (analysis/task_graph)
   uint64_t serial_ns = 0;         // the initial task's work outside parallel regions (the root's)
@@ -77,6 +81,7 @@ struct WhatIf {
   std::vector<Prediction> predictions;  // ascending thread count
   uint32_t flattens_at = 0;             // 0: no flattening within the counts
   Flattening flattening = Flattening::kNone;
+  // The depths simulated (a search for the fastest, not every depth), by construct and depth.
   std::vector<CutoffPrediction> cutoffs;
   std::vector<CutoffBest> best_cutoffs;  // per recursive construct, the fastest depth
 };
