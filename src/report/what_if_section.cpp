@@ -137,6 +137,7 @@ class WhatIfSection : public Section {
                         {"span_ns", w.span_ns},
                         {"serial_ns", w.serial_ns},
                         {"outside_graph_ns", w.outside_graph_ns},
+                        {"preempted_ns", w.preempted_ns},
                         {"tasks", w.tasks},
                         {"fragments", w.fragments},
                         {"schedule_ns", w.schedule_ns},

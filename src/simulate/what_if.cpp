@@ -66,8 +66,16 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   }
   // The graph counts the runtime's time inside task creation apart from work (runtime weight,
   // also on its span); the simulated tasks keep it inside their creators' measured work.
-  const uint64_t graph_work = graph.work_ns + graph.creation_ns;
-  w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
+  // The graph's work holds the time threads were preempted while running a task; the simulated
+  // timelines do not (task_dag.h): the bounds take it off the graph's work, and the lower bound
+  // off the span too (the span's share of it is unknown: at most all of it).
+  const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
+  const uint64_t all_work = dag.work_ns + dag.preempted_ns;
+  w.outside_graph_ns = all_work > recorded_work ? all_work - recorded_work : 0;
+  w.preempted_ns = dag.preempted_ns;
+  const uint64_t graph_work = recorded_work - std::min(recorded_work, dag.preempted_ns);
+  const uint64_t span_low = graph.span_ns - std::min(graph.span_ns, dag.preempted_ns);
+  const uint64_t span_high = std::min(graph.span_ns, graph_work);
   for (size_t c = 0; c < dag.constructs.size(); ++c) {
     w.creation.push_back({dag.constructs[c].codeptr,
                           c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
@@ -87,9 +95,9 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
     pr.threads = p;
     pr.sim = run(p, kNone, 0);
     pr.brent_lower_ns =
-        analysis::fastest_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+        analysis::fastest_schedule_ns(graph_work, span_low, p) + w.outside_graph_ns;
     pr.brent_upper_ns =
-        analysis::greedy_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+        analysis::greedy_schedule_ns(graph_work, span_high, p) + w.outside_graph_ns;
   }
   w.threads_clamped_from = std::max(w.threads_clamped_from, clamped);
   if (!w.predictions.empty() && w.predictions.front().threads == 1) {

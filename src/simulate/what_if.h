@@ -69,6 +69,7 @@ struct WhatIf {
   // Work of the simulated timelines that the task graph leaves out (the time before the recorder
   // started, the forks): added to Brent's bounds, which cannot overlap it either.
   uint64_t outside_graph_ns = 0;
+  uint64_t preempted_ns = 0;  // threads preempted while running a task: left out of the work
   uint64_t schedule_ns = 0;           // charged per task started
   uint64_t overhead_ns = 0, tasks_started = 0;  // what schedule_ns is drawn from
   struct Creation {
