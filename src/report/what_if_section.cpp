@@ -81,10 +81,17 @@ nlohmann::json locations(const std::vector<uint64_t>& all, const ReportContext& 
   return j;
 }
 
+simulate::WhatIfOptions options_of(const ReportOptions& options) {
+  simulate::WhatIfOptions o;
+  o.threads = options.what_if_threads;
+  o.cutoff_depths = options.what_if_cutoffs;
+  return o;
+}
+
 class WhatIfSection : public Section {
  public:
   explicit WhatIfSection(const ReportOptions& options)
-      : pass_(simulate::WhatIfOptions{options.what_if_threads}) {}
+      : pass_(options_of(options)) {}
   replay::Pass& pass() override { return pass_; }
 
   void text(const ReportContext& ctx, std::string& out) override {

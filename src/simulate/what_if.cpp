@@ -183,6 +183,9 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
       }
     }
     for (uint32_t d = lo; d <= hi && d >= 1; ++d) at(d);
+    for (uint32_t d : options.cutoff_depths) {
+      if (d >= 1 && d <= deepest) at(d);
+    }
     std::sort(w.cutoffs.begin() + std::ptrdiff_t(first_cut), w.cutoffs.end(),
               [](const CutoffPrediction& a, const CutoffPrediction& b) { return a.depth < b.depth; });
     for (uint32_t d = 1; d <= deepest; ++d) {

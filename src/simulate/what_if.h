@@ -22,6 +22,7 @@ struct WhatIfOptions {
   std::vector<uint32_t> threads;  // empty: 1, 2, 4, ..., 64 and the recorded count
   uint32_t max_cutoff_depths = 32;  // deepest cut-off considered per recursive construct
   bool every_cutoff_depth = false;  // simulate every depth, not a search for the fastest
+  std::vector<uint32_t> cutoff_depths;  // simulated too (up to the deepest less one)
 };
 
 struct Prediction {
