@@ -5,6 +5,7 @@
 // runs is measured by bench/simulate/what_if_accuracy.sh on a quiet machine (docs/WHAT-IF.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -27,7 +28,10 @@ nlohmann::json what_if(const std::string& program, const std::vector<std::string
 
 // fib 18 on one thread: at one thread the model replays the recording (its work and the
 // measured scheduling cost per task) and takes as long as the run, within 2 %, less the time
-// the thread was preempted (a loaded machine's: the model leaves it out).
+// the thread was preempted (a loaded machine's: the model leaves it out). Of that time the
+// model knows the part inside tasks (what_if.preempted_ns), the breakdown the part outside the
+// serial code (breakdown.preempted_ns): the run lies between the prediction plus the larger and
+// plus both.
 TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   nlohmann::json doc = what_if("fib", {"18"}, 1);
   const nlohmann::json& w = doc["what_if"];
@@ -38,9 +42,11 @@ TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   double run_ns = doc["run"]["run_ns"].get<double>();
   const nlohmann::json& one = w["predictions"][0];
   EXPECT_EQ(one["threads"], 1);
-  double preempted_ns = doc["breakdown"]["preempted_ns"].get<double>();
-  EXPECT_LE(w["preempted_ns"].get<double>(), preempted_ns);
-  EXPECT_NEAR(one["wall_ns"].get<double>() + preempted_ns, run_ns, 0.02 * run_ns);
+  double in_tasks = w["preempted_ns"].get<double>();
+  double outside_serial = doc["breakdown"]["preempted_ns"].get<double>();
+  double wall = one["wall_ns"].get<double>();
+  EXPECT_GE(run_ns, wall + std::max(in_tasks, outside_serial) - 0.02 * run_ns);
+  EXPECT_LE(run_ns, wall + in_tasks + outside_serial + 0.02 * run_ns);
   uint64_t prev = 0;
   for (const nlohmann::json& p : w["predictions"]) {
     uint64_t wall = p["wall_ns"], lower = p["brent_lower_ns"];
