@@ -17,6 +17,12 @@ void PreemptedTime::load(const format::Experiment* x, uint32_t threads) {
   intervals_ = std::move(off.preempted);
 }
 
+void PreemptedTime::load(std::vector<std::vector<format::OffCpuInterval>> intervals) {
+  intervals_ = std::move(intervals);
+  next_.assign(intervals_.size(), 0);
+  total_ns_ = 0;
+}
+
 uint64_t PreemptedTime::within(uint32_t thread, uint64_t a, uint64_t b) {
   if (thread >= intervals_.size() || b <= a) return 0;
   const std::vector<format::OffCpuInterval>& iv = intervals_[thread];

@@ -18,6 +18,8 @@ class PreemptedTime {
  public:
   // Reads the experiment's preempted intervals of threads [0, threads); none without one.
   void load(const format::Experiment* x, uint32_t threads);
+  // The intervals given, per thread index (sorted, disjoint: as format::OffCpu has them).
+  void load(std::vector<std::vector<format::OffCpuInterval>> intervals);
   // The preempted time of `thread` within [a, b). Calls for one thread must come with
   // non-decreasing a (a replay's order): each interval is passed once.
   uint64_t within(uint32_t thread, uint64_t a, uint64_t b);

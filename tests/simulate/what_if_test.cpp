@@ -1,8 +1,11 @@
 // predict() on a hand-made task graph: the cut-off search finds the depth that simulating every
-// depth finds, and thread counts beyond kMaxWorkers are simulated with kMaxWorkers.
+// depth finds, and thread counts beyond kMaxWorkers are simulated with kMaxWorkers. And the
+// preempted time PreemptedTime takes off the work.
 #include "simulate/what_if.h"
 
 #include <gtest/gtest.h>
+
+#include "simulate/preempted_time.h"
 
 namespace tasklens::simulate {
 namespace {
@@ -105,6 +108,27 @@ TEST(WhatIf, ThreadCountsBeyondTheLimitAreClamped) {
   EXPECT_EQ(w.threads_clamped_from, 3000000u);
   // 126 tasks on 4096 workers: the span, 6 levels of 100 ns and a leaf.
   EXPECT_EQ(w.predictions[1].sim.wall_ns, 6 * 100 + 1000u);
+}
+
+}  // namespace
+}  // namespace tasklens::simulate
+
+namespace tasklens::simulate {
+namespace {
+
+// Thread 0 preempted 100..200 and 300..400, thread 1 never: the time left out of consecutive
+// work intervals of thread 0 is their overlap with those, each interval passed once.
+TEST(PreemptedTime, OverlapsOfConsecutiveIntervals) {
+  PreemptedTime p;
+  p.load({{{100, 200}, {300, 400}}, {}});
+  EXPECT_EQ(p.within(0, 0, 50), 0u);
+  EXPECT_EQ(p.within(0, 50, 150), 50u);
+  EXPECT_EQ(p.within(0, 150, 350), 100u);  // 150..200 and 300..350
+  EXPECT_EQ(p.within(0, 350, 1000), 50u);
+  EXPECT_EQ(p.within(0, 1000, 2000), 0u);
+  EXPECT_EQ(p.within(1, 0, 1000), 0u);
+  EXPECT_EQ(p.within(7, 0, 1000), 0u);  // a thread it has no intervals for
+  EXPECT_EQ(p.total_ns(), 200u);
 }
 
 }  // namespace
