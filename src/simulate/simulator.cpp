@@ -25,8 +25,8 @@ struct TaskState {
 };
 
 struct Group {
-  uint32_t live = 0;
-  uint32_t parent = kNone;     // the group it is nested in (counts its tasks too)
+  uint32_t live = 0;           // its tasks not yet done, and its nested groups that hold some
+  uint32_t parent = kNone;     // the group it is nested in (counts it while it holds tasks)
   uint32_t prev_open = kNone;  // the owner's open group before it
   uint32_t owner = kNone;
 };
@@ -397,7 +397,12 @@ class Simulation {
     c.region = p.region;
     if (c.region != kNone) ++regions_[c.region].live_explicit;
     c.group = p.open_group != kNone ? p.open_group : p.group;
-    for (uint32_t g = c.group; g != kNone; g = groups_[g].parent) ++groups_[g].live;
+    // A group counts its own tasks and its nested groups that hold tasks: a task is added to its
+    // innermost group only, and the count goes up the nesting only where a group stops being
+    // empty (O(1) amortized, not O(nesting) per task).
+    for (uint32_t g = c.group; g != kNone; g = groups_[g].parent) {
+      if (groups_[g].live++) break;
+    }
     c.created = true;
     c.preds_left = d.preds;
     if (uint32_t* early = d.preds ? done_preds_.find(child + 1ull) : nullptr) {
@@ -439,9 +444,8 @@ class Simulation {
     }
     for (uint32_t g = s.group; g != kNone; g = groups_[g].parent) {
       Group& grp = groups_[g];
-      if (--grp.live == 0 && grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) {
-        wake(ts_[grp.owner].worker);
-      }
+      if (grp.live == 0 || --grp.live) break;  // still not empty: the groups around it neither
+      if (grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) wake(ts_[grp.owner].worker);
     }
     for (uint32_t i = 0; i < d.succs; ++i) {
       uint32_t succ = dag_.successors[d.first_succ + i];
