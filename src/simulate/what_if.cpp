@@ -74,8 +74,13 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   w.outside_graph_ns = all_work > recorded_work ? all_work - recorded_work : 0;
   w.preempted_ns = dag.preempted_ns;
   const uint64_t graph_work = recorded_work - std::min(recorded_work, dag.preempted_ns);
-  const uint64_t span_low = graph.span_ns - std::min(graph.span_ns, dag.preempted_ns);
-  const uint64_t span_high = std::min(graph.span_ns, graph_work);
+  // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
+  // encountering task's work here): counted once.
+  const uint64_t path_forks = graph.path_runtime_ns - std::min(graph.path_runtime_ns,
+                                                               graph.path_creation_ns);
+  const uint64_t span = graph.span_ns - std::min(graph.span_ns, path_forks);
+  const uint64_t span_low = span - std::min(span, dag.preempted_ns);
+  const uint64_t span_high = std::min(span, graph_work);
   for (size_t c = 0; c < dag.constructs.size(); ++c) {
     w.creation.push_back({dag.constructs[c].codeptr,
                           c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
