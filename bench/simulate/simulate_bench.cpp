@@ -1,12 +1,16 @@
 // simulate_bench: the simulator's speed (task fragments per second) and memory on a synthetic
-// fib-like task tree (docs/WHAT-IF.md). Usage: simulate_bench [depth] (default 20: 2^21 tasks).
+// fib-like task tree, or on a recorded experiment's task graph (docs/WHAT-IF.md).
+// Usage: simulate_bench [depth] (default 20: 2^21 tasks) | simulate_bench EXPERIMENT_DIR.
 // The figures mean something only on a quiet machine (check `uptime`).
 #include <sys/resource.h>
 
+#include <cctype>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
 
+#include "format/experiment.h"
+#include "replay/replay.h"
 #include "simulate/simulator.h"
 
 using namespace tasklens::simulate;
@@ -41,11 +45,24 @@ void build(TaskDag& dag, std::vector<std::vector<DagItem>>& items, uint32_t t, u
   items[t].push_back({DagItem::kWork, 20});
 }
 
-}  // namespace
+// The task graph of a recorded experiment (the what-if pass's first half).
+bool load(const char* dir, TaskDag* dag) {
+  auto x = tasklens::format::open_experiment(dir);
+  if (!x) {
+    std::fprintf(stderr, "simulate_bench: %s\n", x.error().message.c_str());
+    return false;
+  }
+  TaskDagPass pass;
+  auto stats = tasklens::replay::run_replay(*x, {&pass});
+  if (!stats) {
+    std::fprintf(stderr, "simulate_bench: %s\n", stats.error().message.c_str());
+    return false;
+  }
+  *dag = std::move(pass.result());
+  return true;
+}
 
-int main(int argc, char** argv) {
-  uint32_t levels = argc > 1 ? uint32_t(std::atoi(argv[1])) : 20;
-  TaskDag dag;
+void synthetic(TaskDag& dag, uint32_t levels) {
   std::vector<std::vector<DagItem>> items;
   dag.tasks.emplace_back();  // root
   items.emplace_back();
@@ -69,13 +86,24 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<std::vector<DagItem>>().swap(items);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  TaskDag dag;
+  if (argc > 1 && !std::isdigit(static_cast<unsigned char>(argv[1][0]))) {
+    if (!load(argv[1], &dag)) return 1;
+  } else {
+    synthetic(dag, argc > 1 ? uint32_t(std::atoi(argv[1])) : 20);
+  }
   std::printf("tasks %zu, fragments %llu\n", dag.tasks.size(), (unsigned long long)dag.fragments);
   std::printf("%8s %14s %12s %10s %14s %12s\n", "threads", "wall_ns", "steals", "cpu_s",
               "fragments/s", "maxrss_MiB");
   SimCosts costs;
   costs.schedule_ns = 30;
   costs.creation_ns = {40};
-  for (uint32_t p : {1u, 2u, 8u, 64u}) {
+  for (uint32_t p : {1u, 2u, 8u, 64u, 4096u}) {
     SimConfig config;
     config.threads = p;
     // CPU time, not wall time: the figure then means something on a loaded machine too (less

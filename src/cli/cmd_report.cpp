@@ -204,9 +204,15 @@ void add_report_command(CLI::App& app, int* exit_code) {
   sub->add_option("--what-if-threads", o->report.what_if_threads,
                   "Thread counts for --what-if, e.g. 1,2,4,8 (implies --what-if)")
       ->delimiter(',');
+  sub->add_option("--what-if-cutoffs", o->report.what_if_cutoffs,
+                  "Cut-off depths for --what-if to simulate besides its search for the fastest, "
+                  "e.g. 3 or 2,3,4 (implies --what-if)")
+      ->delimiter(',');
   sub->add_flag("--no-symbols", o->no_symbols, "Show code addresses, not source locations");
   sub->callback([o, exit_code] {
-    if (!o->report.what_if_threads.empty()) o->wanted["what_if"] = true;
+    if (!o->report.what_if_threads.empty() || !o->report.what_if_cutoffs.empty()) {
+      o->wanted["what_if"] = true;
+    }
     *exit_code = run_report(*o);
   });
 }

@@ -23,6 +23,7 @@ struct ReportOptions {
   uint32_t slices = 50;  // time series resolution
   int depth = -1;        // call tree depth limit (-1: all)
   std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
+  std::vector<uint32_t> what_if_cutoffs;  // --what-if-cutoffs: depths simulated besides the search
 };
 
 struct ReportContext {

@@ -81,10 +81,17 @@ nlohmann::json locations(const std::vector<uint64_t>& all, const ReportContext& 
   return j;
 }
 
+simulate::WhatIfOptions options_of(const ReportOptions& options) {
+  simulate::WhatIfOptions o;
+  o.threads = options.what_if_threads;
+  o.cutoff_depths = options.what_if_cutoffs;
+  return o;
+}
+
 class WhatIfSection : public Section {
  public:
   explicit WhatIfSection(const ReportOptions& options)
-      : pass_(simulate::WhatIfOptions{options.what_if_threads}) {}
+      : pass_(options_of(options)) {}
   replay::Pass& pass() override { return pass_; }
 
   void text(const ReportContext& ctx, std::string& out) override {
@@ -96,6 +103,11 @@ class WhatIfSection : public Section {
         format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
         count(w.fragments), duration(w.schedule_ns), duration(w.overhead_ns),
         count(w.tasks_started));
+    if (w.threads_clamped_from) {
+      out += fmt::format("  {} asked for or recorded: simulated with at most {}\n",
+                         format::plural(w.threads_clamped_from, "thread"),
+                         format::plural(simulate::kMaxWorkers, "thread"));
+    }
     out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}\n", "threads",
                        "predicted", "speedup", "efficiency", "Brent: lower", "upper");
     for (const simulate::Prediction& p : w.predictions) {
@@ -103,7 +115,7 @@ class WhatIfSection : public Section {
       out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}\n", p.threads,
                          duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads,
                          duration(p.brent_lower_ns), duration(p.brent_upper_ns),
-                         p.threads == w.recorded_threads ? "  (recorded)" : "");
+                         p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
     }
     std::string flat = flattening_text(w);
     if (!flat.empty()) out += "  " + flat + "\n";
@@ -126,11 +138,13 @@ class WhatIfSection : public Section {
   nlohmann::json json(const ReportContext& ctx) override {
     const WhatIf& w = pass_.result();
     nlohmann::json j = {{"recorded_threads", w.recorded_threads},
+                        {"threads_clamped_from", w.threads_clamped_from},
                         {"recorded_run_ns", w.recorded_run_ns},
                         {"work_ns", w.work_ns},
                         {"span_ns", w.span_ns},
                         {"serial_ns", w.serial_ns},
                         {"outside_graph_ns", w.outside_graph_ns},
+                        {"preempted_ns", w.preempted_ns},
                         {"tasks", w.tasks},
                         {"fragments", w.fragments},
                         {"schedule_ns", w.schedule_ns},

@@ -25,8 +25,8 @@ struct TaskState {
 };
 
 struct Group {
-  uint32_t live = 0;
-  uint32_t parent = kNone;     // the group it is nested in (counts its tasks too)
+  uint32_t live = 0;           // its tasks not yet done, and its nested groups that hold some
+  uint32_t parent = kNone;     // the group it is nested in (counts it while it holds tasks)
   uint32_t prev_open = kNone;  // the owner's open group before it
   uint32_t owner = kNone;
 };
@@ -47,16 +47,20 @@ struct Worker {
   uint64_t credit = 0;  // creation cost of inlined tasks, taken off its next work
   bool idle = false;
   bool pending = false;
+  uint8_t idle_list = 0;  // Simulation::idle_[idle_list] holds it while idle
   uint32_t idle_pos = 0;
+  uint32_t ready_pos = kNone;  // in Simulation::ready_ while its deque holds tasks
 };
 
 class Simulation {
  public:
   Simulation(const TaskDag& dag, const SimCosts& costs, const SimConfig& config)
       : dag_(dag), costs_(costs), cfg_(config), ts_(dag.tasks.size()),
-        regions_(dag.regions.size()), workers_(std::max<uint32_t>(config.threads, 1)) {
+        regions_(dag.regions.size()),
+        workers_(std::clamp<uint32_t>(config.threads, 1, kMaxWorkers)) {
     rng_ = cfg_.seed ? cfg_.seed : 1;
     result_.threads = uint32_t(workers_.size());
+    number_subtrees();
   }
 
   SimResult run() {
@@ -99,37 +103,69 @@ class Simulation {
     queue_.push({t, w});
   }
 
+  // The task a worker's stack waits on with libomp's scheduling constraint (only its descendants
+  // may run on top of it), kNone if none.
+  uint32_t constraint(uint32_t w) const {
+    const Worker& wk = workers_[w];
+    if (wk.stack.empty() || relaxed_) return kNone;
+    uint32_t top = wk.stack.back();
+    return ts_[top].wait == Wait::kTaskwait || ts_[top].wait == Wait::kGroup ? top : kNone;
+  }
+
+  // Idle workers in two lists: free ones (any task will do) and constrained ones (idle_[1]);
+  // a worker's constraint does not change while it is idle.
   void go_idle(uint32_t w) {
     Worker& wk = workers_[w];
     if (wk.idle) return;
     wk.idle = true;
-    wk.idle_pos = uint32_t(idle_.size());
-    idle_.push_back(w);
+    wk.idle_list = constraint(w) != kNone;
+    std::vector<uint32_t>& list = idle_[wk.idle_list];
+    wk.idle_pos = uint32_t(list.size());
+    list.push_back(w);
   }
 
   void wake(uint32_t w) {
     if (w == kNone) return;
     Worker& wk = workers_[w];
     if (!wk.idle) return;
-    uint32_t last = idle_.back();
-    idle_[wk.idle_pos] = last;
+    std::vector<uint32_t>& list = idle_[wk.idle_list];
+    uint32_t last = list.back();
+    list[wk.idle_pos] = last;
     workers_[last].idle_pos = wk.idle_pos;
-    idle_.pop_back();
+    list.pop_back();
     wk.idle = false;
     if (!wk.pending) schedule(w, now_);
   }
 
-  void wake_one() {
-    if (!idle_.empty()) wake(idle_[random() % idle_.size()]);
+  // Task `task` was queued: a random free idle worker comes for it, else an idle worker whose
+  // waiting task is an ancestor of it (the nearest of at most kWakeAncestors), as among
+  // libomp's spinning threads the first that may take the task does.
+  static constexpr uint32_t kWakeAncestors = 64;
+  void wake_for(uint32_t task) {
+    if (!idle_[0].empty()) {
+      wake(idle_[0][random() % idle_[0].size()]);
+      return;
+    }
+    if (idle_[1].empty()) return;
+    uint32_t a = dag_.tasks[task].parent;
+    for (uint32_t i = 0; i < kWakeAncestors && a != kNone; ++i, a = dag_.tasks[a].parent) {
+      uint32_t w = ts_[a].worker;
+      if (w != kNone && workers_[w].idle && constraint(w) == a) {
+        wake(w);
+        return;
+      }
+    }
   }
 
   // Nothing is scheduled but the program has not ended: let every idle worker look once more,
   // the scheduling constraint aside (a graph the constraint would dead-lock, never libomp's).
   bool rescue() {
-    if (idle_.empty() || relaxed_) return false;
+    if ((idle_[0].empty() && idle_[1].empty()) || relaxed_) return false;
     relaxed_ = true;
-    std::vector<uint32_t> idle = idle_;
-    for (uint32_t w : idle) wake(w);
+    for (const std::vector<uint32_t>& list : idle_) {
+      std::vector<uint32_t> idle = list;
+      for (uint32_t w : idle) wake(w);
+    }
     return true;
   }
 
@@ -138,21 +174,71 @@ class Simulation {
     workers_[w].stack.push_back(task);
   }
 
-  // libomp's __kmp_task_is_allowed: below a task waiting in a taskwait or taskgroup, only its
-  // descendants may run.
-  bool allowed(uint32_t task, uint32_t ref) const {
-    if (ref == kNone || relaxed_) return true;
-    for (uint32_t t = dag_.tasks[task].parent; t != kNone; t = dag_.tasks[t].parent) {
-      if (t == ref) return true;
+  // Numbers the creation tree in pre-order: the descendants of task t are the tasks numbered
+  // pre_[t] + 1 .. pre_[t] + size_[t] - 1. A task is created after its parent (a smaller index);
+  // one that is not (a damaged graph) counts as a root.
+  void number_subtrees() {
+    const auto n = uint32_t(dag_.tasks.size());
+    size_.assign(n, 1);
+    for (uint32_t t = n; t-- > 1;) {
+      uint32_t p = dag_.tasks[t].parent;
+      if (p < t) size_[p] += size_[t];
     }
-    return false;
+    pre_.resize(n);
+    std::vector<uint32_t> next(n);  // per task: the number its next child gets
+    uint32_t roots = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+      uint32_t p = dag_.tasks[t].parent;
+      if (p < t) {
+        pre_[t] = next[p];
+        next[p] += size_[t];
+      } else {
+        pre_[t] = roots;
+        roots += size_[t];
+      }
+      next[t] = pre_[t] + 1;
+    }
   }
 
-  bool take_from(std::deque<uint32_t>& d, uint32_t ref, uint32_t* task) {
-    for (auto it = d.begin(); it != d.end(); ++it) {
-      if (allowed(*it, ref)) {
-        *task = *it;
-        d.erase(it);
+  // libomp's __kmp_task_is_allowed: below a task waiting in a taskwait or taskgroup, only its
+  // descendants may run. O(1): the pre-order numbers.
+  bool allowed(uint32_t task, uint32_t ref) const {
+    if (ref == kNone || relaxed_) return true;
+    return pre_[task] > pre_[ref] && pre_[task] - pre_[ref] < size_[ref];
+  }
+
+  // The deques that hold tasks, each once (victims to look at without scanning every worker).
+  void push_task(uint32_t w, uint32_t task) {
+    Worker& wk = workers_[w];
+    wk.deque.push_back(task);
+    if (wk.ready_pos == kNone) {
+      wk.ready_pos = uint32_t(ready_.size());
+      ready_.push_back(w);
+    }
+  }
+  void popped(uint32_t w) {
+    Worker& wk = workers_[w];
+    if (!wk.deque.empty() || wk.ready_pos == kNone) return;
+    uint32_t last = ready_.back();
+    ready_[wk.ready_pos] = last;
+    workers_[last].ready_pos = wk.ready_pos;
+    ready_.pop_back();
+    wk.ready_pos = kNone;
+  }
+
+  // The first allowed task from the head (libomp's __kmp_steal_task walks its deque the same
+  // way); at most deque_size entries are looked at, as libomp's deque holds no more.
+  static constexpr size_t kScanBudget = 256;
+  bool take_from(uint32_t v, uint32_t ref, uint32_t* task, size_t* budget) {
+    std::deque<uint32_t>& d = workers_[v].deque;
+    size_t limit = std::min<size_t>(d.size(), std::max<uint32_t>(cfg_.deque_size, 1));
+    limit = std::min(limit, *budget);
+    *budget -= limit;
+    for (size_t i = 0; i < limit; ++i) {
+      if (allowed(d[i], ref)) {
+        *task = d[i];
+        d.erase(d.begin() + std::ptrdiff_t(i));
+        popped(v);
         return true;
       }
     }
@@ -162,22 +248,22 @@ class Simulation {
   // A task for worker w to run: its own deque's tail, else a steal. kNone if none.
   uint32_t find_work(uint32_t w) {
     Worker& wk = workers_[w];
-    uint32_t ref = kNone;
-    if (!wk.stack.empty()) {
-      uint32_t top = wk.stack.back();
-      if (ts_[top].wait == Wait::kTaskwait || ts_[top].wait == Wait::kGroup) ref = top;
-    }
+    const uint32_t ref = constraint(w);
     if (!wk.deque.empty() && allowed(wk.deque.back(), ref)) {
       uint32_t t = wk.deque.back();
       wk.deque.pop_back();
+      popped(w);
       return t;
     }
     const auto n = uint32_t(workers_.size());
     if (n < 2) return kNone;
     uint32_t task = kNone;
+    // A constrained worker looks at no more than kScanBudget queued tasks per attempt (it is
+    // woken again when a task it may take is queued): bounded work however many workers wait.
+    size_t budget = ref == kNone ? SIZE_MAX : kScanBudget;
     auto try_victim = [&](uint32_t v) {
-      if (v == w || v == kNone || workers_[v].deque.empty()) return false;
-      if (!take_from(workers_[v].deque, ref, &task)) return false;
+      if (v == w || v == kNone || workers_[v].deque.empty() || budget == 0) return false;
+      if (!take_from(v, ref, &task, &budget)) return false;
       wk.last_victim = v;
       ++result_.steals;
       return true;
@@ -187,10 +273,13 @@ class Simulation {
     uint32_t v = uint32_t(random() % (n - 1));
     if (v >= w) ++v;
     if (try_victim(v)) return task;
-    // libomp keeps drawing victims while it spins; the first one with a task wins.
-    uint32_t from = uint32_t(random() % n);
-    for (uint32_t i = 0; i < n; ++i) {
-      if (try_victim((from + i) % n)) return task;
+    // libomp keeps drawing victims while it spins; the first one with a task wins: the workers
+    // whose deques hold tasks, from a random one on (not every worker: idle ones are many).
+    const auto k = uint32_t(ready_.size());
+    if (k == 0) return kNone;
+    uint32_t from = uint32_t(random() % k);
+    for (uint32_t i = 0; i < k && budget; ++i) {
+      if (try_victim(ready_[(from + i) % k])) return task;
     }
     return kNone;
   }
@@ -308,10 +397,15 @@ class Simulation {
     c.region = p.region;
     if (c.region != kNone) ++regions_[c.region].live_explicit;
     c.group = p.open_group != kNone ? p.open_group : p.group;
-    for (uint32_t g = c.group; g != kNone; g = groups_[g].parent) ++groups_[g].live;
+    // A group counts its own tasks and its nested groups that hold tasks: a task is added to its
+    // innermost group only, and the count goes up the nesting only where a group stops being
+    // empty (O(1) amortized, not O(nesting) per task).
+    for (uint32_t g = c.group; g != kNone; g = groups_[g].parent) {
+      if (groups_[g].live++) break;
+    }
     c.created = true;
     c.preds_left = d.preds;
-    if (uint32_t* early = done_preds_.find(child + 1ull)) {
+    if (uint32_t* early = d.preds ? done_preds_.find(child + 1ull) : nullptr) {
       // Predecessors that completed before it was created.
       c.preds_left -= std::min(c.preds_left, *early);
       done_preds_.erase(child + 1ull);
@@ -331,8 +425,8 @@ class Simulation {
       start(child, w);  // runs at once on top of its creator
       return;
     }
-    wk.deque.push_back(child);
-    wake_one();
+    push_task(w, child);
+    wake_for(child);
   }
 
   void complete(uint32_t task, uint32_t w) {
@@ -350,9 +444,8 @@ class Simulation {
     }
     for (uint32_t g = s.group; g != kNone; g = groups_[g].parent) {
       Group& grp = groups_[g];
-      if (--grp.live == 0 && grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) {
-        wake(ts_[grp.owner].worker);
-      }
+      if (grp.live == 0 || --grp.live) break;  // still not empty: the groups around it neither
+      if (grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) wake(ts_[grp.owner].worker);
     }
     for (uint32_t i = 0; i < d.succs; ++i) {
       uint32_t succ = dag_.successors[d.first_succ + i];
@@ -360,8 +453,8 @@ class Simulation {
       if (!ss.created) {
         ++done_preds_[succ + 1ull];  // one predecessor fewer to wait for once created
       } else if (ss.preds_left && --ss.preds_left == 0) {
-        workers_[w].deque.push_back(succ);
-        wake_one();
+        push_task(w, succ);
+        wake_for(succ);
       }
     }
     if (s.region != kNone) {
@@ -465,7 +558,9 @@ class Simulation {
   std::vector<RegionState> regions_;
   std::vector<Worker> workers_;
   std::vector<Group> groups_;
-  std::vector<uint32_t> idle_;
+  std::vector<uint32_t> idle_[2];     // idle workers: free, constrained (go_idle)
+  std::vector<uint32_t> ready_;       // workers whose deques hold tasks
+  std::vector<uint32_t> pre_, size_;  // the creation tree in pre-order (number_subtrees)
   replay::IdMap<uint32_t> done_preds_;  // task + 1 -> predecessors completed before its creation
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   uint64_t rng_ = 1;

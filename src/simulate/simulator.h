@@ -17,8 +17,10 @@
 // run in turn on worker number mod P, phase by phase between barriers); nested regions get a team
 // of one. Each deferred task start costs SimCosts::schedule_ns of the worker's time.
 //
-// Time: O(items + tasks + steals x scanned deque entries); memory: the task state (O(tasks)),
-// one deque and stack per worker.
+// At most kMaxWorkers workers (a larger count is simulated with kMaxWorkers: SimResult::threads
+// says which). Time: O(items + tasks + failed steal attempts x (workers with tasks queued +
+// deque_size)) with a log factor for the event queue; memory: the task state (O(tasks)), one
+// deque and stack per worker.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,9 @@
 #include "simulate/task_dag.h"
 
 namespace tasklens::simulate {
+
+// The most workers simulated: a damaged trace can claim any thread count.
+constexpr uint32_t kMaxWorkers = 4096;
 
 struct SimCosts {
   uint64_t schedule_ns = 0;            // per deferred task started
@@ -44,7 +49,7 @@ struct SimConfig {
 };
 
 struct SimResult {
-  uint32_t threads = 0;
+  uint32_t threads = 0;       // simulated: SimConfig::threads, at most kMaxWorkers
   uint64_t wall_ns = 0;
   uint64_t work_ns = 0;      // task bodies run (creation calls included)
   uint64_t overhead_ns = 0;  // task scheduling charged

@@ -21,6 +21,7 @@ void TaskDagPass::begin(const replay::ReplayInfo& info) {
   running_.assign(info.threads, Running{});
   if (!running_.empty()) running_[0].task = 0;  // the program's start, before any event
   forking_.assign(info.threads, kNone);
+  preempted_.load(info.experiment, info.threads);
 }
 
 uint32_t TaskDagPass::new_task(uint64_t id) {
@@ -63,8 +64,10 @@ uint32_t TaskDagPass::group_of(uint32_t c) {
 void TaskDagPass::flush(uint32_t thread, uint64_t t) {
   Running& r = running_[thread];
   if (r.task != kNone && t > r.since) {
-    add(r.task, DagItem::kWork, t - r.since);
-    dag_.work_ns += t - r.since;
+    uint64_t off = preempted_.within(thread, r.since, t);
+    add(r.task, DagItem::kWork, t - r.since - off);
+    dag_.work_ns += t - r.since - off;
+    dag_.preempted_ns += off;
   }
   r.since = t;
 }

@@ -5,7 +5,8 @@
 // thread count: the simulator (simulator.h) replays it on P workers.
 //
 // Work is the time the recording saw a task's body run (TaskModel::working), creation calls
-// included: a task's creation cost is inside its creator's work. The time a thread forks a
+// included: a task's creation cost is inside its creator's work; the time its thread was
+// preempted meanwhile (off_cpu.bin) is left out. The time a thread forks a
 // region counts as the encountering task's work. Time a thread spends in the runtime between
 // tasks is not in any timeline: the simulator charges it per task (SimCosts::schedule_ns).
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "replay/id_map.h"
 #include "replay/pass.h"
+#include "simulate/preempted_time.h"
 
 namespace tasklens::simulate {
 
@@ -71,6 +73,7 @@ struct TaskDag {
   uint64_t run_ns = 0;
   uint64_t fragments = 0;  // work items
   uint64_t work_ns = 0;
+  uint64_t preempted_ns = 0;  // left out of work_ns: a thread was preempted while running a task
 };
 
 class TaskDagPass : public replay::Pass {
@@ -112,6 +115,7 @@ class TaskDagPass : public replay::Pass {
   };
   std::vector<Running> running_;
   std::vector<uint32_t> forking_;  // per thread: the encountering task while it forks
+  PreemptedTime preempted_;
 };
 
 }  // namespace tasklens::simulate

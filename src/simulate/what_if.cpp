@@ -6,13 +6,22 @@
 namespace tasklens::simulate {
 namespace {
 
-std::vector<uint32_t> thread_counts(const WhatIfOptions& options, uint32_t recorded) {
+// The counts to simulate, ascending, each at most kMaxWorkers; *clamped: the largest count
+// asked for (or recorded) beyond it, 0 if none.
+std::vector<uint32_t> thread_counts(const WhatIfOptions& options, uint32_t recorded,
+                                    uint32_t* clamped) {
   std::vector<uint32_t> counts = options.threads;
   if (counts.empty()) {
     for (uint32_t p = 1; p <= 64; p *= 2) counts.push_back(p);
     counts.push_back(recorded);
   }
   counts.erase(std::remove(counts.begin(), counts.end(), 0u), counts.end());
+  *clamped = 0;
+  for (uint32_t& p : counts) {
+    if (p <= kMaxWorkers) continue;
+    *clamped = std::max(*clamped, p);
+    p = kMaxWorkers;
+  }
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   return counts;
@@ -57,8 +66,21 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   }
   // The graph counts the runtime's time inside task creation apart from work (runtime weight,
   // also on its span); the simulated tasks keep it inside their creators' measured work.
-  const uint64_t graph_work = graph.work_ns + graph.creation_ns;
-  w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
+  // The graph's work holds the time threads were preempted while running a task; the simulated
+  // timelines do not (task_dag.h): the bounds take it off the graph's work, and the lower bound
+  // off the span too (the span's share of it is unknown: at most all of it).
+  const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
+  const uint64_t all_work = dag.work_ns + dag.preempted_ns;
+  w.outside_graph_ns = all_work > recorded_work ? all_work - recorded_work : 0;
+  w.preempted_ns = dag.preempted_ns;
+  const uint64_t graph_work = recorded_work - std::min(recorded_work, dag.preempted_ns);
+  // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
+  // encountering task's work here): counted once.
+  const uint64_t path_forks = graph.path_runtime_ns - std::min(graph.path_runtime_ns,
+                                                               graph.path_creation_ns);
+  const uint64_t span = graph.span_ns - std::min(graph.span_ns, path_forks);
+  const uint64_t span_low = span - std::min(span, dag.preempted_ns);
+  const uint64_t span_high = std::min(span, graph_work);
   for (size_t c = 0; c < dag.constructs.size(); ++c) {
     w.creation.push_back({dag.constructs[c].codeptr,
                           c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
@@ -70,15 +92,19 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
     config.cutoff_depth = depth;
     return simulate(dag, costs, config);
   };
-  for (uint32_t p : thread_counts(options, dag.recorded_threads)) {
+  const uint32_t recorded = std::clamp<uint32_t>(dag.recorded_threads, 1, kMaxWorkers);
+  if (dag.recorded_threads > kMaxWorkers) w.threads_clamped_from = dag.recorded_threads;
+  uint32_t clamped = 0;
+  for (uint32_t p : thread_counts(options, dag.recorded_threads, &clamped)) {
     Prediction& pr = w.predictions.emplace_back();
     pr.threads = p;
     pr.sim = run(p, kNone, 0);
     pr.brent_lower_ns =
-        analysis::fastest_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+        analysis::fastest_schedule_ns(graph_work, span_low, p) + w.outside_graph_ns;
     pr.brent_upper_ns =
-        analysis::greedy_schedule_ns(graph_work, graph.span_ns, p) + w.outside_graph_ns;
+        analysis::greedy_schedule_ns(graph_work, span_high, p) + w.outside_graph_ns;
   }
+  w.threads_clamped_from = std::max(w.threads_clamped_from, clamped);
   if (!w.predictions.empty() && w.predictions.front().threads == 1) {
     w.one_thread_ns = w.predictions.front().sim.wall_ns;
   } else {
@@ -97,12 +123,12 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   // Cut-offs of the recursive constructs at the recorded thread count.
   uint64_t now_ns = 0;
   for (const Prediction& p : w.predictions) {
-    if (p.threads == dag.recorded_threads) now_ns = p.sim.wall_ns;
+    if (p.threads == recorded) now_ns = p.sim.wall_ns;
   }
   for (uint32_t c = 0; c < dag.constructs.size(); ++c) {
     const DagConstruct& k = dag.constructs[c];
     if (k.group != c || !k.recursive || k.max_depth < 2) continue;
-    if (!now_ns) now_ns = run(dag.recorded_threads, kNone, 0).wall_ns;
+    if (!now_ns) now_ns = std::max<uint64_t>(run(recorded, kNone, 0).wall_ns, 1);
     CutoffBest best;
     best.codeptr = k.codeptr;
     for (const DagConstruct& other : dag.constructs) {
@@ -113,14 +139,65 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
     best.wall_ns = now_ns;
     best.tasks = k.tasks;
     uint32_t deepest = std::min(k.max_depth - 1, options.max_cutoff_depths);
-    for (uint32_t d = 1; d <= deepest; ++d) {
-      SimResult r = run(dag.recorded_threads, c, d);
-      w.cutoffs.push_back({k.codeptr, d, r.kept, r.wall_ns, best.constructs});
-      if (r.wall_ns < best.wall_ns) {
-        best.depth = d;
-        best.tasks = r.kept;
-        best.wall_ns = r.wall_ns;
+    if (deepest == 0) {
+      w.best_cutoffs.push_back(best);
+      continue;
+    }
+    // Tasks of the recursion that stay tasks at each depth, without simulating: those at or
+    // above it and deeper ones with dependences (never inlined). A depth that keeps all of
+    // them is the run without cut-off.
+    std::vector<uint64_t> at_depth(size_t(deepest) + 2, 0);
+    uint64_t deep_with_deps = 0;
+    for (const DagTask& t : dag.tasks) {
+      if (t.construct == kNone || dag.constructs[t.construct].group != c) continue;
+      if (t.depth <= deepest) {
+        ++at_depth[t.depth];
+      } else if (t.preds || t.succs) {
+        ++deep_with_deps;
       }
+    }
+    std::vector<uint64_t> kept(size_t(deepest) + 1, deep_with_deps);
+    for (uint32_t d = 1; d <= deepest; ++d) kept[d] = kept[d - 1] + at_depth[d];
+    std::vector<uint64_t> wall(size_t(deepest) + 1, 0);  // 0: not simulated yet
+    const size_t first_cut = w.cutoffs.size();
+    auto at = [&](uint32_t d) {
+      if (!wall[d]) {
+        if (kept[d] >= k.tasks) {
+          wall[d] = now_ns;  // nothing inlined: the run as recorded
+        } else {
+          SimResult r = run(recorded, c, d);
+          wall[d] = std::max<uint64_t>(r.wall_ns, 1);
+          kept[d] = r.kept;
+          w.cutoffs.push_back({k.codeptr, d, r.kept, r.wall_ns, best.constructs});
+        }
+      }
+      return wall[d];
+    };
+    // The predicted time over depth falls while more tasks feed the threads and rises once
+    // their costs outweigh it: a golden-section search for its minimum, then every depth of
+    // the last bracket (O(log depths) simulations instead of one per depth).
+    uint32_t lo = 1, hi = deepest;
+    while (!options.every_cutoff_depth && hi - lo > 3) {
+      uint32_t m1 = lo + uint32_t(0.382 * (hi - lo) + 0.5);
+      uint32_t m2 = lo + uint32_t(0.618 * (hi - lo) + 0.5);
+      if (m2 <= m1) m2 = m1 + 1;
+      if (at(m1) <= at(m2)) {
+        hi = m2;
+      } else {
+        lo = m1;
+      }
+    }
+    for (uint32_t d = lo; d <= hi && d >= 1; ++d) at(d);
+    for (uint32_t d : options.cutoff_depths) {
+      if (d >= 1 && d <= deepest) at(d);
+    }
+    std::sort(w.cutoffs.begin() + std::ptrdiff_t(first_cut), w.cutoffs.end(),
+              [](const CutoffPrediction& a, const CutoffPrediction& b) { return a.depth < b.depth; });
+    for (uint32_t d = 1; d <= deepest; ++d) {
+      if (!wall[d] || wall[d] >= best.wall_ns || kept[d] >= k.tasks) continue;
+      best.depth = d;
+      best.tasks = kept[d];
+      best.wall_ns = wall[d];
     }
     w.best_cutoffs.push_back(best);
   }

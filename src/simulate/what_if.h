@@ -20,7 +20,9 @@ namespace tasklens::simulate {
 
 struct WhatIfOptions {
   std::vector<uint32_t> threads;  // empty: 1, 2, 4, ..., 64 and the recorded count
-  uint32_t max_cutoff_depths = 32;  // depths tried per recursive construct
+  uint32_t max_cutoff_depths = 32;  // deepest cut-off considered per recursive construct
+  bool every_cutoff_depth = false;  // simulate every depth, not a search for the fastest
+  std::vector<uint32_t> cutoff_depths;  // simulated too (up to the deepest less one)
 };
 
 struct Prediction {
@@ -59,12 +61,16 @@ struct CutoffBest {
 
 struct WhatIf {
   uint32_t recorded_threads = 0;
+  // The largest thread count asked for or recorded beyond kMaxWorkers (simulated with
+  // kMaxWorkers), 0 if none.
+  uint32_t threads_clamped_from = 0;
   uint64_t recorded_run_ns = 0;
   uint64_t work_ns = 0, span_ns = 0;  // the task graph's (analysis/task_graph)
   uint64_t serial_ns = 0;         // the initial task's work outside parallel regions (the root's)
   // Work of the simulated timelines that the task graph leaves out (the time before the recorder
   // started, the forks): added to Brent's bounds, which cannot overlap it either.
   uint64_t outside_graph_ns = 0;
+  uint64_t preempted_ns = 0;  // threads preempted while running a task: left out of the work
   uint64_t schedule_ns = 0;           // charged per task started
   uint64_t overhead_ns = 0, tasks_started = 0;  // what schedule_ns is drawn from
   struct Creation {
@@ -77,6 +83,7 @@ struct WhatIf {
   std::vector<Prediction> predictions;  // ascending thread count
   uint32_t flattens_at = 0;             // 0: no flattening within the counts
   Flattening flattening = Flattening::kNone;
+  // The depths simulated (a search for the fastest, not every depth), by construct and depth.
   std::vector<CutoffPrediction> cutoffs;
   std::vector<CutoffBest> best_cutoffs;  // per recursive construct, the fastest depth
 };

@@ -5,6 +5,7 @@
 // runs is measured by bench/simulate/what_if_accuracy.sh on a quiet machine (docs/WHAT-IF.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -26,7 +27,11 @@ nlohmann::json what_if(const std::string& program, const std::vector<std::string
 }
 
 // fib 18 on one thread: at one thread the model replays the recording (its work and the
-// measured scheduling cost per task) and takes as long as the run, within 2 %.
+// measured scheduling cost per task) and takes as long as the run, within 2 %, less the time
+// the thread was preempted (a loaded machine's: the model leaves it out). Of that time the
+// model knows the part inside tasks (what_if.preempted_ns), the breakdown the part outside the
+// serial code (breakdown.preempted_ns): the run lies between the prediction plus the larger and
+// plus both.
 TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   nlohmann::json doc = what_if("fib", {"18"}, 1);
   const nlohmann::json& w = doc["what_if"];
@@ -37,7 +42,11 @@ TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   double run_ns = doc["run"]["run_ns"].get<double>();
   const nlohmann::json& one = w["predictions"][0];
   EXPECT_EQ(one["threads"], 1);
-  EXPECT_NEAR(one["wall_ns"].get<double>(), run_ns, 0.02 * run_ns);
+  double in_tasks = w["preempted_ns"].get<double>();
+  double outside_serial = doc["breakdown"]["preempted_ns"].get<double>();
+  double wall = one["wall_ns"].get<double>();
+  EXPECT_GE(run_ns, wall + std::max(in_tasks, outside_serial) - 0.02 * run_ns);
+  EXPECT_LE(run_ns, wall + in_tasks + outside_serial + 0.02 * run_ns);
   uint64_t prev = 0;
   for (const nlohmann::json& p : w["predictions"]) {
     uint64_t wall = p["wall_ns"], lower = p["brent_lower_ns"];
@@ -54,13 +63,18 @@ TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
 }
 
 // fib's two task constructs make one recursion; below depth d (d <= 8, where fib(18)'s tree is
-// still full) 2^(d+1) - 2 tasks stay tasks.
+// still full) 2^(d+1) - 2 tasks stay tasks. The depths simulated are those of a search for the
+// fastest (golden section over 1..16, then the last bracket): a handful, in ascending order.
 TEST(WhatIf, FibCutOffsCountTheTasksLeft) {
   nlohmann::json doc = what_if("fib", {"18"}, 1);
   const nlohmann::json& cuts = doc["what_if"]["cutoffs"];
   ASSERT_TRUE(cuts.is_array());
-  ASSERT_GE(cuts.size(), 8u);
+  ASSERT_GE(cuts.size(), 4u);
+  ASSERT_LT(cuts.size(), 16u);
+  uint64_t last = 0;
   for (const nlohmann::json& c : cuts) {
+    EXPECT_GT(c["depth"].get<uint64_t>(), last);
+    last = c["depth"];
     EXPECT_EQ(c["constructs"].size(), 2u);
     EXPECT_NE(c["construct"].get<std::string>().find("fib.c:"), std::string::npos);
     uint64_t d = c["depth"];

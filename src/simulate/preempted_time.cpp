@@ -1,0 +1,39 @@
+// PreemptedTime: the preempted intervals of each thread, walked once in time order.
+#include "simulate/preempted_time.h"
+
+#include <algorithm>
+
+#include "format/experiment.h"
+
+namespace tasklens::simulate {
+
+void PreemptedTime::load(const format::Experiment* x, uint32_t threads) {
+  intervals_.clear();
+  next_.assign(threads, 0);
+  total_ns_ = 0;
+  if (!x) return;
+  format::OffCpu off = format::read_off_cpu(*x);
+  off.preempted.resize(std::min<size_t>(off.preempted.size(), threads));
+  intervals_ = std::move(off.preempted);
+}
+
+void PreemptedTime::load(std::vector<std::vector<format::OffCpuInterval>> intervals) {
+  intervals_ = std::move(intervals);
+  next_.assign(intervals_.size(), 0);
+  total_ns_ = 0;
+}
+
+uint64_t PreemptedTime::within(uint32_t thread, uint64_t a, uint64_t b) {
+  if (thread >= intervals_.size() || b <= a) return 0;
+  const std::vector<format::OffCpuInterval>& iv = intervals_[thread];
+  size_t& i = next_[thread];
+  while (i < iv.size() && iv[i].end_ns <= a) ++i;
+  uint64_t ns = 0;
+  for (size_t k = i; k < iv.size() && iv[k].begin_ns < b; ++k) {
+    ns += std::min(b, iv[k].end_ns) - std::max(a, iv[k].begin_ns);
+  }
+  total_ns_ += ns;
+  return ns;
+}
+
+}  // namespace tasklens::simulate

@@ -1,0 +1,34 @@
+// The time each recorded thread was preempted (off its CPU while runnable, from the experiment's
+// off_cpu.bin): what the simulated work leaves out of the time a task ran (docs/WHAT-IF.md).
+// A run on a loaded machine otherwise carries the other processes' time in its tasks' work.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "format/off_cpu.h"
+
+namespace tasklens::format {
+struct Experiment;
+}
+
+namespace tasklens::simulate {
+
+class PreemptedTime {
+ public:
+  // Reads the experiment's preempted intervals of threads [0, threads); none without one.
+  void load(const format::Experiment* x, uint32_t threads);
+  // The intervals given, per thread index (sorted, disjoint: as format::OffCpu has them).
+  void load(std::vector<std::vector<format::OffCpuInterval>> intervals);
+  // The preempted time of `thread` within [a, b). Calls for one thread must come with
+  // non-decreasing a (a replay's order): each interval is passed once.
+  uint64_t within(uint32_t thread, uint64_t a, uint64_t b);
+  uint64_t total_ns() const { return total_ns_; }
+
+ private:
+  std::vector<std::vector<format::OffCpuInterval>> intervals_;
+  std::vector<size_t> next_;  // per thread: the first interval that may end after a
+  uint64_t total_ns_ = 0;
+};
+
+}  // namespace tasklens::simulate

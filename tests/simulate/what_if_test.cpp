@@ -1,0 +1,135 @@
+// predict() on a hand-made task graph: the cut-off search finds the depth that simulating every
+// depth finds, and thread counts beyond kMaxWorkers are simulated with kMaxWorkers. And the
+// preempted time PreemptedTime takes off the work.
+#include "simulate/what_if.h"
+
+#include <gtest/gtest.h>
+
+#include "simulate/preempted_time.h"
+
+namespace tasklens::simulate {
+namespace {
+
+// A balanced binary tree of one recursive construct under one parallel region: each inner task
+// works 100 ns, creates two children, waits for them; each leaf works `leaf_ns`.
+class Tree {
+ public:
+  Tree(uint32_t levels, uint64_t leaf_ns) : leaf_ns_(leaf_ns) {
+    add(kNone, 0);                      // the root
+    uint32_t implicit = add(kNone, 0);  // the region's implicit task
+    items_[0].push_back({DagItem::kRegion, 0});
+    dag_.regions.push_back({{implicit}, false, 1});
+    uint32_t top = add(implicit, 1);
+    items_[implicit].push_back({DagItem::kCreate, top});
+    items_[implicit].push_back({DagItem::kBarrier, 0});
+    grow(top, levels);
+    dag_.constructs.push_back({0x1000, 0, true, levels + 1, uint32_t(dag_.tasks.size() - 2)});
+    for (size_t t = 0; t < dag_.tasks.size(); ++t) {
+      dag_.tasks[t].first_item = uint32_t(dag_.items.size());
+      dag_.tasks[t].items = uint32_t(items_[t].size());
+      for (const DagItem& i : items_[t]) dag_.items.push_back(i);
+    }
+  }
+  TaskDag& dag() { return dag_; }
+
+ private:
+  uint32_t add(uint32_t parent, uint32_t depth) {
+    auto t = uint32_t(dag_.tasks.size());
+    DagTask& task = dag_.tasks.emplace_back();
+    task.parent = parent;
+    task.depth = depth;
+    task.is_explicit = depth > 0;
+    task.construct = depth > 0 ? 0 : kNone;
+    items_.emplace_back();
+    return t;
+  }
+  void grow(uint32_t t, uint32_t levels) {
+    if (levels == 0) {
+      items_[t].push_back({DagItem::kWork, leaf_ns_});
+      return;
+    }
+    items_[t].push_back({DagItem::kWork, 100});
+    for (int i = 0; i < 2; ++i) {
+      uint32_t c = add(t, dag_.tasks[t].depth + 1);
+      items_[t].push_back({DagItem::kCreate, c});
+      grow(c, levels - 1);
+    }
+    items_[t].push_back({DagItem::kTaskwait, 0});
+  }
+
+  uint64_t leaf_ns_;
+  TaskDag dag_;
+  std::vector<std::vector<DagItem>> items_;
+};
+
+// 2^13 leaves of 500 ns on 4 threads, 400 ns of scheduling per task: shallow cut-offs leave
+// threads idle, deep ones pay for thousands of tasks. The search simulates fewer depths and
+// finds the same best one.
+TEST(WhatIf, TheCutOffSearchFindsTheFastestDepth) {
+  Tree tree(13, 500);
+  tree.dag().recorded_threads = 4;
+  SimCosts costs;
+  costs.schedule_ns = 400;
+  costs.creation_ns = {50};
+  WhatIfOptions every;
+  every.threads = {4};
+  every.every_cutoff_depth = true;
+  WhatIf all = predict(tree.dag(), analysis::TaskGraph{}, costs, every);
+  WhatIfOptions search = every;
+  search.every_cutoff_depth = false;
+  WhatIf found = predict(tree.dag(), analysis::TaskGraph{}, costs, search);
+  ASSERT_EQ(all.cutoffs.size(), 13u);  // depths 1..13: the deepest (14) would inline nothing
+  ASSERT_EQ(all.best_cutoffs.size(), 1u);
+  ASSERT_EQ(found.best_cutoffs.size(), 1u);
+  const CutoffBest& a = all.best_cutoffs[0];
+  const CutoffBest& b = found.best_cutoffs[0];
+  // Neither end is best: the curve has an inner minimum.
+  EXPECT_GT(a.depth, 1u);
+  EXPECT_LT(a.depth, 13u);
+  EXPECT_EQ(b.depth, a.depth);
+  EXPECT_EQ(b.wall_ns, a.wall_ns);
+  EXPECT_EQ(b.tasks, (1ull << a.depth) - 1);  // one task at depth 1, two at depth 2, ...
+  EXPECT_LT(found.cutoffs.size(), 10u);
+  for (size_t i = 1; i < found.cutoffs.size(); ++i) {
+    EXPECT_LT(found.cutoffs[i - 1].depth, found.cutoffs[i].depth);
+  }
+}
+
+// A recorded count no machine has (a damaged trace): simulated with kMaxWorkers, and said so.
+TEST(WhatIf, ThreadCountsBeyondTheLimitAreClamped) {
+  Tree tree(6, 1000);
+  tree.dag().recorded_threads = 3000000;
+  WhatIfOptions options;
+  options.threads = {2, 100000};
+  WhatIf w = predict(tree.dag(), analysis::TaskGraph{}, SimCosts{}, options);
+  ASSERT_EQ(w.predictions.size(), 2u);
+  EXPECT_EQ(w.predictions[1].threads, kMaxWorkers);
+  EXPECT_EQ(w.predictions[1].sim.threads, kMaxWorkers);
+  EXPECT_EQ(w.threads_clamped_from, 3000000u);
+  // 126 tasks on 4096 workers: the span, 6 levels of 100 ns and a leaf.
+  EXPECT_EQ(w.predictions[1].sim.wall_ns, 6 * 100 + 1000u);
+}
+
+}  // namespace
+}  // namespace tasklens::simulate
+
+namespace tasklens::simulate {
+namespace {
+
+// Thread 0 preempted 100..200 and 300..400, thread 1 never: the time left out of consecutive
+// work intervals of thread 0 is their overlap with those, each interval passed once.
+TEST(PreemptedTime, OverlapsOfConsecutiveIntervals) {
+  PreemptedTime p;
+  p.load({{{100, 200}, {300, 400}}, {}});
+  EXPECT_EQ(p.within(0, 0, 50), 0u);
+  EXPECT_EQ(p.within(0, 50, 150), 50u);
+  EXPECT_EQ(p.within(0, 150, 350), 100u);  // 150..200 and 300..350
+  EXPECT_EQ(p.within(0, 350, 1000), 50u);
+  EXPECT_EQ(p.within(0, 1000, 2000), 0u);
+  EXPECT_EQ(p.within(1, 0, 1000), 0u);
+  EXPECT_EQ(p.within(7, 0, 1000), 0u);  // a thread it has no intervals for
+  EXPECT_EQ(p.total_ns(), 200u);
+}
+
+}  // namespace
+}  // namespace tasklens::simulate
