@@ -101,6 +101,9 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
         index_[e.a] = 1;  // the root
         break;
       }
+      // A team number no simulation can give a thread (a damaged trace): left out, so that
+      // a region costs at most kMaxWorkers entries.
+      if (e.sub >= kMaxWorkers) break;
       uint32_t* region = region_index_.find(e.b);
       if (!region) {
         // A region whose fork is not in the trace: the root forked it.
