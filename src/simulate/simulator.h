@@ -30,9 +30,6 @@
 
 namespace tasklens::simulate {
 
-// The most workers simulated: a damaged trace can claim any thread count.
-constexpr uint32_t kMaxWorkers = 4096;
-
 struct SimCosts {
   uint64_t schedule_ns = 0;            // per deferred task started
   std::vector<uint64_t> creation_ns;   // per construct (TaskDag::constructs): what inlining saves

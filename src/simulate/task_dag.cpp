@@ -103,6 +103,9 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
         index_[it.task] = 1;  // the root
         break;
       }
+      // A team number no simulation can give a thread (a damaged trace): left out, so that
+      // a region costs at most kMaxWorkers entries.
+      if (it.index >= kMaxWorkers) break;
       uint32_t* region = region_index_.find(it.region);
       if (!region) {
         // A region whose fork is not in the trace: the root forked it.

@@ -21,6 +21,8 @@
 namespace tasklens::simulate {
 
 constexpr uint32_t kNone = 0xffffffffu;
+// The most workers simulated (simulator.h): a damaged trace can claim any thread count.
+constexpr uint32_t kMaxWorkers = 4096;
 
 struct DagItem {
   enum Kind : uint8_t {

@@ -144,6 +144,37 @@ TEST(Simulator, StealingTakesTheOldestTask) {
   EXPECT_EQ(r.steals, 2u);
 }
 
+// Task X runs 40..140 and its thread is preempted 60..90: X's work is 70 ns, and the one-thread
+// simulation of the run is 30 ns shorter than the recording.
+TEST(Simulator, PreemptedTimeIsNotWork) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 20, kImplicit);
+  uint64_t end = run_in_turn(t, 40, {{20, 100}});
+  barrier(t, 40, end);
+  t.solo_end(end + 10, end + 20);
+  t.preempted(0, 60, 90);
+  TaskDag dag = record(t);
+  EXPECT_EQ(dag.preempted_ns, 30u);
+  EXPECT_EQ(sim(dag, 1).wall_ns, end + 20 - 30);
+}
+
+// An implicit task numbered beyond any simulated team (a damaged trace) is left out of its
+// region: no region holds more than kMaxWorkers members.
+TEST(Simulator, TeamNumbersBeyondTheLimitAreLeftOut) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.implicit_end(0, 10, 2);
+  t.implicit_begin(0, 20, 3, 100, 60001, 60000);
+  t.implicit_end(0, 30, 3);
+  t.parallel_end(0, 40, 100, 1, 0x1000);
+  t.implicit_end(0, 50, 1);
+  TaskDag dag = record(t);
+  ASSERT_FALSE(dag.regions.empty());
+  for (const DagRegion& r : dag.regions) EXPECT_LE(r.members.size(), kMaxWorkers);
+  EXPECT_FALSE(sim(dag, 2).stalled);
+}
+
 // Task T1 (construct 0x2000, created at 10) creates T2 and T3 of the same construct at 20 and 30
 // and waits for them (they run 30..130 and 130..230), then works 10 ns more.
 TraceBuilder recursive_pair() {
