@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -42,6 +43,27 @@ struct RawCodec {
     std::memcpy(&r, in, sizeof(T));
     return in + sizeof(T);
   }
+};
+
+// A byte buffer that grows without zeroing what it adds: pages not written yet stay unmapped, so
+// a run's buffer costs the memory of what it holds.
+class SortBytes {
+ public:
+  uint8_t* data() { return p_.get(); }
+  size_t size() const { return cap_; }
+  // At least n bytes, keeping the first `keep`.
+  void grow(size_t n, size_t keep) {
+    if (n <= cap_) return;
+    size_t cap = std::max(n, cap_ * 2);
+    std::unique_ptr<uint8_t[]> p(new uint8_t[cap]);
+    if (keep) std::memcpy(p.get(), p_.get(), keep);
+    p_ = std::move(p);
+    cap_ = cap;
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> p_;
+  size_t cap_ = 0;
 };
 
 template <class T, class Codec = RawCodec<T>>
@@ -132,7 +154,7 @@ class ExternalSorter {
   struct Run {
     std::string path;
     FILE* file = nullptr;        // nullptr: the run is all in `bytes`
-    std::vector<uint8_t> bytes;  // encoded records being written, or read back: [0, used)
+    SortBytes bytes;             // encoded records being written, or read back: [0, used)
     size_t used = 0;
     size_t pos = 0;              // reading: the next record in `bytes`
     bool eof = false;            // reading: the file has nothing more
@@ -152,9 +174,7 @@ class ExternalSorter {
   static constexpr size_t kMaxLateFiles = 32;
 
   static void append(Run& r, const T& rec, uint64_t prev) {
-    if (r.bytes.size() < r.used + Codec::kMaxBytes) {
-      r.bytes.resize(std::max(r.bytes.size() * 2, r.used + Codec::kMaxBytes + 4096));
-    }
+    r.bytes.grow(r.used + Codec::kMaxBytes + 4096, r.used);
     r.used = size_t(Codec::encode(rec, prev, r.bytes.data() + r.used) - r.bytes.data());
   }
   static void encode_all(const std::vector<T>& recs, Run& r) {
@@ -191,7 +211,7 @@ class ExternalSorter {
     sort_late();
     // Written block by block through one buffer (no run-sized allocation per spill).
     Run r;
-    r.bytes.swap(spill_buffer_);
+    std::swap(r.bytes, spill_buffer_);
     uint64_t prev = 0;
     for (const T& rec : late_) {
       append(r, rec, prev);
@@ -199,7 +219,7 @@ class ExternalSorter {
       if (r.used >= kBlockBytes) write_block(r);
     }
     write_block(r);
-    r.bytes.swap(spill_buffer_);
+    std::swap(r.bytes, spill_buffer_);
     runs_.push_back(std::move(r));
     late_.clear();
     if (runs_.size() - 1 >= kMaxLateFiles) merge_late_runs();
@@ -250,7 +270,7 @@ class ExternalSorter {
   // Keeps the bytes not read yet and reads a block after them.
   void refill(Run& r) {
     size_t left = r.used - r.pos;
-    if (r.bytes.size() < left + kBlockBytes) r.bytes.resize(left + kBlockBytes);
+    r.bytes.grow(left + kBlockBytes, r.used);
     std::memmove(r.bytes.data(), r.bytes.data() + r.pos, left);
     size_t n = std::fread(r.bytes.data() + left, 1, kBlockBytes, r.file);
     if (n < kBlockBytes) {
@@ -265,7 +285,7 @@ class ExternalSorter {
   size_t run_size_;
   std::vector<Run> runs_;  // [0]: in order; then the late runs, the last one in memory
   std::vector<T> late_;
-  std::vector<uint8_t> spill_buffer_;
+  SortBytes spill_buffer_;
   uint64_t last_in_order_ = 0;
   size_t in_memory_ = 0;  // records of the in-order stream before its first block is written
   std::vector<uint32_t> heap_;
