@@ -73,6 +73,7 @@ class ExternalSorter {
   ExternalSorter(std::string dir, size_t run_size)
       : dir_(std::move(dir)), run_size_(std::max<size_t>(run_size, 16)) {
     runs_.emplace_back();  // run 0: the in-order stream
+    late_.reserve(run_size_);  // no copy as it fills; pages are touched only when used
   }
   ~ExternalSorter() {
     for (Run& r : runs_) {
