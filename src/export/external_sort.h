@@ -73,7 +73,10 @@ class ExternalSorter {
   ExternalSorter(std::string dir, size_t run_size)
       : dir_(std::move(dir)), run_size_(std::max<size_t>(run_size, 16)) {
     runs_.emplace_back();  // run 0: the in-order stream
-    late_.reserve(run_size_);  // no copy as it fills; pages are touched only when used
+    // Room for whole runs from the start, so that they fill without copies; pages are mapped
+    // only when written.
+    late_.reserve(run_size_);
+    runs_[0].bytes.grow(run_size_ * Codec::kMaxBytes + kBlockBytes, 0);
   }
   ~ExternalSorter() {
     for (Run& r : runs_) {
@@ -179,6 +182,7 @@ class ExternalSorter {
     r.used = size_t(Codec::encode(rec, prev, r.bytes.data() + r.used) - r.bytes.data());
   }
   static void encode_all(const std::vector<T>& recs, Run& r) {
+    r.bytes.grow(recs.size() * Codec::kMaxBytes, 0);
     uint64_t prev = 0;
     for (const T& rec : recs) {
       append(r, rec, prev);
