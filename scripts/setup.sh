@@ -15,6 +15,7 @@ packages=(
   libxml2-utils                     # xmllint checks the SVG of `tasklens compare -o`
   gcc g++                           # GCC-built OpenMP programs (run on libomp)
   python3
+  time                              # /usr/bin/time -v: peak RSS in bench/speed/speed_table.sh
   chromium                          # the HTML report's browser tests (tests/html), headless
   nodejs                            # runs those tests' driver (puppeteer-core, from web/package-lock.json)
 )

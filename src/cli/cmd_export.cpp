@@ -28,8 +28,19 @@ struct ExportCli {
   std::string graph = "auto";
   bool no_symbols = false;
   bool quiet = false;
+  double max_gb = 4;     // a whole-trace export estimated bigger than this stops first
+  bool big_ok = false;   // go on anyway
   exports::ExportOptions options;
 };
+
+// " (e.g. --from 0 --to 120ms)": a window of `fraction` of the run's recorded time, when known.
+std::string window_hint(const format::Metadata& m, double fraction) {
+  const auto& c = m.clock;
+  if (c.end.ns <= c.start.ns || c.start.ns == 0) return "";
+  double ms = double(c.end.ns - c.start.ns) * fraction / 1e6;
+  if (ms >= 1) return fmt::format(" (e.g. --from 0 --to {:.0f}ms)", ms);
+  return fmt::format(" (e.g. --from 0 --to {:.0f}us)", std::max(1.0, ms * 1e3));
+}
 
 // "1500", "1500ns", "1.5us", "20ms", "2s" -> ns since the start of the run.
 bool parse_time(const std::string& text, uint64_t* ns) {
@@ -145,6 +156,22 @@ int run_export(ExportCli& o) {
                  recorded, o.options.browser_events);
     }
   }
+  // A whole-trace export of a long run can take many GB: say so before writing, and how to window.
+  if (o.options.threads.empty() && o.options.from_ns == 0 && o.options.to_ns == UINT64_MAX &&
+      !o.big_ok) {
+    uint64_t recorded = x->metadata.recorder.events_written;
+    double gb = double(recorded) * format->bytes_per_event / 1e9;
+    if (gb > o.max_gb) {
+      return fail(fmt::format(
+          "{} of the whole trace would be about {} ({} events, about {} bytes each): "
+          "export a window with --from/--to{} or some threads with --threads, or pass --big "
+          "to write it all (the limit is --max-gb {})",
+          format->name,
+          gb >= 1 ? fmt::format("{:.1f} GB", gb) : fmt::format("{:.0f} MB", std::max(1.0, gb * 1e3)),
+          recorded, format->bytes_per_event,
+          window_hint(x->metadata, o.max_gb / gb), o.max_gb));
+    }
+  }
   ProgressLine progress("exporting");
   auto s = exports::export_experiment(*x, *format, o.out, o.options, progress.callback());
   progress.done();
@@ -216,6 +243,10 @@ void add_export_command(CLI::App& app, int* exit_code) {
   sub->add_option("--browser-events", o->options.browser_events,
                   "Perfetto: warn above this many trace events")
       ->capture_default_str();
+  sub->add_option("--max-gb", o->max_gb,
+                  "Stop before a whole-trace export estimated bigger than this many GB")
+      ->capture_default_str();
+  sub->add_flag("--big", o->big_ok, "Write the whole trace even above --max-gb");
   sub->add_flag("-q,--quiet", o->quiet, "Print only warnings and errors");
   sub->callback([o, exit_code] { *exit_code = run_export(*o); });
 }

@@ -387,6 +387,7 @@ const ExportFormat kDotFormat = {
     "dot", {"graphviz"}, {".dot", ".gv"}, true,
     "a DOT file",
     "the task graph as Graphviz DOT",
+    0,  // one node per construct beyond --max-graph-tasks
     make_dot_exporter};
 
 }  // namespace tasklens::exports

@@ -76,6 +76,9 @@ struct ExportFormat {
   bool to_stdout;                              // -o - writes to standard output
   std::string_view output;                     // what -o names (for --help)
   std::string_view help;                       // one line: what it is for
+  // Bytes written per recorded event, on the high side of what fib and BOTS uts traces gave
+  // (the size check before a whole-trace export); 0: the output does not grow with events.
+  uint32_t bytes_per_event;
   MakeExporter* make;
 };
 

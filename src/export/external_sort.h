@@ -9,12 +9,18 @@
 // equal times is unspecified), and come after in-order records of the same time.
 // Memory: two runs, plus a block per file while merging; at most kMaxLateFiles late runs are on
 // disk at once (more are merged into one first), so memory and open files stay bounded.
+//
+// Runs are kept (in memory and on disk) as bytes written by a Codec: every run is in time
+// order, so a codec can store each record's time as the difference from the one before
+// (PrvCodec: about 8 bytes for a 40-byte record). The default codec copies the bytes.
 #pragma once
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -23,15 +29,54 @@
 
 namespace tasklens::exports {
 
+// A codec writes a record after the one of time `prev` (runs are in time order) in at most
+// kMaxBytes bytes, and reads it back.
 template <class T>
-class ExternalSorter {
+struct RawCodec {
   static_assert(std::is_trivially_copyable_v<T>, "records are written to disk as bytes");
+  static constexpr size_t kMaxBytes = sizeof(T);
+  static uint8_t* encode(const T& r, uint64_t /*prev*/, uint8_t* out) {
+    std::memcpy(out, &r, sizeof(T));
+    return out + sizeof(T);
+  }
+  static const uint8_t* decode(const uint8_t* in, uint64_t /*prev*/, T& r) {
+    std::memcpy(&r, in, sizeof(T));
+    return in + sizeof(T);
+  }
+};
 
+// A byte buffer that grows without zeroing what it adds: pages not written yet stay unmapped, so
+// a run's buffer costs the memory of what it holds.
+class SortBytes {
+ public:
+  uint8_t* data() { return p_.get(); }
+  size_t size() const { return cap_; }
+  // At least n bytes, keeping the first `keep`.
+  void grow(size_t n, size_t keep) {
+    if (n <= cap_) return;
+    size_t cap = std::max(n, cap_ * 2);
+    std::unique_ptr<uint8_t[]> p(new uint8_t[cap]);
+    if (keep) std::memcpy(p.get(), p_.get(), keep);
+    p_ = std::move(p);
+    cap_ = cap;
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> p_;
+  size_t cap_ = 0;
+};
+
+template <class T, class Codec = RawCodec<T>>
+class ExternalSorter {
  public:
   // Temporary files go to `dir` (which must exist), named run-<n>.bin.
   ExternalSorter(std::string dir, size_t run_size)
       : dir_(std::move(dir)), run_size_(std::max<size_t>(run_size, 16)) {
     runs_.emplace_back();  // run 0: the in-order stream
+    // Room for whole runs from the start, so that they fill without copies; pages are mapped
+    // only when written.
+    late_.reserve(run_size_);
+    runs_[0].bytes.grow(run_size_ * Codec::kMaxBytes + kBlockBytes, 0);
   }
   ~ExternalSorter() {
     for (Run& r : runs_) {
@@ -46,11 +91,13 @@ class ExternalSorter {
   void add(const T& r) {
     ++count_;
     if (r.time >= last_in_order_) {
-      last_in_order_ = r.time;
       Run& in_order = runs_[0];
-      in_order.block.push_back(r);
+      append(in_order, r, last_in_order_);
+      last_in_order_ = r.time;
       // In memory up to a run's size, then written out block by block.
-      if (in_order.block.size() >= (in_order.file ? kBlock : run_size_)) write_block(in_order);
+      if (in_order.file ? in_order.used >= kBlockBytes : ++in_memory_ >= run_size_) {
+        write_block(in_order);
+      }
     } else {
       late_.push_back(r);
       if (late_.size() >= run_size_) spill_late();
@@ -65,20 +112,23 @@ class ExternalSorter {
 
   // Ends the input. An error if a temporary file could not be written or read back.
   Result<bool> seal() {
-    std::sort(late_.begin(), late_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+    sort_late();
     Run memory;
-    memory.block = std::move(late_);
+    encode_all(late_, memory);
+    late_.clear();
+    late_.shrink_to_fit();
     runs_.push_back(std::move(memory));
     for (Run& r : runs_) {
-      if (!r.file) continue;
-      write_block(r);  // what remains of the in-order stream
-      if (std::fflush(r.file) != 0 || std::fseek(r.file, 0, SEEK_SET) != 0) fail("write", r);
-      r.block.clear();
-      if (!refill(r)) continue;
+      if (r.file) {
+        write_block(r);  // what remains of the in-order stream
+        if (std::fflush(r.file) != 0 || std::fseek(r.file, 0, SEEK_SET) != 0) fail("write", r);
+      }
+      r.prev = 0;
+      advance(r);
     }
     if (!error_.empty()) return Error{error_};
     for (uint32_t i = 0; i < runs_.size(); ++i) {
-      if (runs_[i].pos < runs_[i].block.size()) heap_.push_back(i);
+      if (runs_[i].has) heap_.push_back(i);
     }
     std::make_heap(heap_.begin(), heap_.end(), After{this});
     return true;
@@ -87,10 +137,16 @@ class ExternalSorter {
   // The next record in time order; false at the end.
   bool next(T& out) {
     if (heap_.empty()) return false;
+    if (heap_.size() == 1) {  // one run left: no heap to keep
+      Run& r = runs_[heap_[0]];
+      out = r.cur;
+      if (!advance(r)) heap_.clear();
+      return true;
+    }
     std::pop_heap(heap_.begin(), heap_.end(), After{this});
     Run& r = runs_[heap_.back()];
-    out = r.block[r.pos];
-    if (++r.pos < r.block.size() || refill(r)) {
+    out = r.cur;
+    if (advance(r)) {
       std::push_heap(heap_.begin(), heap_.end(), After{this});
     } else {
       heap_.pop_back();
@@ -101,22 +157,41 @@ class ExternalSorter {
  private:
   struct Run {
     std::string path;
-    FILE* file = nullptr;  // nullptr: the run is all in `block`
-    std::vector<T> block;  // records being written, or read back
-    size_t pos = 0;
+    FILE* file = nullptr;        // nullptr: the run is all in `bytes`
+    SortBytes bytes;             // encoded records being written, or read back: [0, used)
+    size_t used = 0;
+    size_t pos = 0;              // reading: the next record in `bytes`
+    bool eof = false;            // reading: the file has nothing more
+    uint64_t prev = 0;           // time of the record encoded or decoded last
+    T cur{};                     // reading: the current record
+    bool has = false;
   };
   // Heap order: the smallest (time, run) on top.
   struct After {
     const ExternalSorter* s;
     bool operator()(uint32_t a, uint32_t b) const {
-      const Run& x = s->runs_[a];
-      const Run& y = s->runs_[b];
-      uint64_t ta = x.block[x.pos].time, tb = y.block[y.pos].time;
+      uint64_t ta = s->runs_[a].cur.time, tb = s->runs_[b].cur.time;
       return ta > tb || (ta == tb && a > b);
     }
   };
-  static constexpr size_t kBlock = 8192;
+  static constexpr size_t kBlockBytes = size_t(256) << 10;
   static constexpr size_t kMaxLateFiles = 32;
+
+  static void append(Run& r, const T& rec, uint64_t prev) {
+    r.bytes.grow(r.used + Codec::kMaxBytes + 4096, r.used);
+    r.used = size_t(Codec::encode(rec, prev, r.bytes.data() + r.used) - r.bytes.data());
+  }
+  static void encode_all(const std::vector<T>& recs, Run& r) {
+    r.bytes.grow(recs.size() * Codec::kMaxBytes, 0);
+    uint64_t prev = 0;
+    for (const T& rec : recs) {
+      append(r, rec, prev);
+      prev = rec.time;
+    }
+  }
+  void sort_late() {
+    std::sort(late_.begin(), late_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+  }
 
   void fail(const char* what, const Run& r) {
     if (error_.empty()) {
@@ -130,19 +205,26 @@ class ExternalSorter {
     if (!r.file) fail("create", r);
     return r.file != nullptr;
   }
+  // Writes what the run holds in memory to its file (lost if that fails: seal() says so).
   void write_block(Run& r) {
-    if (r.block.empty() || !open(r)) return;
-    if (std::fwrite(r.block.data(), sizeof(T), r.block.size(), r.file) != r.block.size()) {
+    if (r.used && open(r) && std::fwrite(r.bytes.data(), 1, r.used, r.file) != r.used) {
       fail("write", r);
     }
-    r.block.clear();
+    r.used = 0;
   }
   void spill_late() {
-    std::sort(late_.begin(), late_.end(), [](const T& a, const T& b) { return a.time < b.time; });
+    sort_late();
+    // Written block by block through one buffer (no run-sized allocation per spill).
     Run r;
-    if (open(r) && std::fwrite(late_.data(), sizeof(T), late_.size(), r.file) != late_.size()) {
-      fail("write", r);
+    std::swap(r.bytes, spill_buffer_);
+    uint64_t prev = 0;
+    for (const T& rec : late_) {
+      append(r, rec, prev);
+      prev = rec.time;
+      if (r.used >= kBlockBytes) write_block(r);
     }
+    write_block(r);
+    std::swap(r.bytes, spill_buffer_);
     runs_.push_back(std::move(r));
     late_.clear();
     if (runs_.size() - 1 >= kMaxLateFiles) merge_late_runs();
@@ -154,29 +236,26 @@ class ExternalSorter {
       Run& r = runs_[i];
       if (!r.file) continue;
       if (std::fflush(r.file) != 0 || std::fseek(r.file, 0, SEEK_SET) != 0) fail("write", r);
-      if (refill(r)) heap.push_back(i);
+      r.prev = 0;
+      if (advance(r)) heap.push_back(i);
     }
     Run merged;
-    std::vector<T> out;
-    out.reserve(kBlock);
+    uint64_t prev = 0;
     std::make_heap(heap.begin(), heap.end(), After{this});
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), After{this});
       Run& r = runs_[heap.back()];
-      out.push_back(r.block[r.pos]);
-      if (++r.pos < r.block.size() || refill(r)) {
+      append(merged, r.cur, prev);
+      prev = r.cur.time;
+      if (advance(r)) {
         std::push_heap(heap.begin(), heap.end(), After{this});
       } else {
         heap.pop_back();
       }
-      if (out.size() == kBlock) {
-        merged.block.swap(out);
-        write_block(merged);
-        out.swap(merged.block);
-      }
+      if (merged.used >= kBlockBytes) write_block(merged);
     }
-    merged.block.swap(out);
     write_block(merged);
+    merged.bytes = {};
     for (size_t i = 1; i < runs_.size(); ++i) {
       if (!runs_[i].file) continue;
       std::fclose(runs_[i].file);
@@ -185,20 +264,35 @@ class ExternalSorter {
     runs_.resize(1);
     runs_.push_back(std::move(merged));
   }
-  bool refill(Run& r) {
-    if (!r.file) return false;
-    r.block.resize(kBlock);
-    size_t n = std::fread(r.block.data(), sizeof(T), kBlock, r.file);
-    r.block.resize(n);
+  // Decodes the run's next record into r.cur; false at its end.
+  bool advance(Run& r) {
+    if (r.file && !r.eof && r.used - r.pos < Codec::kMaxBytes) refill(r);
+    if (r.pos >= r.used) return r.has = false;
+    r.pos = size_t(Codec::decode(r.bytes.data() + r.pos, r.prev, r.cur) - r.bytes.data());
+    r.prev = r.cur.time;
+    return r.has = true;
+  }
+  // Keeps the bytes not read yet and reads a block after them.
+  void refill(Run& r) {
+    size_t left = r.used - r.pos;
+    r.bytes.grow(left + kBlockBytes, r.used);
+    std::memmove(r.bytes.data(), r.bytes.data() + r.pos, left);
+    size_t n = std::fread(r.bytes.data() + left, 1, kBlockBytes, r.file);
+    if (n < kBlockBytes) {
+      if (std::ferror(r.file)) fail("read", r);
+      r.eof = true;
+    }
+    r.used = left + n;
     r.pos = 0;
-    return n > 0;
   }
 
   std::string dir_;
   size_t run_size_;
   std::vector<Run> runs_;  // [0]: in order; then the late runs, the last one in memory
   std::vector<T> late_;
+  SortBytes spill_buffer_;
   uint64_t last_in_order_ = 0;
+  size_t in_memory_ = 0;  // records of the in-order stream before its first block is written
   std::vector<uint32_t> heap_;
   uint64_t count_ = 0;
   size_t next_file_ = 0;

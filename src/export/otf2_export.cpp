@@ -483,6 +483,7 @@ const ExportFormat kOtf2Format = {
     "otf2", {}, {".otf2"}, false,
     "an OTF2 archive directory, or dir/name.otf2",
     "OTF2 for Vampir and the Score-P tools",
+    25,  // measured 18-22
     make_otf2_exporter};
 
 }  // namespace tasklens::exports

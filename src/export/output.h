@@ -60,6 +60,17 @@ class TextOut {
   void end_piece() {
     if (buf_.size() >= kFlushAt) flush();
   }
+  // Room for `n` more bytes for the hottest loops: write at most n bytes from the pointer
+  // returned, then commit() the end of what was written.
+  char* reserve(size_t n) {
+    size_t old = buf_.size();
+    buf_.resize(old + n);
+    return buf_.data() + old;
+  }
+  void commit(const char* end) {
+    buf_.resize(size_t(end - buf_.data()));
+    if (buf_.size() >= kFlushAt) flush();
+  }
   uint64_t bytes() const { return written_ + buf_.size(); }
 
   void flush();

@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 #include <time.h>
 
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -26,6 +28,7 @@
 
 #include "export/external_sort.h"
 #include "export/output.h"
+#include "export/prv_record.h"
 #include "export/timeline_exporter.h"
 #include "format/kinds.h"
 #include "format/plural.h"
@@ -36,17 +39,6 @@ using namespace paraver;
 using replay::TaskState;
 
 namespace {
-
-// One .prv record before sorting.
-struct PrvRecord {
-  uint64_t time;   // state begin, event time, communication send
-  uint64_t time2;  // state end, communication receive
-  int64_t value;   // state, event value, communication tag
-  uint32_t type;   // event type
-  uint32_t row;    // the object (kTaskRow: a task-view row)
-  uint32_t row2;   // communication receiver
-  uint8_t kind;    // 1 state, 2 event, 3 communication
-};
 
 constexpr uint32_t kTaskRow = 0x80000000u;
 constexpr uint32_t kNoState = 0xffffffffu;
@@ -149,7 +141,6 @@ class ParaverExporter final : public TimelineExporter {
   void number(TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
 
-  void object(uint32_t row);  // the record's object fields, into the .prv
   Result<bool> write_prv();
   Result<bool> write_pcf();
   Result<bool> write_row();
@@ -159,7 +150,7 @@ class ParaverExporter final : public TimelineExporter {
   TextOut prv_, pcf_, row_;
   TextOut values_;     // serial <TAB> label, one line per task, in serial order
   TextOut row_names_;  // task-view row names in row order (one row per instance)
-  std::unique_ptr<ExternalSorter<PrvRecord>> sorter_;
+  std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
   std::vector<ThreadRow> threads_;
   uint32_t thread_rows_ = 0;
   uint32_t ready_row_ = kNoThread;
@@ -191,7 +182,7 @@ Result<bool> ParaverExporter::open() {
     auto r = out->open(tmp_dir_ + name);
     if (!r) return r.error();
   }
-  sorter_ = std::make_unique<ExternalSorter<PrvRecord>>(tmp_dir_, options_.sort_run_records);
+  sorter_ = std::make_unique<ExternalSorter<PrvRecord, PrvCodec>>(tmp_dir_, options_.sort_run_records);
   return true;
 }
 
@@ -365,16 +356,22 @@ void ParaverExporter::end(uint64_t t) {
   }
 }
 
-void ParaverExporter::object(uint32_t row) {
-  // cpu:appl:task:thread
+char* put(char* p, uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+char* put(char* p, int64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+char* put(char* p, const char* s, size_t n) {
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+// The record's object fields, cpu:appl:task:thread.
+char* put_object(char* p, uint32_t row) {
   if (row & kTaskRow) {
-    prv_.piece("0:2:1:");
-    prv_.piece(uint64_t((row & ~kTaskRow) + 1));
-  } else {
-    prv_.piece(uint64_t(row + 1));
-    prv_.piece(":1:1:");
-    prv_.piece(uint64_t(row + 1));
+    p = put(p, "0:2:1:", 6);
+    return put(p, uint64_t((row & ~kTaskRow) + 1));
   }
+  p = put(p, uint64_t(row + 1));
+  p = put(p, ":1:1:", 5);
+  return put(p, uint64_t(row + 1));
 }
 
 Result<bool> ParaverExporter::write_prv() {
@@ -389,46 +386,48 @@ Result<bool> ParaverExporter::write_prv() {
   if (task_rows_) prv_.print(":1({}:1)", task_rows_);
 
   // Events of one object at one time share a line: a line ends when the next record starts.
+  // Formatted straight into the output buffer: the longest record is under 200 bytes.
   PrvRecord r, last{};
   bool event_line = false;
   while (sorter_->next(r)) {
+    char* p = prv_.reserve(256);
     if (r.kind == 2 && event_line && last.time == r.time && last.row == r.row) {
-      prv_.piece(':');
+      *p++ = ':';
     } else {
-      prv_.piece('\n');
-      prv_.piece(char('0' + r.kind));
-      prv_.piece(':');
-      object(r.row);
-      prv_.piece(':');
-      prv_.piece(r.time);
-      prv_.piece(':');
+      *p++ = '\n';
+      *p++ = char('0' + r.kind);
+      *p++ = ':';
+      p = put_object(p, r.row);
+      *p++ = ':';
+      p = put(p, r.time);
+      *p++ = ':';
     }
     event_line = r.kind == 2;
     last = r;
     switch (r.kind) {
       case 1:  // state: begin:end:state
-        prv_.piece(r.time2);
-        prv_.piece(':');
-        prv_.piece(r.value);
+        p = put(p, r.time2);
+        *p++ = ':';
+        p = put(p, r.value);
         break;
       case 2:  // event: time:type:value
-        prv_.piece(uint64_t(r.type));
-        prv_.piece(':');
-        prv_.piece(r.value);
+        p = put(p, uint64_t(r.type));
+        *p++ = ':';
+        p = put(p, r.value);
         break;
       default:  // communication: lsend:psend:receiver:lrecv:precv:size:tag
-        prv_.piece(r.time);
-        prv_.piece(':');
-        object(r.row2);
-        prv_.piece(':');
-        prv_.piece(r.time2);
-        prv_.piece(':');
-        prv_.piece(r.time2);
-        prv_.piece(":0:");
-        prv_.piece(r.value);
+        p = put(p, r.time);
+        *p++ = ':';
+        p = put_object(p, r.row2);
+        *p++ = ':';
+        p = put(p, r.time2);
+        *p++ = ':';
+        p = put(p, r.time2);
+        p = put(p, ":0:", 3);
+        p = put(p, r.value);
         break;
     }
-    prv_.end_piece();
+    prv_.commit(p);
   }
   prv_.write("\n");
   return prv_.close();
@@ -559,6 +558,7 @@ const ExportFormat kParaverFormat = {
     "paraver", {"prv"}, {".prv"}, false,
     "a base name: name.prv, .pcf and .row",
     "Paraver (thread and task views)",
+    150,  // measured 130-140 (.prv and .pcf)
     make_paraver_exporter};
 
 }  // namespace tasklens::exports

@@ -157,6 +157,7 @@ const ExportFormat kPerfettoJsonFormat = {
     "perfetto-json", {"chrome", "json"}, {".json"}, true,
     "a JSON file",
     "Chrome/Perfetto trace-event JSON (chrome://tracing, ui.perfetto.dev; 5x bigger than perfetto)",
+    240,  // measured 226
     make_perfetto_json_exporter};
 
 }  // namespace tasklens::exports

@@ -16,19 +16,12 @@ class ProtoWriter {
  public:
   enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLength = 2 };
 
-  void varint(uint64_t v) {
-    char* p = room(10);
-    while (v >= 0x80) {
-      *p++ = char(v | 0x80);
-      v >>= 7;
-    }
-    *p++ = char(v);
-    len_ = size_t(p - buf_.data());
-  }
+  void varint(uint64_t v) { len_ = size_t(put(room(10), v) - buf_.data()); }
   void key(uint32_t field, WireType w) { varint(uint64_t(field) << 3 | w); }
+  // The commonest field: key and value with one check for room.
   void uint_field(uint32_t field, uint64_t v) {
-    key(field, kVarint);
-    varint(v);
+    char* p = put(room(20), uint64_t(field) << 3 | kVarint);
+    len_ = size_t(put(p, v) - buf_.data());
   }
   // int32/int64 fields: two's complement as a varint (negative values take 10 bytes).
   void int_field(uint32_t field, int64_t v) { uint_field(field, uint64_t(v)); }
@@ -75,6 +68,14 @@ class ProtoWriter {
   void clear() { len_ = 0; }
 
  private:
+  static char* put(char* p, uint64_t v) {
+    while (v >= 0x80) {
+      *p++ = char(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = char(v);
+    return p;
+  }
   // Room for n more bytes at the end (not counted until the caller advances len_).
   char* room(size_t n) {
     if (len_ + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), len_ + n + 4096));

@@ -54,6 +54,35 @@ TEST(ExportErrors, CorruptExperiment) {
   EXPECT_NE(r.err.find("thread-0001.tlt"), std::string::npos) << r.err;
 }
 
+// Before writing more than --max-gb (events recorded x the format's bytes per event), the whole
+// trace is refused with how to window it; --big, a window or a thread selection go on.
+TEST(ExportErrors, TooBigWholeTraceStopsBeforeWriting) {
+  std::string dir = golden_dir();
+  for (std::string format : {"paraver", "perfetto", "perfetto-json", "otf2"}) {
+    std::string out = scratch_dir() + "/big";
+    CommandResult r = export_cli({dir, "--to", format, "-o", out, "--max-gb", "1e-9"});
+    expect_one_line_error(r, format + " of the whole trace would be about 1 MB");
+    EXPECT_NE(r.err.find("--from/--to"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--big"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_empty(fs::path(out).parent_path())) << format;  // nothing written
+    for (std::vector<std::string> more : {std::vector<std::string>{"--big"},
+                                          {"--from", "0", "--to", "1s"},
+                                          {"--threads", "0"}}) {
+      std::vector<std::string> args = {dir, "--to", format, "-o", out, "--max-gb", "1e-9", "-q"};
+      args.insert(args.end(), more.begin(), more.end());
+      CommandResult ok = export_cli(args);
+      EXPECT_EQ(ok.status, 0) << format << " " << more[0] << ": " << ok.err;
+    }
+  }
+  // Under the limit nothing is said; DOT does not grow with events and is never stopped.
+  CommandResult small = export_cli({dir, "--to", "paraver", "-o", scratch_dir() + "/s", "-q"});
+  EXPECT_EQ(small.status, 0) << small.err;
+  EXPECT_EQ(small.err, "");
+  CommandResult dot = export_cli({dir, "--to", "dot", "-o", scratch_dir() + "/g.dot", "--max-gb",
+                                  "1e-9", "-q"});
+  EXPECT_EQ(dot.status, 0) << dot.err;
+}
+
 TEST(ExportErrors, UnwritableOutput) {
   std::string dir = golden_dir();
   // A path under a regular file cannot be created, whatever the user's rights.

@@ -114,6 +114,7 @@ struct Reader {
   uint64_t packets = 0;
   // Clocks: the sequence's incremental clock (0: none), its value, the default clock.
   uint64_t incremental_clock = 0, incremental_ts = 0, default_clock = 0;
+  std::vector<uint64_t> extra_counter_tracks;  // TrackEventDefaults.extra_counter_track_uuids
 
   void problem(std::string s) {
     if (bad.size() < 20) bad.push_back(std::move(s));
@@ -255,6 +256,7 @@ struct Reader {
     std::string name;
     std::string args;
     std::vector<uint64_t> flow_ids;
+    size_t extra_counters = 0;
     while (r.next(&fd)) {
       switch (fd.number) {
         case 9: type = fd.value; break;   // type
@@ -272,10 +274,19 @@ struct Reader {
           flow_ids.push_back(fd.value);
           break;
         case 30: break;  // counter_value
+        case 12: ++extra_counters; break;  // extra_counter_values: the default counter tracks'
         default: break;
       }
     }
     if (!ts) return problem("track event without timestamp");
+    if (extra_counters > extra_counter_tracks.size()) problem("extra counter value without track");
+    for (size_t i = 0; i < extra_counters; ++i) {
+      if (!tracks.count(extra_counter_tracks[i]) || !tracks[extra_counter_tracks[i]].counter) {
+        problem(fmt::format("extra counter value on track {}: not a counter track",
+                            extra_counter_tracks[i]));
+      }
+      ++f.counters;
+    }
     if (!tracks.count(uuid)) return problem(fmt::format("event on unknown track {}", uuid));
     const Track& t = tracks[uuid];
     if (type == 4) {  // TYPE_COUNTER
@@ -317,11 +328,18 @@ struct Reader {
     while (r.next(&fd)) {
       switch (fd.number) {
         case 6: clock_snapshot(fd.bytes); break;  // clock_snapshot
-        case 59: {                                // trace_packet_defaults: timestamp_clock_id = 58
+        case 59: {  // trace_packet_defaults: track_event_defaults = 11, timestamp_clock_id = 58
           FieldReader d(fd.bytes);
           Field x;
           while (d.next(&x)) {
             if (x.number == 58) default_clock = x.value;
+            if (x.number == 11) {  // TrackEventDefaults: extra_counter_track_uuids = 31
+              FieldReader e(x.bytes);
+              Field y;
+              while (e.next(&y)) {
+                if (y.number == 31) extra_counter_tracks.push_back(y.value);
+              }
+            }
           }
           break;
         }

@@ -1,0 +1,65 @@
+// One Paraver .prv record before sorting, and its compact form in the sort's runs (PrvCodec):
+// a kind byte, then varints (the time as the difference from the record before in the run).
+#pragma once
+
+#include <cstdint>
+
+#include "format/varint.h"
+
+namespace tasklens::exports {
+
+struct PrvRecord {
+  uint64_t time;   // state begin, event time, communication send
+  uint64_t time2;  // state end, communication receive
+  int64_t value;   // state, event value, communication tag
+  uint32_t type;   // event type
+  uint32_t row;    // the object (kTaskRow: a task-view row)
+  uint32_t row2;   // communication receiver
+  uint8_t kind;    // 1 state, 2 event, 3 communication
+};
+
+// kind, time - prev, row, value; then the event's type, or the state's or communication's
+// time2 - time (zigzag: a receive may precede its send in a damaged trace) and the receiver.
+struct PrvCodec {
+  static constexpr size_t kMaxBytes = 1 + 4 * format::kMaxVarintBytes + 2 * 5;
+
+  static uint8_t* encode(const PrvRecord& r, uint64_t prev, uint8_t* p) {
+    *p++ = r.kind;
+    p = format::put_varint(p, r.time - prev);
+    p = format::put_varint(p, r.row);
+    p = format::put_varint(p, format::zigzag(r.value));
+    if (r.kind == 2) return format::put_varint(p, r.type);
+    p = format::put_varint(p, format::zigzag(int64_t(r.time2 - r.time)));
+    if (r.kind == 3) p = format::put_varint(p, r.row2);
+    return p;
+  }
+
+  static const uint8_t* decode(const uint8_t* p, uint64_t prev, PrvRecord& r) {
+    const uint8_t* end = p + kMaxBytes;  // encode() wrote the whole record
+    uint64_t v = 0;
+    r.kind = *p++;
+    p = format::get_varint(p, end, &v);
+    r.time = prev + v;
+    p = format::get_varint(p, end, &v);
+    r.row = uint32_t(v);
+    p = format::get_varint(p, end, &v);
+    r.value = format::unzigzag(v);
+    r.type = 0;
+    r.time2 = 0;
+    r.row2 = 0;
+    if (r.kind == 2) {
+      p = format::get_varint(p, end, &v);
+      r.type = uint32_t(v);
+      return p;
+    }
+    p = format::get_varint(p, end, &v);
+    r.time2 = r.time + uint64_t(format::unzigzag(v));
+    if (r.kind == 3) {
+      p = format::get_varint(p, end, &v);
+      r.row2 = uint32_t(v);
+    }
+    return p;
+  }
+};
+
+}  // namespace tasklens::exports
