@@ -4,16 +4,19 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <map>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "analysis/contention.h"
 #include "format/experiment.h"
+#include "format/mpi_run.h"
 #include "format/plural.h"
 #include "html/page.h"
 #include "html/timeline_data.h"
 #include "report/graph_section.h"
+#include "report/mpi_run_report.h"
 #include "report/section.h"
 #include "report/text_format.h"
 #include "replay/consistency.h"
@@ -96,8 +99,9 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
   return out + "\n";
 }
 
-int run_report(const ReportOptionsCli& o) {
-  auto x = format::open_experiment(o.dir);
+// The report of experiment `dir`; with `capture`, its JSON document is stored there, not printed.
+int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json* capture) {
+  auto x = format::open_experiment(dir);
   if (!x) {
     fmt::print(stderr, "tasklens report: {}\n", x.error().message);
     return 2;
@@ -109,6 +113,7 @@ int run_report(const ReportOptionsCli& o) {
   bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
   for (const auto& info : report::all_sections()) {
     bool on = all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
+    on |= info.name == "mpi" && x->metadata.mpi;  // a rank of an MPI run (docs/MPI.md)
     if (!on) continue;
     sections.push_back(info.make(o.report));
     names.push_back(info.name);
@@ -118,7 +123,7 @@ int run_report(const ReportOptionsCli& o) {
   // Before the replay: the task model asks it which task constructs are copies of one.
   symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   std::unique_ptr<html::TimelineData> timeline;
-  if (!o.html.empty()) {
+  if (!o.html.empty() && !capture) {
     timeline = std::make_unique<html::TimelineData>(*x, &symbols);
     passes.push_back(&timeline->pass());
   }
@@ -131,7 +136,7 @@ int run_report(const ReportOptionsCli& o) {
   }
   CheckVerdict check = check_trace(*x);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
-  if (o.json || timeline) {
+  if (o.json || timeline || capture) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
       doc[names[i]] = sections[i]->json(ctx);
@@ -143,7 +148,9 @@ int run_report(const ReportOptionsCli& o) {
       doc["breakdown"]["verdict_note"] =
           "drawn from a trace tasklens check finds not sound: " + check.soundness.reason;
     }
-    if (timeline) {
+    if (capture) {
+      *capture = std::move(doc);
+    } else if (timeline) {
       // The page holds the same document, plus what its timeline draws.
       std::vector<uint64_t> path_tasks;
       for (const auto& s : sections) {
@@ -171,6 +178,33 @@ int run_report(const ReportOptionsCli& o) {
   }
   // Damaged metadata or a lost stream: the report is of what was sound, said in its warnings.
   return x->damage.empty() ? 0 : 1;
+}
+
+// An MPI run's directory: every rank's report, then the ranks side by side (docs/MPI.md).
+int run_mpi_report(const ReportOptionsCli& o) {
+  auto run = format::open_mpi_run(o.dir);
+  if (!run) {
+    fmt::print(stderr, "tasklens report: {}\n", run.error().message);
+    return 2;
+  }
+  if (!o.html.empty()) {
+    fmt::print(stderr, "tasklens report: {} is an MPI run: --html draws one rank, give its folder "
+               "({}/rank-N)\n", o.dir, o.dir);
+    return 2;
+  }
+  std::vector<nlohmann::json> docs;
+  int code = 0;
+  for (const auto& rank : run->ranks) {
+    nlohmann::json doc;
+    int c = run_report(o, rank.dir, &doc);
+    if (c == 2) return 2;
+    code = std::max(code, c);
+    docs.push_back(std::move(doc));
+  }
+  nlohmann::json doc = report::mpi_run_json(*run, docs);
+  std::string text = o.json ? doc.dump(1) + "\n" : report::mpi_run_text(doc);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return code;
 }
 
 }  // namespace
@@ -207,7 +241,7 @@ void add_report_command(CLI::App& app, int* exit_code) {
   sub->add_flag("--no-symbols", o->no_symbols, "Show code addresses, not source locations");
   sub->callback([o, exit_code] {
     if (!o->report.what_if_threads.empty()) o->wanted["what_if"] = true;
-    *exit_code = run_report(*o);
+    *exit_code = format::is_mpi_run(o->dir) ? run_mpi_report(*o) : run_report(*o, o->dir, nullptr);
   });
 }
 
