@@ -25,10 +25,6 @@ void remove_unused_output(const RunOutput& out);
 // The pid-N folders of the processes recorded below the top one, sorted by pid.
 std::vector<std::string> descendant_experiments(const std::string& dir);
 
-}  // namespace tasklens::cli
-
-namespace tasklens::cli {
-
 // Under an MPI launcher (format::mpi_place_from_env): every rank's `tasklens run` shares `dir`
 // and claims its own DIR/rank-r in `out` (as claim_run_output does, `force` for that folder
 // only); rank 0 writes DIR/mpi-run.json, the description of the whole run (docs/MPI.md). A

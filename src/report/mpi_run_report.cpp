@@ -105,11 +105,15 @@ std::string mpi_run_text(const nlohmann::json& doc) {
   row("all", doc["sum"]);
   const nlohmann::json& im = doc["imbalance"];
   out += fmt::format(
-      "\n  load balance across ranks (mean work / max work): {:.3f}; most work: rank {} ({}); "
-      "most time in MPI: rank {} ({})\n",
+      "\n  load balance across ranks (mean work / max work): {:.3f}; most work: rank {} ({}); ",
       im["load_balance"].get<double>(), im["max_work_rank"].get<int64_t>(),
-      duration(im["max_work_ns"].get<uint64_t>()), im["most_waiting_rank"].get<int64_t>(),
-      duration(im["most_waiting_mpi_ns"].get<uint64_t>()));
+      duration(im["max_work_ns"].get<uint64_t>()));
+  if (im["most_waiting_mpi_ns"].get<uint64_t>() == 0) {
+    out += "no MPI call recorded (is libtasklens_mpi.so built? docs/MPI.md)\n";
+  } else {
+    out += fmt::format("most time in MPI: rank {} ({})\n", im["most_waiting_rank"].get<int64_t>(),
+                       duration(im["most_waiting_mpi_ns"].get<uint64_t>()));
+  }
   out += "  A rank's own sections: tasklens report DIR/rank-N (or --json here: ranks[].report)\n";
   return out;
 }
