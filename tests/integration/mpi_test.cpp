@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "format/experiment.h"
@@ -113,6 +114,37 @@ TEST(MpiRun, TheRankThatWaitsInTheBarrierShowsItAsMpiTime) {
   EXPECT_EQ(im["most_waiting_rank"], 0);
   EXPECT_GT(im["load_balance"].get<double>(), 0.0);
   EXPECT_LT(im["load_balance"].get<double>(), 0.9);
+}
+
+TEST(MpiRun, PerfettoJsonHasAProcessGroupPerRank) {
+  const MpiRecording& rec = recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  std::string out = scratch_dir("mpi-export") + "/run.json";
+  CommandResult ex = run_command({tasklens_bin(), "export", rec.dir, "--to", "perfetto-json",
+                                  "-o", out});
+  ASSERT_EQ(ex.status, 0) << ex.err;
+  nlohmann::json doc = nlohmann::json::parse(read_file(out), nullptr, false);
+  ASSERT_TRUE(doc.is_object());
+  int named[2] = {0, 0};
+  std::set<std::string> tasks[2];  // the task ids that begin in each rank's group
+  for (const auto& e : doc["traceEvents"]) {
+    int64_t rank = e.value("pid", int64_t(0)) / 1000;
+    ASSERT_TRUE(rank == 0 || rank == 1) << e.dump();
+    if (e.value("name", "") == "process_name") {
+      std::string name = e["args"].value("name", "");
+      EXPECT_EQ(name.rfind("rank " + std::to_string(rank) + ": ", 0), 0u) << name;
+      ++named[rank];
+    }
+    if (e.value("ph", "") == "B" && e.value("cat", "") == "task" &&
+        e.value("name", "").find("mpi_tasks.c:28") != std::string::npos) {
+      tasks[rank].insert(e["args"].value("task", ""));
+    }
+  }
+  EXPECT_GT(named[0], 0);
+  EXPECT_EQ(named[0], named[1]);
+  // Every explicit task of each rank starts once in its own group.
+  EXPECT_EQ(tasks[0].size(), size_t(kTasks));
+  EXPECT_EQ(tasks[1].size(), size_t(kTasks));
 }
 
 }  // namespace
