@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "analysis/contention.h"
 #include "format/experiment.h"
+#include "format/mpi_env.h"
 #include "format/mpi_run.h"
 #include "format/plural.h"
 #include "html/page.h"
@@ -24,6 +27,7 @@
 
 namespace tasklens::cli {
 namespace {
+namespace fs = std::filesystem;
 
 struct ReportOptionsCli {
   std::string dir;
@@ -180,6 +184,38 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
   return x->damage.empty() ? 0 : 1;
 }
 
+// A report part of a parallel report (below), handed from one process to process 0 through
+// a scratch folder of the job (one host, or a shared /tmp): written whole, then renamed.
+void write_part(const fs::path& parts, size_t index, int code, const nlohmann::json& doc) {
+  std::error_code ec;
+  fs::create_directories(parts, ec);
+  fs::path file = parts / ("part-" + std::to_string(index) + ".json");
+  fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << nlohmann::json{{"code", code}, {"doc", doc}}.dump();
+  }
+  fs::rename(tmp, file, ec);
+}
+
+// Waits for part `index` (up to 30 minutes) and reads it: the report's exit code, 2 when missing.
+int read_part(const fs::path& parts, size_t index, nlohmann::json* doc) {
+  fs::path file = parts / ("part-" + std::to_string(index) + ".json");
+  std::error_code ec;
+  for (int waited_ms = 0; !fs::exists(file, ec); waited_ms += 20) {
+    if (waited_ms > 30 * 60 * 1000) {
+      fmt::print(stderr, "tasklens report: no part {} from the other processes\n", index);
+      return 2;
+    }
+    usleep(20 * 1000);
+  }
+  std::ifstream in(file);
+  nlohmann::json part = nlohmann::json::parse(in, nullptr, false);
+  if (!part.is_object()) return 2;
+  *doc = std::move(part["doc"]);
+  return part.value("code", 2);
+}
+
 // An MPI run's directory: every rank's report, then the ranks side by side (docs/MPI.md).
 int run_mpi_report(const ReportOptionsCli& o) {
   auto run = format::open_mpi_run(o.dir);
@@ -192,14 +228,34 @@ int run_mpi_report(const ReportOptionsCli& o) {
                "({}/rank-N)\n", o.dir, o.dir);
     return 2;
   }
-  std::vector<nlohmann::json> docs;
+  // Under an MPI launcher (`mpirun -np P tasklens report DIR`), process p makes the reports of
+  // ranks p, p + P, ...; the others hand theirs to process 0, which alone prints (docs/MPI.md).
+  format::MpiPlace me = format::mpi_place_from_env();
+  size_t procs = me.is_rank() && me.size > 1 && *format::mpi_job_id() ? size_t(me.size) : 1;
+  size_t mine = procs > 1 ? size_t(me.rank) : 0;
+  fs::path parts = fs::temp_directory_path() /
+                   (std::string("tasklens-report-") + format::mpi_job_id());
+  std::vector<nlohmann::json> docs(run->ranks.size());
   int code = 0;
-  for (const auto& rank : run->ranks) {
-    nlohmann::json doc;
-    int c = run_report(o, rank.dir, &doc);
+  for (size_t i = mine; i < run->ranks.size(); i += procs) {
+    int c = run_report(o, run->ranks[i].dir, &docs[i]);
+    if (mine != 0) {
+      write_part(parts, i, c, docs[i]);
+    } else if (c == 2) {
+      return 2;
+    }
+    code = std::max(code, c);
+  }
+  if (mine != 0) return code;
+  for (size_t i = 0; i < run->ranks.size(); ++i) {
+    if (i % procs == 0) continue;
+    int c = read_part(parts, i, &docs[i]);
     if (c == 2) return 2;
     code = std::max(code, c);
-    docs.push_back(std::move(doc));
+  }
+  if (procs > 1) {
+    std::error_code ec;
+    fs::remove_all(parts, ec);
   }
   nlohmann::json doc = report::mpi_run_json(*run, docs);
   std::string text = o.json ? doc.dump(1) + "\n" : report::mpi_run_text(doc);

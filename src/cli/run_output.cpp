@@ -13,6 +13,7 @@
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
+#include "format/mpi_env.h"
 #include "format/mpi_run.h"
 
 namespace tasklens::cli {
@@ -158,13 +159,8 @@ bool claim_mpi_rank_output(const std::string& dir, long rank, long size, bool fo
 }
 
 std::string default_mpi_output_dir(const std::string& program) {
-  for (const char* name : {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"}) {
-    const char* v = std::getenv(name);
-    if (v && *v && !std::strchr(v, '/')) {
-      return "tasklens-" + fs::path(program).filename().string() + "-mpi-" + v;
-    }
-  }
-  return "";
+  std::string job = format::mpi_job_id();
+  return job.empty() ? "" : "tasklens-" + fs::path(program).filename().string() + "-mpi-" + job;
 }
 
 }  // namespace tasklens::cli

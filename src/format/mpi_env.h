@@ -40,4 +40,17 @@ inline MpiPlace mpi_place_from_env() {
   return p;
 }
 
+// The launcher's name for this job, the same in every rank (PMIX_NAMESPACE, Open MPI's
+// OMPI_MCA_ess_base_jobid); "" when it gives none or one that is not a plain name.
+inline const char* mpi_job_id() {
+  for (const char* name : {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid"}) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) continue;
+    bool plain = true;
+    for (const char* c = v; *c; ++c) plain &= *c != '/' && *c != '.' ;
+    if (plain) return v;
+  }
+  return "";
+}
+
 }  // namespace tasklens::format

@@ -116,6 +116,22 @@ TEST(MpiRun, TheRankThatWaitsInTheBarrierShowsItAsMpiTime) {
   EXPECT_LT(im["load_balance"].get<double>(), 0.9);
 }
 
+// `mpirun -np P tasklens report DIR --json`: the ranks' reports made by P processes, one document
+// printed by process 0 alone, byte for byte the serial one.
+TEST(MpiRun, TheParallelReportEqualsTheSerialOne) {
+  const MpiRecording& rec = recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  CommandResult serial = run_command({tasklens_bin(), "report", rec.dir, "--json"});
+  ASSERT_EQ(serial.status, 0) << serial.err;
+  for (const char* procs : {"2", "3"}) {
+    CommandResult par = run_command({TASKLENS_MPIEXEC, "--oversubscribe", "--allow-run-as-root",
+                                     "-np", procs, tasklens_bin(), "report", rec.dir, "--json"},
+                                    kRootEnv);
+    EXPECT_EQ(par.status, 0) << par.err;
+    EXPECT_EQ(par.out, serial.out) << procs << " processes";
+  }
+}
+
 TEST(MpiRun, PerfettoJsonHasAProcessGroupPerRank) {
   const MpiRecording& rec = recording();
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
