@@ -72,6 +72,12 @@ Result<MpiRun> open_mpi_run(const std::string& dir) {
   if (run.ranks.empty()) {
     return Error{dir + ": no rank-N folder: not an MPI run's directory"};
   }
+  for (const MpiRun::Rank& k : run.ranks) {
+    if (run.size > 0 && k.rank >= run.size) {
+      run.warnings.push_back(rank_dir_name(k.rank) + " is beyond the run's " +
+                             std::to_string(run.size) + " ranks (left by an earlier run?)");
+    }
+  }
   for (int64_t r = 0; r < run.size; ++r) {
     bool found = std::any_of(run.ranks.begin(), run.ranks.end(),
                              [r](const MpiRun::Rank& k) { return k.rank == r; });
