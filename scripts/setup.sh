@@ -14,6 +14,7 @@ packages=(
   protobuf-compiler                 # protoc --decode_raw parses the Perfetto protobuf export
   libxml2-utils                     # xmllint checks the SVG of `tasklens compare -o`
   gcc g++                           # GCC-built OpenMP programs (run on libomp)
+  openmpi-bin libopenmpi-dev        # MPI+OpenMP: libtasklens_mpi.so, examples/mpi_tasks (docs/MPI.md)
   python3
   time                              # /usr/bin/time -v: peak RSS in bench/speed/speed_table.sh
   chromium                          # the HTML report's browser tests (tests/html), headless

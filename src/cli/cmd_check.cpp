@@ -3,8 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/commands.h"
 #include "format/experiment.h"
+#include "format/mpi_run.h"
 #include "format/plural.h"
 #include "replay/consistency.h"
 
@@ -72,6 +75,21 @@ int check(const std::string& dir) {
   return 1;
 }
 
+// An MPI run's directory: every rank checked as an experiment of its own (docs/MPI.md).
+int check_mpi_run(const std::string& dir) {
+  auto run = format::open_mpi_run(dir);
+  if (!run) {
+    fmt::print(stderr, "tasklens check: {}\n", run.error().message);
+    return 2;
+  }
+  fmt::print("{}: MPI run of {} ({} recorded)\n", dir, format::plural(uint64_t(run->size), "rank"),
+             run->ranks.size());
+  int code = run->warnings.empty() ? 0 : 1;
+  for (const auto& w : run->warnings) fmt::print("  note: {}\n", w);
+  for (const auto& rank : run->ranks) code = std::max(code, check(rank.dir));
+  return code;
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, int* exit_code) {
@@ -80,7 +98,7 @@ void add_check_command(CLI::App& app, int* exit_code) {
       "check", "Validate an experiment: exit 0 when sound, 1 when data was lost or events are "
                "inconsistent (each said), 2 when it cannot be read");
   sub->add_option("dir", *dir, "Experiment directory")->required();
-  sub->callback([dir, exit_code] { *exit_code = check(*dir); });
+  sub->callback([dir, exit_code] { *exit_code = format::is_mpi_run(*dir) ? check_mpi_run(*dir) : check(*dir); });
 }
 
 }  // namespace tasklens::cli

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/mpi_export.h"
 #include "cli/progress.h"
 #include "export/export.h"
 #include "format/experiment.h"
@@ -140,6 +141,18 @@ int run_export(ExportCli& o) {
                     : o.graph == "constructs" ? exports::GraphDetail::kConstructs
                                               : exports::GraphDetail::kAuto;
 
+  // An MPI run: Perfetto JSON draws every rank as a process group; the other formats one rank.
+  if (format::is_mpi_run(o.dir) && format->name == "perfetto-json" && o.out != "-") {
+    auto run = format::open_mpi_run(o.dir);
+    if (!run) return fail(run.error().message);
+    std::string error;
+    if (!export_mpi_run_perfetto_json(*run, *format, o.out, o.options, &error)) return fail(error);
+    if (!o.quiet) {
+      fmt::print("tasklens export: wrote {} ({} ranks, a process group each)\n", o.out,
+                 run->ranks.size());
+    }
+    return 0;
+  }
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);
   // A timeline without one of its threads would mislead: refuse the run.

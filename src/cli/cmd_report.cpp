@@ -3,17 +3,23 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "analysis/contention.h"
 #include "format/experiment.h"
+#include "format/mpi_env.h"
+#include "format/mpi_run.h"
 #include "format/plural.h"
 #include "html/page.h"
 #include "html/timeline_data.h"
 #include "report/graph_section.h"
+#include "report/mpi_run_report.h"
 #include "report/section.h"
 #include "report/text_format.h"
 #include "replay/consistency.h"
@@ -21,6 +27,7 @@
 
 namespace tasklens::cli {
 namespace {
+namespace fs = std::filesystem;
 
 struct ReportOptionsCli {
   std::string dir;
@@ -96,8 +103,9 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
   return out + "\n";
 }
 
-int run_report(const ReportOptionsCli& o) {
-  auto x = format::open_experiment(o.dir);
+// The report of experiment `dir`; with `capture`, its JSON document is stored there, not printed.
+int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json* capture) {
+  auto x = format::open_experiment(dir);
   if (!x) {
     fmt::print(stderr, "tasklens report: {}\n", x.error().message);
     return 2;
@@ -109,6 +117,7 @@ int run_report(const ReportOptionsCli& o) {
   bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
   for (const auto& info : report::all_sections()) {
     bool on = all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
+    on |= info.name == "mpi" && x->metadata.mpi;  // a rank of an MPI run (docs/MPI.md)
     if (!on) continue;
     sections.push_back(info.make(o.report));
     names.push_back(info.name);
@@ -118,7 +127,7 @@ int run_report(const ReportOptionsCli& o) {
   // Before the replay: the task model asks it which task constructs are copies of one.
   symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   std::unique_ptr<html::TimelineData> timeline;
-  if (!o.html.empty()) {
+  if (!o.html.empty() && !capture) {
     timeline = std::make_unique<html::TimelineData>(*x, &symbols);
     passes.push_back(&timeline->pass());
   }
@@ -131,7 +140,7 @@ int run_report(const ReportOptionsCli& o) {
   }
   CheckVerdict check = check_trace(*x);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
-  if (o.json || timeline) {
+  if (o.json || timeline || capture) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
       doc[names[i]] = sections[i]->json(ctx);
@@ -143,7 +152,9 @@ int run_report(const ReportOptionsCli& o) {
       doc["breakdown"]["verdict_note"] =
           "drawn from a trace tasklens check finds not sound: " + check.soundness.reason;
     }
-    if (timeline) {
+    if (capture) {
+      *capture = std::move(doc);
+    } else if (timeline) {
       // The page holds the same document, plus what its timeline draws.
       std::vector<uint64_t> path_tasks;
       for (const auto& s : sections) {
@@ -171,6 +182,85 @@ int run_report(const ReportOptionsCli& o) {
   }
   // Damaged metadata or a lost stream: the report is of what was sound, said in its warnings.
   return x->damage.empty() ? 0 : 1;
+}
+
+// A report part of a parallel report (below), handed from one process to process 0 through
+// a scratch folder of the job (one host, or a shared /tmp): written whole, then renamed.
+void write_part(const fs::path& parts, size_t index, int code, const nlohmann::json& doc) {
+  std::error_code ec;
+  fs::create_directories(parts, ec);
+  fs::path file = parts / ("part-" + std::to_string(index) + ".json");
+  fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << nlohmann::json{{"code", code}, {"doc", doc}}.dump();
+  }
+  fs::rename(tmp, file, ec);
+}
+
+// Waits for part `index` (up to 30 minutes) and reads it: the report's exit code, 2 when missing.
+int read_part(const fs::path& parts, size_t index, nlohmann::json* doc) {
+  fs::path file = parts / ("part-" + std::to_string(index) + ".json");
+  std::error_code ec;
+  for (int waited_ms = 0; !fs::exists(file, ec); waited_ms += 20) {
+    if (waited_ms > 30 * 60 * 1000) {
+      fmt::print(stderr, "tasklens report: no part {} from the other processes\n", index);
+      return 2;
+    }
+    usleep(20 * 1000);
+  }
+  std::ifstream in(file);
+  nlohmann::json part = nlohmann::json::parse(in, nullptr, false);
+  if (!part.is_object()) return 2;
+  *doc = std::move(part["doc"]);
+  return part.value("code", 2);
+}
+
+// An MPI run's directory: every rank's report, then the ranks side by side (docs/MPI.md).
+int run_mpi_report(const ReportOptionsCli& o) {
+  auto run = format::open_mpi_run(o.dir);
+  if (!run) {
+    fmt::print(stderr, "tasklens report: {}\n", run.error().message);
+    return 2;
+  }
+  if (!o.html.empty()) {
+    fmt::print(stderr, "tasklens report: {} is an MPI run: --html draws one rank, give its folder "
+               "({}/rank-N)\n", o.dir, o.dir);
+    return 2;
+  }
+  // Under an MPI launcher (`mpirun -np P tasklens report DIR`), process p makes the reports of
+  // ranks p, p + P, ...; the others hand theirs to process 0, which alone prints (docs/MPI.md).
+  format::MpiPlace me = format::mpi_place_from_env();
+  size_t procs = me.is_rank() && me.size > 1 && *format::mpi_job_id() ? size_t(me.size) : 1;
+  size_t mine = procs > 1 ? size_t(me.rank) : 0;
+  fs::path parts = fs::temp_directory_path() /
+                   (std::string("tasklens-report-") + format::mpi_job_id());
+  std::vector<nlohmann::json> docs(run->ranks.size());
+  int code = 0;
+  for (size_t i = mine; i < run->ranks.size(); i += procs) {
+    int c = run_report(o, run->ranks[i].dir, &docs[i]);
+    if (mine != 0) {
+      write_part(parts, i, c, docs[i]);
+    } else if (c == 2) {
+      return 2;
+    }
+    code = std::max(code, c);
+  }
+  if (mine != 0) return code;
+  for (size_t i = 0; i < run->ranks.size(); ++i) {
+    if (i % procs == 0) continue;
+    int c = read_part(parts, i, &docs[i]);
+    if (c == 2) return 2;
+    code = std::max(code, c);
+  }
+  if (procs > 1) {
+    std::error_code ec;
+    fs::remove_all(parts, ec);
+  }
+  nlohmann::json doc = report::mpi_run_json(*run, docs);
+  std::string text = o.json ? doc.dump(1) + "\n" : report::mpi_run_text(doc);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return code;
 }
 
 }  // namespace
@@ -213,7 +303,7 @@ void add_report_command(CLI::App& app, int* exit_code) {
     if (!o->report.what_if_threads.empty() || !o->report.what_if_cutoffs.empty()) {
       o->wanted["what_if"] = true;
     }
-    *exit_code = run_report(*o);
+    *exit_code = format::is_mpi_run(o->dir) ? run_mpi_report(*o) : run_report(*o, o->dir, nullptr);
   });
 }
 

@@ -14,6 +14,7 @@
 #include "cli/run_output.h"
 #include "cli/run_summary.h"
 #include "cli/tool_paths.h"
+#include "format/mpi_env.h"
 #include "recorder/config.h"
 
 namespace tasklens::cli {
@@ -137,12 +138,30 @@ int run(const RunOptions& o) {
     }
   }
 
-  std::string dir = o.output.empty() ? default_output_dir(program) : o.output;
+  // Under an MPI launcher every rank runs this command: they share the directory, each rank
+  // records into its own folder of it (docs/MPI.md).
+  format::MpiPlace mpi = format::mpi_place_from_env();
+  std::string top = o.output.empty()
+                        ? (mpi.is_rank() ? default_mpi_output_dir(program) : default_output_dir(program))
+                        : o.output;
+  if (top.empty()) {
+    std::fprintf(stderr, "tasklens run: rank %ld of an MPI run: give -o DIR, the directory all "
+                 "ranks share (the launcher names no job to derive it from)\n", mpi.rank);
+    return kToolFailed;
+  }
   RunOutput output;
-  if (!claim_run_output(dir, o.force, &output, &error)) {
+  if (mpi.is_rank()) {
+    std::vector<std::string> args = o.command;
+    args[0] = program;
+    if (!claim_mpi_rank_output(top, mpi.rank, mpi.size, o.force, args, &output, &error)) {
+      std::fprintf(stderr, "tasklens run: rank %ld: %s\n", mpi.rank, error.c_str());
+      return kToolFailed;
+    }
+  } else if (!claim_run_output(top, o.force, &output, &error)) {
     std::fprintf(stderr, "tasklens run: %s\n", error.c_str());
     return kToolFailed;
   }
+  const std::string& dir = output.dir;  // this process's experiment: DIR, or DIR/rank-r
   // The program inherits the locked directory: the recorder writes through this descriptor.
   fcntl(output.fd, F_SETFD, 0);
 
@@ -166,6 +185,20 @@ int run(const RunOptions& o) {
     if (!o.quiet) {
       std::fprintf(stderr, "tasklens: %s uses GCC's libgomp: running it on LLVM's libomp\n",
                    program.c_str());
+    }
+  }
+
+  // A program that calls MPI: its MPI calls are recorded by the PMPI library (docs/MPI.md).
+  if (elf.imports_symbol("MPI_Init") || elf.imports_symbol("MPI_Init_thread")) {
+    std::string pmpi = find_mpi_library();
+    if (pmpi.empty()) {
+      if (!o.quiet && mpi.rank <= 0) {
+        std::fprintf(stderr, "tasklens: %s calls MPI but this tasklens was built without MPI: "
+                     "its MPI calls are not recorded\n", program.c_str());
+      }
+    } else {
+      const char* old = std::getenv("LD_PRELOAD");
+      env.push_back("LD_PRELOAD=" + pmpi + (old && *old ? std::string(":") + old : ""));
     }
   }
 

@@ -7,8 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
+#include <nlohmann/json.hpp>
+
+#include "format/chunk.h"
 #include "format/experiment_dir.h"
+#include "format/mpi_env.h"
+#include "format/mpi_run.h"
 
 namespace tasklens::cli {
 namespace fs = std::filesystem;
@@ -26,7 +32,8 @@ bool clear_tasklens_files(const fs::path& dir, std::string* error) {
       *error = (dir / name).string() + " was not written by tasklens: not removed";
       return false;
     }
-    if (entry.is_directory(ec) && !entry.is_symlink(ec) && name.rfind("pid-", 0) == 0) {
+    if (entry.is_directory(ec) && !entry.is_symlink(ec) &&
+        (name.rfind("pid-", 0) == 0 || name.rfind(format::kRankPrefix, 0) == 0)) {
       if (!clear_tasklens_files(p, error)) return false;
     }
   }
@@ -109,6 +116,51 @@ std::vector<std::string> descendant_experiments(const std::string& dir) {
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(f.second);
   return out;
+}
+
+bool claim_mpi_rank_output(const std::string& dir, long rank, long size, bool force,
+                           const std::vector<std::string>& args, RunOutput* out,
+                           std::string* error) {
+  char why[4400];
+  int fd = format::open_experiment_dir(dir.c_str(), why, sizeof why);  // every rank: mkdir -p
+  if (fd < 0) {
+    *error = why;
+    return false;
+  }
+  close(fd);
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / format::kMetadataFile, ec)) {
+    *error = dir + " holds the experiment of a single process, not an MPI run; choose another -o";
+    return false;
+  }
+  if (!claim_run_output((fs::path(dir) / format::rank_dir_name(rank)).string(), force, out,
+                        error)) {
+    return false;
+  }
+  if (rank == 0) {
+    // Written whole then renamed: readers never see half of it.
+    fs::path desc = fs::path(dir) / format::kMpiRunFile;
+    fs::path tmp = desc.string() + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << format::mpi_run_json(size, args).dump(1) << "\n";
+      if (!f) {
+        *error = "cannot write " + tmp.string();
+        return false;
+      }
+    }
+    fs::rename(tmp, desc, ec);
+    if (ec) {
+      *error = "cannot write " + desc.string() + ": " + ec.message();
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string default_mpi_output_dir(const std::string& program) {
+  std::string job = format::mpi_job_id();
+  return job.empty() ? "" : "tasklens-" + fs::path(program).filename().string() + "-mpi-" + job;
 }
 
 }  // namespace tasklens::cli

@@ -12,11 +12,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> recorder_candidates() {
+std::vector<fs::path> library_candidates(const std::string& name) {
   fs::path bin = fs::path(self_executable()).parent_path();
-  return {bin / "../lib/libtasklens.so", bin / "../" TASKLENS_INSTALL_LIBDIR "/libtasklens.so",
-          bin / "libtasklens.so"};
+  return {bin / "../lib" / name, bin / "../" TASKLENS_INSTALL_LIBDIR / name, bin / name};
 }
+
+std::vector<fs::path> recorder_candidates() { return library_candidates("libtasklens.so"); }
 
 }  // namespace
 
@@ -33,6 +34,14 @@ std::string find_recorder_library() {
     return access(env, R_OK) == 0 ? fs::absolute(env).string() : std::string();
   }
   for (const fs::path& p : recorder_candidates()) {
+    std::error_code ec;
+    if (fs::exists(p, ec)) return fs::canonical(p, ec).string();
+  }
+  return {};
+}
+
+std::string find_mpi_library() {
+  for (const fs::path& p : library_candidates("libtasklens_mpi.so")) {
     std::error_code ec;
     if (fs::exists(p, ec)) return fs::canonical(p, ec).string();
   }

@@ -9,6 +9,8 @@ namespace tasklens::cli {
 std::string self_executable();
 // libtasklens.so, or "" when not found. TASKLENS_LIBRARY overrides the search.
 std::string find_recorder_library();
+// libtasklens_mpi.so, the PMPI library (docs/MPI.md), or "" when not built (no MPI found).
+std::string find_mpi_library();
 // The places find_recorder_library() looks, for error messages.
 std::string recorder_search_path();
 // libomp.so.5, or "" when not found.

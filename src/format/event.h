@@ -39,6 +39,8 @@ enum class Kind : uint8_t {
   kUserParam = 26,   // tasklens_param_int
   kLost = 27,        // the recorder dropped events here (overflow policy "drop")
   kToolStall = 28,   // the recorder made this thread wait for a free chunk (policy "block")
+  kMpiCall = 29,     // an MPI call's begin or end (the PMPI library, docs/MPI.md)
+  kMpiClock = 30,    // the MPI clock sample of Init or Finalize (docs/MPI.md)
   kCount             // one past the last kind
 };
 

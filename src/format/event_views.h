@@ -362,6 +362,34 @@ struct ToolStall : View<ToolStall, Kind::kToolStall> {
   }
 };
 
+// An MPI call (the PMPI library, docs/MPI.md): begin and end on the calling thread.
+struct MpiCall : View<MpiCall, Kind::kMpiCall> {
+  uint8_t endpoint = 0;
+  uint16_t mpi_op = 0;   // a format::MpiOp (mpi_ops.h)
+  uint64_t comm = 0;     // the communicator's Fortran handle (MPI_Comm_c2f); 0: none
+  int64_t peer = 0;      // the peer rank, or the root; -1: none (kMpiNoPeer)
+  uint64_t bytes = 0;    // this rank's bytes (a receive's end: the bytes received)
+  static constexpr auto fields() {
+    return std::make_tuple(TASKLENS_EV_FIELD(MpiCall, endpoint, kOp),
+                           TASKLENS_EV_FIELD(MpiCall, mpi_op, kSub),
+                           TASKLENS_EV_FIELD(MpiCall, comm, kA),
+                           TASKLENS_EV_FIELD(MpiCall, peer, kB),
+                           TASKLENS_EV_FIELD(MpiCall, bytes, kC));
+  }
+};
+
+// The clocks of the ranks compared at MPI_Init (which 0) and MPI_Finalize (which 1).
+struct MpiClock : View<MpiClock, Kind::kMpiClock> {
+  uint16_t which = 0;
+  uint64_t local_ns = 0;  // this rank's CLOCK_MONOTONIC after the barrier
+  uint64_t root_ns = 0;   // rank 0's, broadcast
+  static constexpr auto fields() {
+    return std::make_tuple(TASKLENS_EV_FIELD(MpiClock, which, kSub),
+                           TASKLENS_EV_FIELD(MpiClock, local_ns, kA),
+                           TASKLENS_EV_FIELD(MpiClock, root_ns, kB));
+  }
+};
+
 // The endpoint (begin or end) of any event that has one.
 template <Kind... Ks>
 struct EndpointT : View<EndpointT<Ks...>, Ks...> {
@@ -370,7 +398,8 @@ struct EndpointT : View<EndpointT<Ks...>, Ks...> {
 };
 using EndpointAny =
     EndpointT<Kind::kImplicitTask, Kind::kSyncRegion, Kind::kSyncRegionWait, Kind::kReduction,
-              Kind::kWork, Kind::kMasked, Kind::kNestLock, Kind::kUserRegion, Kind::kToolStall>;
+              Kind::kWork, Kind::kMasked, Kind::kNestLock, Kind::kUserRegion, Kind::kToolStall,
+              Kind::kMpiCall>;
 
 // Every per-kind view, in the order of Kind from kThreadBegin (the test walks this list).
 using PerKind =
@@ -378,7 +407,7 @@ using PerKind =
                TaskSchedule, Dependence, TaskDependence, SyncRegion, SyncRegionWait, Reduction,
                Work, Dispatch, Masked, MutexAcquire, MutexAcquired, MutexReleased, LockInit,
                LockDestroy, NestLock, Flush, Cancel, Error, UserRegion, UserParam, Lost,
-               ToolStall>;
+               ToolStall, MpiCall, MpiClock>;
 static_assert(std::tuple_size_v<PerKind> + 1 == size_t(Kind::kCount), "one view per kind");
 
 }  // namespace tasklens::format::ev

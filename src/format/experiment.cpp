@@ -12,6 +12,7 @@
 #include "format/experiment_dir.h"
 #include "format/kinds.h"
 #include "format/metadata_keys.h"
+#include "format/mpi_run.h"
 #include "format/stream_reader.h"
 
 namespace tasklens::format {
@@ -215,6 +216,11 @@ Result<Experiment> open_experiment(const std::string& dir) {
   }
   std::ifstream in(meta_path);
   if (!in) {
+    if (is_mpi_run(dir)) {
+      return Error{dir + ": an MPI run's directory, one experiment per rank: give a rank's folder ("
+                   + dir + "/" + rank_dir_name(0) + ", ...); check and report read the whole run "
+                   "(docs/MPI.md)"};
+    }
     return Error{dir + ": not a tasklens experiment (no " + std::string(kMetadataFile) + ")"};
   }
   x.meta = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);

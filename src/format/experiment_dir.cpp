@@ -58,6 +58,12 @@ bool is_tasklens_entry(const char* name) {
     return true;
   }
   if (starts_with(name, "pid-") && all_digits(name + 4)) return true;
+  // An MPI run (docs/MPI.md): its description and a folder per rank.
+  if (std::strcmp(name, kMpiRunFile) == 0) return true;
+  if (starts_with(name, kMpiRunFile) && std::strcmp(name + std::strlen(kMpiRunFile), ".tmp") == 0) {
+    return true;
+  }
+  if (starts_with(name, kRankPrefix) && all_digits(name + std::strlen(kRankPrefix))) return true;
   if (starts_with(name, kStreamPrefix) && ends_with(name, kStreamSuffix)) {
     size_t n = std::strlen(name) - std::strlen(kStreamPrefix) - std::strlen(kStreamSuffix);
     char digits[32];

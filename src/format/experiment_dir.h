@@ -9,8 +9,14 @@
 
 namespace tasklens::format {
 
+// An MPI run's directory (docs/MPI.md): its description, and one experiment per rank in
+// rank-R.
+inline constexpr char kMpiRunFile[] = "mpi-run.json";
+inline constexpr char kRankPrefix[] = "rank-";
+
 // The names tasklens writes in an experiment directory: experiment.json (and its .tmp),
-// thread-NNNN.tlt, .reserve, .libgomp-on-libomp and the pid-N folders of descendant processes.
+// thread-NNNN.tlt, .reserve, .libgomp-on-libomp and the pid-N folders of descendant processes;
+// in an MPI run's directory mpi-run.json (and its .tmp) and the rank-R folders.
 // `tasklens run --force` removes these and nothing else.
 bool is_tasklens_entry(const char* name);
 

@@ -76,6 +76,9 @@ inline constexpr std::array<KindLayout, size_t(Kind::kCount)> kKindLayouts = {{
     {"user_param", "", "", "", Slot::kRaw, Slot::kSigned, Slot::kNone, "name", "value", ""},
     {"lost", "", "", "count", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
     {"tool_stall", "endpoint", "", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
+    {"mpi_call", "endpoint", "mpi_op", "", Slot::kRaw, Slot::kSigned, Slot::kRaw, "comm", "peer",
+     "bytes"},
+    {"mpi_clock", "", "which", "", Slot::kRaw, Slot::kRaw, Slot::kNone, "local_ns", "root_ns", ""},
 }};
 
 // The layout of `kind`; kInvalid's layout for numbers out of range.

@@ -183,6 +183,12 @@ Metadata metadata_from_json(const json& j) {
       if (n.is_number_unsigned()) (*m.counts)[kind] = n.get<uint64_t>();
     }
   }
+  if (const json* p = member(j, key::kMpi); p && p->is_object()) {
+    Metadata::Mpi mpi;
+    read(*p, key::kRank, &mpi.rank);
+    read(*p, key::kSize, &mpi.size);
+    m.mpi = mpi;
+  }
   for (const json& o : array(j, key::kObjects)) {
     // An object without a path or a base cannot place an address.
     const json* path = member(o, key::kPath);
@@ -269,6 +275,7 @@ json metadata_to_json(const Metadata& m) {
   if (r.disk_full) rec[key::kDiskFull] = true;
   if (m.explicit_tasks) j[key::kExplicitTasks] = *m.explicit_tasks;
   if (m.counts) j[key::kCounts] = *m.counts;
+  if (m.mpi) j[key::kMpi] = {{key::kRank, m.mpi->rank}, {key::kSize, m.mpi->size}};
   json& objects = j[key::kObjects] = json::array();
   for (const auto& o : m.objects) {
     objects.push_back({{key::kPath, o.path}, {key::kBase, hex_text(o.base)}});

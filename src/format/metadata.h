@@ -73,6 +73,9 @@ struct Metadata {
     std::string write_error;
     bool disk_full = false;
   };
+  struct Mpi {  // the MPI rank this process was (docs/MPI.md); absent outside MPI
+    int64_t rank = 0, size = 0;  // size 0: the launcher did not say
+  };
   struct LoadedObject {  // objects[]: where each object of the process was loaded
     std::string path;
     uint64_t base = 0;
@@ -100,6 +103,7 @@ struct Metadata {
   std::optional<uint64_t> explicit_tasks;
   // Events per kind name (layout(kind).name); absent in files of older recorders.
   std::optional<std::map<std::string, uint64_t>> counts;
+  std::optional<Mpi> mpi;
   std::vector<LoadedObject> objects;
   std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
 

@@ -8,6 +8,8 @@ namespace tasklens::format::key {
 
 // The value of "format": what marks a directory as a tasklens experiment.
 inline constexpr char kFormatMarker[] = "tasklens-experiment";
+// The value of "format" in mpi-run.json: an MPI run's directory (docs/MPI.md).
+inline constexpr char kMpiRunMarker[] = "tasklens-mpi-run";
 
 // Top level.
 inline constexpr char kFormat[] = "format";
@@ -31,6 +33,7 @@ inline constexpr char kExplicitTasks[] = "explicit_tasks";
 inline constexpr char kCounts[] = "counts";
 inline constexpr char kObjects[] = "objects";
 inline constexpr char kStrings[] = "strings";
+inline constexpr char kMpi[] = "mpi";
 
 // tool
 inline constexpr char kName[] = "name";
@@ -96,6 +99,12 @@ inline constexpr char kTimesClamped[] = "times_clamped";
 inline constexpr char kWriterCpuNs[] = "writer_cpu_ns";
 inline constexpr char kWriteError[] = "write_error";
 inline constexpr char kDiskFull[] = "disk_full";
+
+// mpi (docs/MPI.md)
+inline constexpr char kRank[] = "rank";
+inline constexpr char kSize[] = "size";
+// mpi-run.json: ranks[] (kRank, kDir)
+inline constexpr char kRanks[] = "ranks";
 
 // objects[]
 inline constexpr char kBase[] = "base";

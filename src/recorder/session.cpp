@@ -20,6 +20,7 @@
 #include "format/json_out.h"
 #include "format/kinds.h"
 #include "format/metadata_keys.h"
+#include "format/mpi_env.h"
 #include "recorder/loaded_objects.h"
 #include "recorder/off_cpu.h"
 #include "recorder/process_info.h"
@@ -342,6 +343,10 @@ bool Session::write_metadata() {
     o.kv(key::kExperiment, "..").end_object();
   }
   write_processes(o, output.fd);
+  if (format::MpiPlace mpi = format::mpi_place_from_env(); mpi.is_rank()) {
+    o.key(key::kMpi).begin_object().kv_i64(key::kRank, mpi.rank);
+    o.kv_i64(key::kSize, mpi.size).end_object();
+  }
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   o.kv(key::kHost, host);

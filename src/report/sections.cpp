@@ -1,6 +1,7 @@
 // The list of report sections: name, flag, description, default, factory.
 #include "report/breakdown_section.h"
 #include "report/graph_section.h"
+#include "report/mpi_section.h"
 #include "report/profile_section.h"
 #include "report/overheads_section.h"
 #include "report/section.h"
@@ -27,6 +28,10 @@ const std::vector<SectionInfo>& all_sections() {
        "What-if: the task graph simulated on other thread counts (--what-if-threads) and with "
        "cut-offs on recursive task constructs, libomp's policy, this run's costs",
        false, make_what_if_section},
+      {"mpi", "--mpi",
+       "MPI: time in MPI calls (Init/Finalize apart), per call, and the clock offsets to rank 0 "
+       "(on by itself for a rank of an MPI run)",
+       false, make_mpi_section},
   };
   return sections;
 }

@@ -1,0 +1,58 @@
+// Time in MPI calls (docs/MPI.md): the kMpiCall begin/end pairs the PMPI library recorded, per
+// thread and per call, and the clock samples of Init and Finalize (kMpiClock). mpi_ns counts
+// every call but Init and Finalize (setup_ns).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "format/off_cpu.h"
+#include "replay/pass.h"
+
+namespace tasklens::analysis {
+
+struct MpiOpTime {
+  uint64_t calls = 0, ns = 0, bytes = 0;
+};
+
+struct MpiClockOffset {
+  uint64_t local_ns = 0;  // this rank's CLOCK_MONOTONIC at the sample
+  int64_t offset_ns = 0;  // rank 0's clock minus this rank's, at the same instant
+};
+
+struct MpiTime {
+  uint64_t mpi_ns = 0;    // in calls other than Init/Finalize, summed over threads
+  uint64_t setup_ns = 0;  // in Init and Finalize
+  // Of mpi_ns and setup_ns, the time the thread was preempted (off_cpu.bin; 0 when not measured):
+  // the breakdown counts it as preempted, not as work or serial.
+  uint64_t mpi_preempted_ns = 0, setup_preempted_ns = 0;
+  uint64_t calls = 0;     // calls other than Init/Finalize
+  uint64_t bytes = 0;
+  std::map<uint16_t, MpiOpTime> by_op;     // format::MpiOp -> its calls
+  std::vector<uint64_t> thread_mpi_ns;     // by thread index
+  std::optional<MpiClockOffset> init_clock, finalize_clock;
+};
+
+class MpiTimePass : public replay::Pass {
+ public:
+  void begin(const replay::ReplayInfo& info) override;
+  bool uses_before() const override { return false; }
+  void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
+  const MpiTime& result() const { return result_; }
+
+ private:
+  struct Open {
+    uint16_t op = 0;
+    uint64_t begin_ns = 0;
+    bool open = false;
+  };
+  void close(uint32_t thread, uint64_t t, uint64_t bytes);
+  std::vector<Open> open_;
+  std::vector<std::vector<format::OffCpuInterval>> preempted_;  // by thread
+  MpiTime result_;
+};
+
+}  // namespace tasklens::analysis

@@ -1,0 +1,73 @@
+// The MPI calls the PMPI library records (docs/MPI.md), by stable number: the `op` of kMpiCall
+// events (kinds.h). Append only; never renumber. Header only, plain constants: the PMPI library
+// and the recorder include it without linking anything.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <string_view>
+
+namespace tasklens::format {
+
+enum class MpiOp : uint16_t {
+  kUnknown = 0,
+  kInit = 1,
+  kFinalize = 2,
+  kSend = 3,
+  kRecv = 4,
+  kSendrecv = 5,
+  kWait = 6,
+  kWaitall = 7,
+  kWaitany = 8,
+  kTest = 9,
+  kBarrier = 10,
+  kBcast = 11,
+  kReduce = 12,
+  kAllreduce = 13,
+  kAlltoall = 14,
+  kGather = 15,
+  kScatter = 16,
+  kAllgather = 17,
+  kSsend = 18,
+  kProbe = 19,
+  kAlltoallv = 20,
+  kGatherv = 21,
+  kScatterv = 22,
+  kAllgatherv = 23,
+  kReduceScatter = 24,
+  kScan = 25,
+  kWaitsome = 26,
+  kTestall = 27,
+  kCount
+};
+
+inline constexpr std::string_view kMpiOpNames[] = {
+    "?",         "Init",       "Finalize",  "Send",      "Recv",     "Sendrecv",
+    "Wait",      "Waitall",    "Waitany",   "Test",      "Barrier",  "Bcast",
+    "Reduce",    "Allreduce",  "Alltoall",  "Gather",    "Scatter",  "Allgather",
+    "Ssend",     "Probe",      "Alltoallv", "Gatherv",   "Scatterv", "Allgatherv",
+    "Reduce_scatter", "Scan",  "Waitsome",  "Testall"};
+static_assert(std::size(kMpiOpNames) == size_t(MpiOp::kCount), "a name per MpiOp");
+
+inline std::string_view mpi_op_name(uint16_t op) {
+  return op < size_t(MpiOp::kCount) ? kMpiOpNames[op] : std::string_view("?");
+}
+
+// Init and Finalize are the run's set-up, not its communication: not in mpi_ns.
+inline bool is_mpi_setup(uint16_t op) {
+  return op == uint16_t(MpiOp::kInit) || op == uint16_t(MpiOp::kFinalize);
+}
+
+// A peer that is none (a collective) or any (MPI_ANY_SOURCE): the `peer` of kMpiCall.
+inline constexpr int64_t kMpiNoPeer = -1;
+
+// The entry points libtasklens.so gives the PMPI library (found with dlsym, as the user API's):
+// `tasklens_mpi_call(endpoint, op, comm, peer, bytes)` records kMpiCall on the calling thread,
+// `tasklens_mpi_clock(which, local_ns, root_ns)` kMpiClock (which: 0 at Init, 1 at Finalize).
+using MpiCallFn = void (*)(uint8_t endpoint, uint16_t op, uint64_t comm, int64_t peer,
+                           uint64_t bytes);
+using MpiClockFn = void (*)(uint16_t which, uint64_t local_ns, uint64_t root_ns);
+inline constexpr char kMpiCallSymbol[] = "tasklens_mpi_call";
+inline constexpr char kMpiClockSymbol[] = "tasklens_mpi_clock";
+
+}  // namespace tasklens::format

@@ -1,0 +1,100 @@
+#include "format/mpi_run.h"
+
+#include <algorithm>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "format/chunk.h"
+#include "format/experiment_dir.h"
+#include "format/metadata_keys.h"
+
+namespace tasklens::format {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string rank_dir_name(int64_t rank) { return kRankPrefix + std::to_string(rank); }
+
+namespace {
+
+// The rank-r folders of `dir`, by rank.
+std::vector<MpiRun::Rank> rank_folders(const std::string& dir) {
+  std::vector<MpiRun::Rank> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(kRankPrefix, 0) != 0 || !is_tasklens_entry(name.c_str()) ||
+        !entry.is_directory(ec)) {
+      continue;
+    }
+    out.push_back({std::strtoll(name.c_str() + std::strlen(kRankPrefix), nullptr, 10),
+                   entry.path().string()});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  return out;
+}
+
+}  // namespace
+
+bool is_mpi_run(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / kMetadataFile, ec)) return false;
+  return fs::exists(fs::path(dir) / kMpiRunFile, ec) || !rank_folders(dir).empty();
+}
+
+Result<MpiRun> open_mpi_run(const std::string& dir) {
+  MpiRun run;
+  run.dir = dir;
+  run.ranks = rank_folders(dir);
+  fs::path desc = fs::path(dir) / kMpiRunFile;
+  std::error_code ec;
+  if (fs::exists(desc, ec)) {
+    std::ifstream in(desc);
+    json j = json::parse(in, nullptr, false);
+    if (j.is_object() && j.value(key::kFormat, "") == key::kMpiRunMarker) {
+      if (auto m = j.find(key::kMpi); m != j.end() && m->is_object()) {
+        run.size = m->value(key::kSize, int64_t(0));
+      }
+      if (auto p = j.find(key::kProgram); p != j.end() && p->is_object()) {
+        if (auto a = p->find(key::kArgs); a != p->end() && a->is_array()) {
+          for (const json& s : *a) run.args.push_back(s.is_string() ? s.get<std::string>() : s.dump());
+        }
+      }
+    } else {
+      run.warnings.push_back(desc.string() + " is not an MPI run's description (ignored)");
+    }
+  } else {
+    run.warnings.push_back(desc.string() + " is missing (rank 0 did not start?)");
+  }
+  if (run.ranks.empty()) {
+    return Error{dir + ": no rank-N folder: not an MPI run's directory"};
+  }
+  for (const MpiRun::Rank& k : run.ranks) {
+    if (run.size > 0 && k.rank >= run.size) {
+      run.warnings.push_back(rank_dir_name(k.rank) + " is beyond the run's " +
+                             std::to_string(run.size) + " ranks (left by an earlier run?)");
+    }
+  }
+  for (int64_t r = 0; r < run.size; ++r) {
+    bool found = std::any_of(run.ranks.begin(), run.ranks.end(),
+                             [r](const MpiRun::Rank& k) { return k.rank == r; });
+    if (!found) run.warnings.push_back("rank " + std::to_string(r) + " was not recorded (no " +
+                                       rank_dir_name(r) + ")");
+  }
+  return run;
+}
+
+json mpi_run_json(int64_t size, const std::vector<std::string>& args) {
+  json ranks = json::array();
+  for (int64_t r = 0; r < size; ++r) ranks.push_back({{key::kRank, r}, {key::kDir, rank_dir_name(r)}});
+  return {{key::kFormat, key::kMpiRunMarker},
+          {key::kFormatVersion, 1},
+          {key::kMpi, {{key::kSize, size}}},
+          {key::kProgram, {{key::kArgs, args}}},
+          {key::kRanks, ranks}};
+}
+
+}  // namespace tasklens::format
