@@ -35,34 +35,15 @@
 #include <vector>
 
 #include "format/profile_file.h"
+#include "format/stat.h"
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/pass.h"
 
 namespace tasklens::analysis {
 
-// Sum, min, max (and count) of a series of durations in ns.
-struct Stat {
-  uint64_t count = 0;
-  uint64_t sum = 0;
-  uint64_t min = 0;
-  uint64_t max = 0;
-  void add(uint64_t v) {
-    min = count == 0 || v < min ? v : min;
-    max = v > max ? v : max;
-    sum += v;
-    ++count;
-  }
-  double mean() const { return count ? double(sum) / double(count) : 0.0; }
-  // Becomes the statistic of both series of samples.
-  void merge(const Stat& s) {
-    if (s.count == 0) return;
-    min = count == 0 || s.min < min ? s.min : min;
-    max = s.max > max ? s.max : max;
-    sum += s.sum;
-    count += s.count;
-  }
-};
+// Sum, min, max (and count) of a series of durations in ns (format/stat.h).
+using Stat = format::Stat;
 
 struct NodeMetrics {
   uint64_t visits = 0;

@@ -6,25 +6,12 @@
 
 #include <cstdint>
 
+#include "format/stat.h"
+
 namespace tasklens::recorder::prof {
 
 // Count, sum, min and max of a series of samples (durations in ticks, counter deltas).
-struct Stat {
-  uint64_t count = 0, sum = 0, min = 0, max = 0;
-  void add(uint64_t v) {
-    min = count == 0 || v < min ? v : min;
-    max = v > max ? v : max;
-    sum += v;
-    ++count;
-  }
-  void merge(const Stat& s) {
-    if (s.count == 0) return;
-    min = count == 0 || s.min < min ? s.min : min;
-    max = s.max > max ? s.max : max;
-    sum += s.sum;
-    count += s.count;
-  }
-};
+using Stat = format::Stat;
 
 struct Metrics {
   uint64_t visits = 0, fragments = 0;
