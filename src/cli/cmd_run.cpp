@@ -96,6 +96,10 @@ int run(const RunOptions& o) {
                          "./app args...)\n");
     return 2;
   }
+  if (!o.counters.empty() && o.mode != "profile") {
+    std::fprintf(stderr, "tasklens run: --counters is read in profile mode only (add --mode "
+                         "profile); recording a trace without counters\n");
+  }
   // An inherited TASKLENS_BUFFER_MB the recorder could not use: refused before the program runs.
   if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); o.buffer_mb == 0 && mb && *mb) {
     long v;
