@@ -287,13 +287,17 @@ void BreakdownPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
                    [](const RegionBreakdown& a, const RegionBreakdown& b) {
                      return a.time.total_ns() > b.time.total_ns();
                    });
-  double total = double(result_.total.active_ns());
-  result_.idle_share = total > 0 ? double(result_.total.idle_ns) / total : 0;
-  result_.overhead_share = total > 0 ? double(result_.total.overhead_ns) / total : 0;
-  bool hi_idle = result_.idle_share >= high_threshold_;
-  bool hi_over = result_.overhead_share >= high_threshold_;
-  result_.verdict = hi_idle ? (hi_over ? Verdict::kHH : Verdict::kHL)
-                            : (hi_over ? Verdict::kLH : Verdict::kLL);
+  set_verdict(result_);
+}
+
+void set_verdict(Breakdown& b) {
+  double total = double(b.total.active_ns());
+  b.idle_share = total > 0 ? double(b.total.idle_ns) / total : 0;
+  b.overhead_share = total > 0 ? double(b.total.overhead_ns) / total : 0;
+  bool hi_idle = b.idle_share >= b.high_threshold;
+  bool hi_over = b.overhead_share >= b.high_threshold;
+  b.verdict = hi_idle ? (hi_over ? Verdict::kHH : Verdict::kHL)
+                      : (hi_over ? Verdict::kLH : Verdict::kLL);
 }
 
 }  // namespace tasklens::analysis

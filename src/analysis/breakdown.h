@@ -86,6 +86,9 @@ struct Breakdown {
   Verdict verdict = Verdict::kLL;
 };
 
+// The shares of idleness and overhead and POT's verdict, from b.total and b.high_threshold.
+void set_verdict(Breakdown& b);
+
 class BreakdownPass : public replay::Pass {
  public:
   explicit BreakdownPass(uint32_t slices = 50, double high_threshold = 0.10)

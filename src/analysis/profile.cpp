@@ -13,27 +13,6 @@ using format::Kind;
 using format::TaskStatus;
 using format::is_barrier;
 
-const char* node_kind_name(NodeKind k) {
-  switch (k) {
-    case NodeKind::kProgram: return "program";
-    case NodeKind::kParallel: return "parallel";
-    case NodeKind::kTask: return "task";
-    case NodeKind::kStub: return "stub";
-    case NodeKind::kCreate: return "create_task";
-    case NodeKind::kBarrier: return "barrier";
-    case NodeKind::kTaskwait: return "taskwait";
-    case NodeKind::kTaskgroup: return "taskgroup";
-    case NodeKind::kReduction: return "reduction";
-    case NodeKind::kWork: return "work";
-    case NodeKind::kMasked: return "masked";
-    case NodeKind::kMutexWait: return "mutex_wait";
-    case NodeKind::kTaskyield: return "taskyield";
-    case NodeKind::kUser: return "user_region";
-    case NodeKind::kParam: return "parameter";
-  }
-  return "?";
-}
-
 namespace {
 
 bool is_implicit_barrier(uint16_t kind) {
@@ -50,20 +29,11 @@ void add_visit(NodeMetrics& m, uint64_t incl, uint64_t excl, uint32_t fragments)
   m.exclusive.add(excl);
 }
 
-// `into` becomes the statistic of both series of samples.
-void merge(Stat& into, const Stat& s) {
-  if (s.count == 0) return;
-  into.min = into.count == 0 || s.min < into.min ? s.min : into.min;
-  into.max = std::max(into.max, s.max);
-  into.sum += s.sum;
-  into.count += s.count;
-}
-
 void merge(NodeMetrics& into, const NodeMetrics& m) {
   into.visits += m.visits;
   into.fragments += m.fragments;
-  merge(into.inclusive, m.inclusive);
-  merge(into.exclusive, m.exclusive);
+  into.inclusive.merge(m.inclusive);
+  into.exclusive.merge(m.exclusive);
 }
 
 }  // namespace

@@ -34,6 +34,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/profile_file.h"
+#include "format/stat.h"
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
 #include "replay/pass.h"
@@ -41,20 +43,8 @@
 
 namespace tasklens::analysis {
 
-// Sum, min, max (and count) of a series of durations in ns.
-struct Stat {
-  uint64_t count = 0;
-  uint64_t sum = 0;
-  uint64_t min = 0;
-  uint64_t max = 0;
-  void add(uint64_t v) {
-    min = count == 0 || v < min ? v : min;
-    max = v > max ? v : max;
-    sum += v;
-    ++count;
-  }
-  double mean() const { return count ? double(sum) / double(count) : 0.0; }
-};
+// Sum, min, max (and count) of a series of durations in ns (format/stat.h).
+using Stat = format::Stat;
 
 struct NodeMetrics {
   uint64_t visits = 0;
@@ -62,24 +52,9 @@ struct NodeMetrics {
   Stat inclusive, exclusive;  // per visit
 };
 
-enum class NodeKind : uint8_t {
-  kProgram,    // the initial task
-  kParallel,   // a parallel construct: the root frame of each team member's implicit task
-  kTask,       // the root of a task construct's tree
-  kStub,       // a task construct's instances running at an implicit task's node
-  kCreate,     // task creation (code = the created construct)
-  kBarrier,    // sub = OMPT sync kind (explicit, implicit, ...)
-  kTaskwait,
-  kTaskgroup,
-  kReduction,  // sub = OMPT sync kind
-  kWork,       // sub = OMPT work type (loop, sections, single, taskloop, ...)
-  kMasked,
-  kMutexWait,  // waiting to acquire a critical section, lock, ordered or atomic; sub = kind
-  kTaskyield,  // a task switched out at a taskyield
-  kUser,       // a user region; code = string id
-  kParam,      // a user parameter; code = string id, value = its value
-};
-const char* node_kind_name(NodeKind k);
+// The node kinds: one home, shared with the recorder's profile mode (format/profile_file.h).
+using NodeKind = format::ProfileNodeKind;
+inline const char* node_kind_name(NodeKind k) { return format::profile_node_kind_name(k); }
 
 constexpr uint32_t kNoNode = 0xffffffffu;
 
@@ -120,6 +95,9 @@ struct TaskConstruct {
   Stat start_delay;          // creation to first start, per instance
   uint32_t max_active_per_thread = 0;  // Lorenz et al. Table II, for this construct alone
   std::vector<ParamSplit> params;
+  // perf_event counters (profile mode, `tasklens run --counters`): per counter name, over the
+  // instances, each instance's deltas summed over its fragments.
+  std::vector<std::pair<std::string, Stat>> counters;
 };
 
 struct Profile {

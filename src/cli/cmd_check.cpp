@@ -20,6 +20,10 @@ int check(const std::string& dir) {
     fmt::print(stderr, "tasklens check: {}\n", x.error().message);
     return 2;
   }
+  if (x->metadata.profile_mode()) {
+    fmt::print(stderr, "tasklens check: {}: a profile-mode experiment {}\n", dir, kNeedsTrace);
+    return 2;
+  }
   if (x->streams.empty()) {
     fmt::print(stderr, "tasklens check: {}: no thread streams (the program recorded nothing)\n",
                dir);

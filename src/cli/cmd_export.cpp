@@ -155,6 +155,7 @@ int run_export(ExportCli& o) {
   }
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);
+  if (x->metadata.profile_mode()) return fail(o.dir + ": a profile-mode experiment " + kNeedsTrace);
   // A timeline without one of its threads would mislead: refuse the run.
   if (const std::string* bad = x->first_unreadable_stream()) return fail(*bad);
   FILE* info = o.out == "-" ? stderr : stdout;

@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "analysis/contention.h"
+#include "analysis/profile_file.h"
 #include "format/experiment.h"
 #include "format/mpi_env.h"
 #include "format/mpi_run.h"
@@ -61,6 +63,7 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"program", x.program_name()},
       {"args", x.metadata.program.args},
       {"status", x.status},
+      {"mode", x.metadata.mode.empty() ? std::string("trace") : x.metadata.mode},
       {"threads", stats.threads},
       {"events", stats.events},
       {"run_ns", stats.end_ns},
@@ -122,23 +125,62 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     sections.push_back(info.make(o.report));
     names.push_back(info.name);
   }
+  // A profile-mode experiment: no trace to replay; the sections that can be answered read
+  // profile.json, the others are refused when asked for and left out otherwise.
+  std::optional<analysis::ProfileModeData> profile_data;
+  if (x->metadata.profile_mode()) {
+    auto data = analysis::read_profile_mode(*x);
+    if (!data) {
+      fmt::print(stderr, "tasklens report: {}\n", data.error().message);
+      return 2;
+    }
+    profile_data = std::move(*data);
+    if (!o.html.empty()) {
+      fmt::print(stderr, "tasklens report: --html {}\n", kNeedsTrace);
+      return 2;
+    }
+    for (size_t i = sections.size(); i-- > 0;) {
+      if (sections[i]->use_profile_mode(*profile_data)) continue;
+      if (o.wanted.count(names[i]) && o.wanted.at(names[i])) {
+        fmt::print(stderr, "tasklens report: the {} section {}\n", names[i], kNeedsTrace);
+        return 2;
+      }
+      x->warnings.push_back("the " + names[i] + " section " + kNeedsTrace);
+      sections.erase(sections.begin() + long(i));
+      names.erase(names.begin() + long(i));
+    }
+    for (const std::string& n : profile_data->notes) x->warnings.push_back(n);
+  }
   std::vector<replay::Pass*> passes;
   for (auto& s : sections) passes.push_back(&s->pass());
   // Before the replay: the task model asks it which task constructs are copies of one.
   symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
+  if (profile_data) {
+    // What the replay's task model does per creation: the symbolizer learns the constructs
+    // (and lists each one's code addresses under `codeptrs`).
+    for (const auto& c : profile_data->profile.tasks) symbols.construct(c.codeptr);
+  }
   std::unique_ptr<html::TimelineData> timeline;
   if (!o.html.empty() && !capture) {
     timeline = std::make_unique<html::TimelineData>(*x, &symbols);
     passes.push_back(&timeline->pass());
   }
-  ProgressLine progress("replaying");
-  auto stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
-  progress.done();
-  if (!stats) {
-    fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
-    return 2;
+  Result<replay::ReplayStats> stats = replay::ReplayStats{};
+  CheckVerdict check;
+  if (profile_data) {
+    stats->threads = profile_data->threads;
+    stats->end_ns = profile_data->run_ns;
+    check.soundness = {true, "profile mode: no trace to check"};
+  } else {
+    ProgressLine progress("replaying");
+    stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
+    progress.done();
+    if (!stats) {
+      fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
+      return 2;
+    }
+    check = check_trace(*x);
   }
-  CheckVerdict check = check_trace(*x);
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   if (o.json || timeline || capture) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};

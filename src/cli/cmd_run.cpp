@@ -36,6 +36,8 @@ struct RunOptions {
   int threads = 0;
   int buffer_mb = 0;
   std::string overflow;
+  std::string mode;      // "trace" (default) or "profile"
+  std::string counters;  // perf_event counters per task, comma-separated
   bool quiet = false;
   bool force = false;
   std::vector<std::string> command;
@@ -94,6 +96,10 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "tasklens run: no program given (usage: tasklens run [options] -- "
                          "./app args...)\n");
     return 2;
+  }
+  if (!o.counters.empty() && o.mode != "profile") {
+    std::fprintf(stderr, "tasklens run: --counters is read in profile mode only (add --mode "
+                         "profile); recording a trace without counters\n");
   }
   // An inherited TASKLENS_BUFFER_MB the recorder could not use: refused before the program runs.
   if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); o.buffer_mb == 0 && mb && *mb) {
@@ -174,6 +180,8 @@ int run(const RunOptions& o) {
   if (o.threads > 0) env.push_back("OMP_NUM_THREADS=" + std::to_string(o.threads));
   if (o.buffer_mb > 0) env.push_back("TASKLENS_BUFFER_MB=" + std::to_string(o.buffer_mb));
   if (!o.overflow.empty()) env.push_back("TASKLENS_OVERFLOW=" + o.overflow);
+  if (!o.mode.empty()) env.push_back("TASKLENS_MODE=" + o.mode);
+  if (!o.counters.empty()) env.push_back("TASKLENS_COUNTERS=" + o.counters);
 
   ElfInfo elf = read_elf_info(program);
   bool gcc_program = elf.needs("libgomp.so.1");
@@ -265,6 +273,17 @@ void add_run_command(CLI::App& app, int* exit_code) {
   sub->add_option("--overflow", o->overflow,
                   "When the writer cannot keep up: block (wait, default) or drop (count losses)")
       ->check(CLI::IsMember({"block", "drop"}));
+  sub->add_option("--mode", o->mode,
+                  "trace (default): every event, for every report section; profile: the "
+                  "call-path profile, task counts and breakdown built in memory that does not "
+                  "grow with the run, written to profile.json, for runs too large to trace "
+                  "(docs/PROFILE-MODE.md)")
+      ->check(CLI::IsMember({"trace", "profile"}));
+  sub->add_option("--counters", o->counters,
+                  "perf_event counters per task, comma-separated: task-clock, page-faults, "
+                  "context-switches, cpu-migrations (software; hardware ones - instructions, "
+                  "cycles, cache-misses, branch-misses - need a PMU). Profile mode only")
+      ->type_name("LIST");
   sub->add_flag("-q,--quiet", o->quiet, "Print no summary");
   sub->add_flag("--force", o->force,
                 "Replace the experiment in the output directory (removes only files tasklens "
@@ -280,7 +299,7 @@ void add_run_command(CLI::App& app, int* exit_code) {
 size_t split_run_command(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) != "run") return size_t(argc);
   static const char* const kTakesValue[] = {"-o", "--output", "-n", "--threads", "--buffer-mb",
-                                            "--overflow"};
+                                            "--overflow", "--mode", "--counters"};
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--" || a.empty() || a[0] != '-') {

@@ -8,6 +8,7 @@
 
 #include "analysis/contention.h"
 #include "format/kinds.h"
+#include "format/profile_file.h"
 #include "format/event_views.h"
 #include "format/stream_reader.h"
 
@@ -85,6 +86,20 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   std::string recorded = x->program_name() == "?" ? started : x->program_name();
   fmt::print(out, "tasklens: recorded {} ({}) into {}\n",
              recorded == started ? started : recorded + ", started by " + started, how, dir);
+  if (x->metadata.profile_mode()) {
+    // No events: the profile was built in the process (docs/PROFILE-MODE.md).
+    std::error_code ec;
+    auto bytes = fs::file_size(fs::path(dir) / format::kProfileFile, ec);
+    fmt::print(out, "  mode               profile (no trace)\n");
+    fmt::print(out, "  wall time          {:.3f} s\n", double(child.wall_ns) * 1e-9);
+    if (ec) {
+      fmt::print(out, "  profile            not written (the run did not end normally)\n");
+    } else {
+      fmt::print(out, "  profile            {:.1f} kB\n", double(bytes) / 1000.0);
+    }
+    fmt::print(out, "  next: tasklens report {} --profile\n", dir);
+    return;
+  }
   fmt::print(out, "  threads            {}\n", c.threads);
   fmt::print(out, "  parallel regions   {}\n", c.parallel_regions);
   fmt::print(out, "  explicit tasks     {}\n", c.explicit_tasks);

@@ -93,6 +93,7 @@ Metadata metadata_from_json(const json& j) {
   read(tool, key::kVersion, &m.tool.version);
   read(tool, key::kLibrary, &m.tool.library);
   read(j, key::kStatus, &m.status);
+  read(j, key::kMode, &m.mode);
   read(j, key::kEndReason, &m.end_reason);
 
   const json& program = object(j, key::kProgram);
@@ -208,6 +209,7 @@ json metadata_to_json(const Metadata& m) {
   j[key::kTool] = {{key::kName, m.tool.name}, {key::kVersion, m.tool.version}};
   if (!m.tool.library.empty()) j[key::kTool][key::kLibrary] = m.tool.library;
   j[key::kStatus] = m.status;
+  if (!m.mode.empty()) j[key::kMode] = m.mode;
   if (!m.end_reason.empty()) j[key::kEndReason] = m.end_reason;
   j[key::kProgram] = {
       {key::kPid, m.program.pid}, {key::kArgs, m.program.args}, {key::kPath, m.program.path}};

@@ -86,6 +86,10 @@ struct Metadata {
   Tool tool;
   std::string status;      // running, complete, crashed, interrupted; "" when absent
   std::string end_reason;  // "exit", "signal 11 (SEGV)"; "" when absent
+  // "trace", or "profile" for `tasklens run --mode profile` (profile.json, no streams); "" when
+  // absent (older recorders: a trace).
+  std::string mode;
+  bool profile_mode() const { return mode == "profile"; }
   Program program;
   std::optional<Parent> parent;
   std::vector<ChildProcess> processes;

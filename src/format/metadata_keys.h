@@ -16,6 +16,7 @@ inline constexpr char kFormat[] = "format";
 inline constexpr char kFormatVersion[] = "format_version";
 inline constexpr char kTool[] = "tool";
 inline constexpr char kStatus[] = "status";
+inline constexpr char kMode[] = "mode";  // "trace" or "profile" (format/profile_file.h)
 inline constexpr char kEndReason[] = "end_reason";
 inline constexpr char kProgram[] = "program";
 inline constexpr char kParent[] = "parent";

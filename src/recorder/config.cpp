@@ -42,6 +42,12 @@ void read_config(Config& config, const char* app_name) {
   if (const char* g = std::getenv("TASKLENS_TEST_WRITER_GATE"); g && *g) {
     std::snprintf(config.writer_gate, sizeof config.writer_gate, "%s", g);
   }
+  if (const char* m = std::getenv("TASKLENS_MODE"); m && std::strcmp(m, "profile") == 0) {
+    config.profile = true;
+  }
+  if (const char* c = std::getenv("TASKLENS_COUNTERS"); c && *c) {
+    std::snprintf(config.counters, sizeof config.counters, "%s", c);
+  }
   if (const char* q = std::getenv("TASKLENS_QUIET"); q && *q && *q != '0') config.quiet = true;
 }
 

@@ -23,6 +23,9 @@ struct Config {
   ClockSource clock = ClockSource::kTsc;             // TASKLENS_CLOCK=tsc|monotonic
   uint32_t block_timeout_ms = 1000;  // how long kBlock waits before it drops
   bool quiet = false;                // TASKLENS_QUIET=1: no warning lines on stderr
+  // TASKLENS_MODE=profile: aggregate in memory, write profile.json, no trace (PROFILE-MODE.md).
+  bool profile = false;
+  char counters[512] = {};  // TASKLENS_COUNTERS: perf_event counters per task, comma-separated
   // TASKLENS_TEST_WRITER_GATE: a named pipe the writer thread reads to its end before it starts
   // (tests make the writer fall behind with it, without timing).
   char writer_gate[512] = {};

@@ -8,6 +8,7 @@
 
 #include "format/event.h"
 #include "recorder/off_cpu.h"
+#include "recorder/profile_tool.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
@@ -201,6 +202,10 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto reg = [&](ompt_callbacks_t which, ompt_callback_t fn, const char* name) {
     g_session.note_callback(name, set_callback(which, fn));
   };
+  if (g_session.config.profile) {
+    prof::register_profile_callbacks(reg);
+    return 1;
+  }
 #define TL_REGISTER(event, fn) \
   reg(ompt_callback_##event, reinterpret_cast<ompt_callback_t>(fn), #event)
   TL_REGISTER(thread_begin, on_thread_begin);

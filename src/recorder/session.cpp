@@ -23,7 +23,10 @@
 #include "format/mpi_env.h"
 #include "recorder/loaded_objects.h"
 #include "recorder/off_cpu.h"
+#include "format/profile_file.h"
 #include "recorder/process_info.h"
+#include "recorder/profiler.h"
+#include "recorder/task_counters.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/signals.h"
 
@@ -198,7 +201,11 @@ bool Session::start() {
     return false;
   }
   WriterLinks links{table, config.writer_gate, [] { return g_session.write_metadata(); }};
-  if (!writer.start(output.fd, &pool, links)) {
+  if (config.profile) {
+    // Profile mode: no events, no writer thread; the callbacks aggregate (profiler.h).
+    prof::setup_counters(config.counters, config.quiet);
+    prof::g_enabled = true;
+  } else if (!writer.start(output.fd, &pool, links)) {
     recording_.store(false);
     return false;
   }
@@ -224,6 +231,10 @@ void Session::finish() {
   }
   flush_all_threads();
   writer.stop();
+  if (config.profile && !prof::finish_and_write(output.fd, prof::counter_names(),
+                                                prof::counter_count()) && !config.quiet) {
+    std::fprintf(stderr, "tasklens: cannot write %s in %s\n", format::kProfileFile, output.path);
+  }
   clock_end = sample_clock();
   capture_objects();
   status_ = RunStatus::kComplete;
@@ -313,6 +324,7 @@ bool Session::write_metadata() {
   o.kv(key::kLibrary, library_path_).end_object();
   RunStatus status = status_.load();
   o.kv(key::kStatus, status_name(status));
+  o.kv(key::kMode, config.profile ? format::kModeProfile : format::kModeTrace);
   if (end_signal_) {
     char reason[64];
     std::snprintf(reason, sizeof reason, "signal %d (%s)", end_signal_, sigabbrev_np(end_signal_));

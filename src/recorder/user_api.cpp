@@ -74,7 +74,8 @@ uint32_t name_id(const char* name) {
 }
 
 void region(const char* name, format::Endpoint ep) {
-  if (!g_session.recording()) return;
+  // Profile mode does not split by user regions and parameters (docs/PROFILE-MODE.md).
+  if (!g_session.recording() || g_session.config.profile) return;
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint32_t id = name_id(name);
@@ -85,7 +86,8 @@ void region_begin(const char* name) { region(name, format::Endpoint::kBegin); }
 void region_end(const char* name) { region(name, format::Endpoint::kEnd); }
 
 void param_int(const char* name, int64_t value) {
-  if (!g_session.recording()) return;
+  // Profile mode does not split by user regions and parameters (docs/PROFILE-MODE.md).
+  if (!g_session.recording() || g_session.config.profile) return;
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint32_t id = name_id(name);

@@ -88,9 +88,14 @@ class BreakdownSection : public Section {
  public:
   explicit BreakdownSection(const ReportOptions& o) : pass_(o.slices) {}
   replay::Pass& pass() override { return pass_; }
+  bool use_profile_mode(const analysis::ProfileModeData& data) override {
+    loaded_ = &data.breakdown;
+    return true;
+  }
+  const Breakdown& result() const { return loaded_ ? *loaded_ : pass_.result(); }
 
   void text(const ReportContext& ctx, std::string& out) override {
-    const Breakdown& b = pass_.result();
+    const Breakdown& b = result();
     out += fmt::format("Verdict {}: {}.\n", analysis::verdict_code(b.verdict),
                        verdict_meaning(b.verdict));
     out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
@@ -148,7 +153,7 @@ class BreakdownSection : public Section {
   }
 
   nlohmann::json json(const ReportContext& ctx) override {
-    const Breakdown& b = pass_.result();
+    const Breakdown& b = result();
     nlohmann::json j = split_json(b.total);
     j["total_ns"] = b.total.total_ns();
     j["active_ns"] = b.total.active_ns();
@@ -198,6 +203,7 @@ class BreakdownSection : public Section {
 
  private:
   analysis::BreakdownPass pass_;
+  const Breakdown* loaded_ = nullptr;  // profile mode: the data read from profile.json
 };
 
 }  // namespace

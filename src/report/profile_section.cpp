@@ -62,6 +62,7 @@ std::string label(const ProfileNode& n, const ReportContext& ctx) {
     case NodeKind::kTaskyield: return "taskyield";
     case NodeKind::kUser: return "region " + n.name;
     case NodeKind::kParam: return fmt::format("{}={}", n.name, n.value);
+    case NodeKind::kCount: break;
   }
   return "?";
 }
@@ -137,13 +138,36 @@ std::string construct_name(const TaskConstruct& c, const ReportContext& ctx) {
   return c.codeptr ? ctx.symbols.short_name(c.codeptr) : "(creation not recorded)";
 }
 
+// perf_event counters per construct (`tasklens run --counters`): mean and sum per instance.
+void counter_rows(const Profile& p, const ReportContext& ctx, std::string& out) {
+  if (p.tasks.empty() || p.tasks.front().counters.empty()) return;
+  out += "\nCounters per task instance (perf_event, summed over each instance's fragments)\n";
+  out += fmt::format("  {:<28}", "construct");
+  for (const auto& [name, s] : p.tasks.front().counters) {
+    out += fmt::format(" {:>16} {:>12}", "mean " + name, "sum");
+  }
+  out += "\n";
+  for (const TaskConstruct& c : p.tasks) {
+    out += fmt::format("  {:<28}", construct_name(c, ctx));
+    for (const auto& [name, s] : c.counters) {
+      out += fmt::format(" {:>16.1f} {:>12}", s.mean(), count(s.sum));
+    }
+    out += "\n";
+  }
+}
+
 class ProfileSection : public Section {
  public:
   explicit ProfileSection(const ReportOptions&) {}
   replay::Pass& pass() override { return pass_; }
+  bool use_profile_mode(const analysis::ProfileModeData& data) override {
+    loaded_ = &data.profile;
+    return true;
+  }
+  const Profile& result() const { return loaded_ ? *loaded_ : pass_.result(); }
 
   void text(const ReportContext& ctx, std::string& out) override {
-    const Profile& p = pass_.result();
+    const Profile& p = result();
     out += fmt::format(
         "Call-path profile (Score-P, Lorenz et al.): time summed over threads, % of all threads' "
         "time ({}),\nhottest paths first; [stub] = tasks of that construct ran at this point of "
@@ -179,6 +203,7 @@ class ProfileSection : public Section {
                            "", c.unfinished, c.discarded, c.migrations);
       }
     }
+    counter_rows(p, ctx, out);
     for (const TaskConstruct& c : p.tasks) {
       for (const auto& split : c.params) {
         out += fmt::format("\nTask {} by {} (Score-P, Lorenz et al., Table IV)\n",
@@ -209,7 +234,7 @@ class ProfileSection : public Section {
   }
 
   nlohmann::json json(const ReportContext& ctx) override {
-    const Profile& p = pass_.result();
+    const Profile& p = result();
     nlohmann::json prof = {{"threads", p.threads},
                            {"total_time_ns", p.total_time_ns},
                            {"thread_time_ns", p.thread_time_ns},
@@ -226,7 +251,7 @@ class ProfileSection : public Section {
   void extra_json(const ReportContext& ctx, nlohmann::json& doc) override {
     nlohmann::json tasks = nlohmann::json::array();
     const analysis::CreationCost& creation = analysis::creation_cost(ctx.experiment);
-    for (const TaskConstruct& c : pass_.result().tasks) {
+    for (const TaskConstruct& c : result().tasks) {
       const symbols::Location& loc = ctx.symbols.resolve(c.codeptr);
       nlohmann::json j = {
           {"codeptr", format::address_text(c.codeptr)},
@@ -245,6 +270,10 @@ class ProfileSection : public Section {
           {"max_active_per_thread", c.max_active_per_thread},
       };
       add_codeptrs(j, c.codeptr, ctx.symbols);
+      if (!c.counters.empty()) {
+        nlohmann::json& counters = j["counters"] = nlohmann::json::object();
+        for (const auto& [name, s] : c.counters) counters[name] = stat_json(s);
+      }
       j["parameters"] = nlohmann::json::array();
       for (const auto& split : c.params) {
         nlohmann::json values = nlohmann::json::array();
@@ -263,6 +292,7 @@ class ProfileSection : public Section {
 
  private:
   analysis::ProfilePass pass_;
+  const Profile* loaded_ = nullptr;  // profile mode: the data read from profile.json
 };
 
 }  // namespace

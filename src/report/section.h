@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/profile_file.h"
 #include "format/experiment.h"
 #include "format/text.h"
 #include "replay/pass.h"
@@ -60,6 +61,9 @@ class Section {
   // Top-level keys of the JSON document besides the section's own (the profile section adds
   // "tasks"); none by default.
   virtual void extra_json(const ReportContext& ctx, nlohmann::json& doc) {}
+  // A profile-mode experiment (no trace): the section takes its result from `data` instead of
+  // its pass and returns true, or returns false when it needs a trace (the default).
+  virtual bool use_profile_mode(const analysis::ProfileModeData& data) { return false; }
 };
 
 struct SectionInfo {

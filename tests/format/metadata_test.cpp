@@ -23,6 +23,7 @@ Metadata full_metadata() {
   m.format_version = 7;
   m.tool = {"tasklens", "0.1.0", "/usr/lib/libtasklens.so"};
   m.status = "crashed";
+  m.mode = "profile";
   m.end_reason = "signal 11 (SEGV)";
   m.program = {4242, {"./app", "-n", "20"}, "/opt/app"};
   m.parent = Metadata::Parent{41, 40, ".."};
@@ -61,6 +62,7 @@ void expect_same(const Metadata& a, const Metadata& b) {
   EXPECT_EQ(a.tool.version, b.tool.version);
   EXPECT_EQ(a.tool.library, b.tool.library);
   EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.mode, b.mode);
   EXPECT_EQ(a.end_reason, b.end_reason);
   EXPECT_EQ(a.program.pid, b.program.pid);
   EXPECT_EQ(a.program.args, b.program.args);

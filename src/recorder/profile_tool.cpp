@@ -1,0 +1,146 @@
+// Profile mode's OMPT callbacks (docs/PROFILE-MODE.md): each hands its arguments to the
+// profiler (profiler.h) instead of storing an event. Task and region records live in the
+// runtime's ompt_data_t slots (`ptr`).
+#include <omp-tools.h>
+
+#include "format/profile_file.h"
+#include "recorder/clock.h"
+#include "recorder/profile_tool.h"
+#include "recorder/profiler.h"
+
+namespace tasklens::recorder::prof {
+namespace {
+
+using NK = format::ProfileNodeKind;
+
+inline Thread* me() { return g_enabled ? this_thread_profile() : nullptr; }
+inline Task* task_of(const ompt_data_t* d) { return d ? static_cast<Task*>(d->ptr) : nullptr; }
+inline uint64_t code(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+void p_thread_begin(ompt_thread_t type, ompt_data_t*) {
+  if (Thread* th = me()) on_thread_begin(th, type == ompt_thread_initial, now_ticks());
+}
+
+void p_thread_end(ompt_data_t*) {
+  if (Thread* th = me()) on_thread_end(th, now_ticks());
+}
+
+void p_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* parallel,
+                      unsigned int, int, const void* codeptr) {
+  Thread* th = me();
+  parallel->ptr = th ? on_parallel_begin(th, task_of(encountering), code(codeptr)) : nullptr;
+}
+
+void p_parallel_end(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
+  if (Thread* th = me()) on_parallel_end(th, static_cast<Region*>(parallel->ptr), now_ticks());
+  parallel->ptr = nullptr;
+}
+
+void p_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task,
+                     unsigned int, unsigned int, int flags) {
+  Thread* th = me();
+  if (!th) return;
+  uint64_t now = now_ticks();
+  if (endpoint == ompt_scope_begin) {
+    Region* r = parallel ? static_cast<Region*>(parallel->ptr) : nullptr;
+    Task* t = on_implicit_begin(th, r, (flags & ompt_task_initial) != 0, now);
+    if (task) task->ptr = t;
+    return;
+  }
+  on_implicit_end(th, task_of(task), now);
+  if (task) task->ptr = nullptr;
+}
+
+void p_task_create(ompt_data_t*, const ompt_frame_t*, ompt_data_t* new_task, int flags, int,
+                   const void* codeptr) {
+  Thread* th = me();
+  if (!th) return;
+  new_task->ptr = on_create(th, code(codeptr), uint32_t(flags), now_ticks());
+}
+
+void p_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  Thread* th = me();
+  if (!th) return;
+  Task* p = task_of(prior);
+  bool ends = status == ompt_task_complete || status == ompt_task_cancel ||
+              status == ompt_task_detach || status == ompt_taskwait_complete;
+  bool explicit_ends = ends && p && !p->implicit;  // read before on_schedule frees it
+  on_schedule(th, p, int(status), task_of(next), now_ticks());
+  if (explicit_ends) prior->ptr = nullptr;
+}
+
+bool is_barrier(ompt_sync_region_t kind) {
+  return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_explicit ||
+         kind == ompt_sync_region_barrier_implicit ||
+         kind == ompt_sync_region_barrier_implementation ||
+         kind == ompt_sync_region_barrier_implicit_workshare ||
+         kind == ompt_sync_region_barrier_implicit_parallel ||
+         kind == ompt_sync_region_barrier_teams;
+}
+
+void p_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                   ompt_data_t*, const void* codeptr) {
+  Thread* th = me();
+  if (!th) return;
+  uint64_t now = now_ticks();
+  bool begin = endpoint == ompt_scope_begin;
+  if (is_barrier(kind)) {
+    on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now);
+  } else if (kind == ompt_sync_region_taskwait) {
+    on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now);
+  } else if (kind == ompt_sync_region_taskgroup) {
+    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now);
+  } else if (kind == ompt_sync_region_reduction) {
+    on_region(th, begin, uint8_t(NK::kReduction), uint16_t(kind), code(codeptr), false, now);
+  } else {
+    on_other(th, now);
+  }
+}
+
+void p_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                        ompt_data_t*, const void*) {
+  Thread* th = me();
+  if (!th) return;
+  uint64_t now = now_ticks();
+  if (kind == ompt_sync_region_taskgroup) {
+    on_wait(th, endpoint == ompt_scope_begin, now);
+  } else {
+    on_other(th, now);
+  }
+}
+
+void p_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*,
+            uint64_t, const void* codeptr) {
+  if (Thread* th = me()) {
+    on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kWork), uint16_t(type),
+              code(codeptr), false, now_ticks());
+  }
+}
+
+void p_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const void* codeptr) {
+  if (Thread* th = me()) {
+    on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kMasked), 0, code(codeptr), false,
+              now_ticks());
+  }
+}
+
+}  // namespace
+
+void register_profile_callbacks(const RegisterFn& reg) {
+#define TL_PROFILE(event, fn) \
+  reg(ompt_callback_##event, reinterpret_cast<ompt_callback_t>(fn), #event)
+  TL_PROFILE(thread_begin, p_thread_begin);
+  TL_PROFILE(thread_end, p_thread_end);
+  TL_PROFILE(parallel_begin, p_parallel_begin);
+  TL_PROFILE(parallel_end, p_parallel_end);
+  TL_PROFILE(implicit_task, p_implicit_task);
+  TL_PROFILE(task_create, p_task_create);
+  TL_PROFILE(task_schedule, p_task_schedule);
+  TL_PROFILE(sync_region, p_sync_region);
+  TL_PROFILE(sync_region_wait, p_sync_region_wait);
+  TL_PROFILE(work, p_work);
+  TL_PROFILE(masked, p_masked);
+#undef TL_PROFILE
+}
+
+}  // namespace tasklens::recorder::prof

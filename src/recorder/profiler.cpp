@@ -1,0 +1,501 @@
+// Profile mode: the call-path profile, the task constructs and the breakdown, online. The logic
+// mirrors analysis/profile.cpp and profile_tasks.cpp (ProfilePass) event for event, so that the
+// two modes give the same trees and counts (tests/integration/profile_mode_test.cpp).
+#include "recorder/profiler.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "format/profile_file.h"
+#include "recorder/clock.h"
+#include "recorder/runtime_call_site.h"
+#include "recorder/task_counters.h"
+
+namespace tasklens::recorder::prof {
+
+bool g_enabled = false;
+
+namespace {
+
+using format::ProfileNodeKind;
+using NK = ProfileNodeKind;
+
+constexpr uint32_t kMaxThreadsProfiled = 1024;
+std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
+std::atomic<uint32_t> g_thread_count{0};
+// Explicit tasks created and not yet started: "some task is ready" for the breakdown.
+std::atomic<int64_t> g_ready{0};
+
+__thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+
+uint8_t k(NK kind) { return uint8_t(kind); }
+
+// --- the breakdown -------------------------------------------------------------------------
+
+State state_of(const Thread* th) {
+  const Task* t = th->current;
+  if (!t || t->waits) return State::kRuntime;
+  if (t->initial && th->implicit_depth == 1) return State::kSerial;
+  return State::kWork;
+}
+
+void close_interval(Thread* th, uint64_t now) {
+  uint64_t d = now > th->state_since ? now - th->state_since : 0;
+  switch (th->state) {
+    case State::kWork: th->work += d; break;
+    case State::kSerial: th->serial += d; break;
+    case State::kRuntime: {
+      // Overhead while a task is ready, idleness while none is: sampled at both ends.
+      bool ready = g_ready.load(std::memory_order_relaxed) > 0;
+      if (ready && th->ready_at_since) {
+        th->overhead += d;
+      } else if (!ready && !th->ready_at_since) {
+        th->idle += d;
+      } else {
+        th->overhead += d / 2;
+        th->idle += d - d / 2;
+      }
+      break;
+    }
+  }
+  th->state_since = now;
+  th->ready_at_since = g_ready.load(std::memory_order_relaxed) > 0;
+}
+
+void refresh(Thread* th, uint64_t now) {
+  State s = state_of(th);
+  if (s == th->state) return;
+  close_interval(th, now);
+  th->state = s;
+}
+
+// --- task records --------------------------------------------------------------------------
+
+Task* alloc_task(Thread* th) {
+  Task* t = th->free_list;
+  if (t) {
+    th->free_list = t->next_free;
+    --th->free_count;
+    Frame* frames = t->frames;
+    uint32_t cap = t->cap;
+    *t = Task{};
+    t->frames = frames, t->cap = cap;
+    return t;
+  }
+  t = static_cast<Task*>(std::malloc(sizeof(Task)));
+  if (t) new (t) Task{};
+  return t;
+}
+
+void free_task(Thread* th, Task* t) {
+  if (th->free_count >= Thread::kMaxFree) {
+    std::free(t->frames);
+    std::free(t);
+    return;
+  }
+  t->next_free = th->free_list;
+  th->free_list = t;
+  ++th->free_count;
+}
+
+uint64_t clock(const Task& r, uint64_t now) { return r.running ? r.clock + (now - r.since) : r.clock; }
+uint64_t top_node(const Task& r) { return r.depth ? r.frames[r.depth - 1].node : 0; }
+
+bool push(Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, FrameType type,
+          uint64_t now, uint64_t match = 0) {
+  if (r.depth == r.cap) {
+    uint32_t ncap = r.cap ? r.cap * 2 : 8;
+    auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
+    if (!f) return false;
+    r.frames = f, r.cap = ncap;
+  }
+  r.frames[r.depth++] = Frame{node_key(parent, kind, sub, code), parent, code, clock(r, now), 0,
+                              match, r.fragments, type, kind, sub};
+  return true;
+}
+
+bool push_child(Task& r, uint8_t kind, uint16_t sub, uint64_t code, FrameType type, uint64_t now,
+                uint64_t match = 0) {
+  return push(r, top_node(r), kind, sub, code, type, now, match);
+}
+
+void close_top(Thread* th, Task& r, uint64_t now) {
+  Frame f = r.frames[--r.depth];
+  uint64_t c = clock(r, now);
+  uint64_t incl = c > f.enter ? c - f.enter : 0;
+  uint64_t excl = incl > f.child ? incl - f.child : 0;
+  uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
+  if (Node* n = th->nodes.get(f.node, f.parent, f.kind, f.sub, f.code)) {
+    ++n->metrics.visits;
+    n->metrics.fragments += fragments;
+    n->metrics.inclusive.add(incl);
+    n->metrics.exclusive.add(excl);
+  }
+  if (r.depth) r.frames[r.depth - 1].child += incl;
+}
+
+template <class Pred>
+bool close_to(Thread* th, Task& r, uint64_t now, Pred pred) {
+  uint32_t i = r.depth;
+  while (i > 0 && !pred(r.frames[i - 1])) --i;
+  if (i == 0) return false;
+  while (r.depth >= i) close_top(th, r, now);
+  return true;
+}
+
+Construct* construct(Thread* th, uint64_t code) { return th->constructs.get(code); }
+
+void set_active(Thread* th, Task& x, int delta) {
+  Construct* c = construct(th, x.code);
+  if (delta > 0) {
+    ++th->active;
+    if (th->active > th->max_active) th->max_active = th->active;
+    if (c && ++c->active > c->max_active) c->max_active = c->active;
+  } else {
+    if (th->active) --th->active;
+    if (c && c->active) --c->active;
+  }
+}
+
+void enter_stub(Thread* th, Task& task, uint64_t now) {
+  if (th->implicit_depth == 0) return;
+  Task* imp = th->implicit[th->implicit_depth - 1].task;
+  if (!imp) return;
+  push_child(*imp, k(NK::kStub), 0, task.code, FrameType::kStub, now, uint64_t(&task));
+  task.stub_owner = imp;
+}
+
+void exit_stub(Thread* th, Task& task, uint64_t now) {
+  Task* imp = task.stub_owner;
+  task.stub_owner = nullptr;
+  if (!imp) return;
+  auto id = uint64_t(&task);
+  close_to(th, *imp, now,
+           [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });
+}
+
+// The counters' deltas of the fragment that ends now go to the task.
+void stop_counters(Thread* th, Task& x) {
+  if (th->counter_fd < 0) return;
+  uint64_t v[kMaxCounters];
+  int n = read_counters(th->counter_fd, v);
+  for (int i = 0; i < n; ++i) x.counter_sum[i] += v[i] - x.counter_start[i];
+}
+
+void start_counters(Thread* th, Task& x) {
+  if (th->counter_fd < 0) return;
+  read_counters(th->counter_fd, x.counter_start);
+}
+
+void resume(Thread* th, Task& x, uint64_t now) {
+  th->current = &x;
+  if (x.running && !x.implicit) {
+    exit_stub(th, x, now);
+    stop_counters(th, x);
+    x.clock = clock(x, now);
+    x.running = false;
+  }
+  while (x.depth && x.frames[x.depth - 1].type == FrameType::kSched) close_top(th, x, now);
+  if (x.implicit) return;
+  Construct* c = construct(th, x.code);
+  if (x.thread != th->index) {
+    // An untied task resumed on another thread: its count of active instances moves here (the
+    // other thread's tables are its own; its count stays until the run's end).
+    if (c) ++c->migrations;
+    x.thread = th->index;
+    set_active(th, x, +1);
+  }
+  x.running = true;
+  x.since = now;
+  ++x.fragments;
+  if (c) ++c->fragments;
+  start_counters(th, x);
+  enter_stub(th, x, now);
+}
+
+void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
+  if (yield) push_child(x, k(NK::kTaskyield), 0, 0, FrameType::kSched, now);
+  if (x.implicit || !x.running) return;
+  exit_stub(th, x, now);
+  stop_counters(th, x);
+  x.clock = clock(x, now);
+  x.running = false;
+}
+
+void task_begin(Thread* th, Task& x, uint64_t now) {
+  x.started = true;
+  x.thread = th->index;
+  g_ready.fetch_sub(1, std::memory_order_relaxed);
+  if (Construct* c = construct(th, x.code)) {
+    ++c->instances;
+    c->start_delay.add(now > x.created ? now - x.created : 0);
+  }
+  set_active(th, x, +1);
+  resume(th, x, now);
+  push(x, 0, k(NK::kTask), 0, x.code, FrameType::kRoot, now);
+}
+
+void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
+  if (x.running) stop_counters(th, x);
+  uint64_t total = clock(x, now);
+  while (x.depth) close_top(th, x, now);
+  if (x.running) exit_stub(th, x, now);
+  x.running = false;
+  if (Construct* c = construct(th, x.code)) {
+    c->time.add(total);
+    if (!finished) ++c->unfinished;
+    if (th->counter_fd >= 0) {
+      for (int i = 0; i < kMaxCounters; ++i) c->counters[i].add(x.counter_sum[i]);
+    }
+  }
+  set_active(th, x, -1);
+  free_task(th, &x);
+}
+
+void resolve_pending(Thread* th, uint64_t now, bool switched_out) {
+  Task* creator = th->pending_creator;
+  th->pending_creator = nullptr;
+  if (Construct* c = construct(th, th->pending_code)) {
+    c->creation.add(now > th->pending_since ? now - th->pending_since : 0);
+  }
+  if (!creator || !creator->depth || creator->frames[creator->depth - 1].type != FrameType::kCreate) {
+    return;
+  }
+  if (switched_out) {
+    creator->frames[creator->depth - 1].type = FrameType::kSched;  // the task runs in the creation
+  } else {
+    close_top(th, *creator, now);
+  }
+}
+
+void end_implicit(Thread* th, Task* r, uint64_t now) {
+  uint64_t incl = 0;
+  if (r) {
+    incl = r->depth ? clock(*r, now) - r->frames[0].enter : 0;
+    while (r->depth) close_top(th, *r, now);
+    if (Task* enc = r->encountering; enc && enc->depth) enc->frames[enc->depth - 1].child += incl;
+  }
+  for (uint32_t i = th->implicit_depth; i > 0; --i) {
+    if (th->implicit[i - 1].task != r) continue;
+    th->current = th->implicit[i - 1].resume;
+    for (uint32_t j = i - 1; j + 1 < th->implicit_depth; ++j) th->implicit[j] = th->implicit[j + 1];
+    --th->implicit_depth;
+    if (th->implicit_depth == 0) th->thread_time += incl;
+    break;
+  }
+  if (r) free_task(th, r);
+}
+
+bool is_implicit_barrier(uint16_t kind) { return kind == 2 || kind == 6 || kind == 7; }
+bool is_workshare_barrier(uint16_t kind) { return kind == 2 || kind == 6; }
+
+}  // namespace
+
+Thread* this_thread_profile() {
+  Thread* th = t_thread;
+  if (__builtin_expect(th != nullptr, 1)) return th;
+  uint32_t index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kMaxThreadsProfiled) return nullptr;
+  th = static_cast<Thread*>(std::calloc(1, sizeof(Thread)));
+  if (!th) return nullptr;
+  new (th) Thread{};
+  th->index = index;
+  th->begin = th->state_since = now_ticks();
+  th->counter_fd = open_thread_counters();
+  t_thread = th;
+  g_threads[index].store(th, std::memory_order_release);
+  return th;
+}
+
+void on_other(Thread* th, uint64_t now) {
+  if (!th->pending_since) return;
+  resolve_pending(th, now, false);
+  th->pending_since = 0;
+}
+
+uint32_t thread_count() {
+  uint32_t n = g_thread_count.load(std::memory_order_acquire);
+  return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
+}
+
+Thread* thread_at(uint32_t i) { return g_threads[i].load(std::memory_order_acquire); }
+
+void close_thread(Thread* th, uint64_t now, bool own) {
+  if (own) {
+    on_other(th, now);
+    while (th->implicit_depth) end_implicit(th, th->implicit[th->implicit_depth - 1].task, now);
+  }
+  if (th->ended) return;
+  close_interval(th, now);
+  th->end = now;
+  th->ended = true;
+}
+
+Thread* current_thread_profile() { return t_thread; }
+
+void on_thread_begin(Thread* th, bool initial, uint64_t now) {
+  on_other(th, now);
+  th->initial = initial;
+}
+
+void on_thread_end(Thread* th, uint64_t now) {
+  on_other(th, now);
+  close_interval(th, now);
+  th->end = now;
+  th->ended = true;
+}
+
+Region* on_parallel_begin(Thread* th, Task* encountering, uint64_t code) {
+  on_other(th, now_ticks());
+  auto* r = static_cast<Region*>(std::malloc(sizeof(Region)));
+  if (!r) return nullptr;
+  *r = Region{code, encountering ? top_node(*encountering) : 0, encountering, th->index};
+  return r;
+}
+
+void on_parallel_end(Thread* th, Region* r, uint64_t now) {
+  on_other(th, now);
+  std::free(r);
+  refresh(th, now);
+}
+
+Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) {
+  on_other(th, now);
+  Task* r = alloc_task(th);
+  if (!r) return nullptr;
+  r->implicit = r->started = r->running = true;
+  r->thread = th->index;
+  r->since = r->created = now;
+  if (initial) {
+    r->initial = true;
+    push(*r, 0, k(NK::kProgram), 0, 0, FrameType::kRoot, now);
+  } else {
+    uint64_t parent = 0;
+    if (region) {
+      parent = region->parent_node;
+      r->parallel_code = region->code;
+      if (region->thread == th->index) r->encountering = region->encountering;
+    }
+    push(*r, parent, k(NK::kParallel), 0, r->parallel_code, FrameType::kRoot, now);
+  }
+  if (th->implicit_depth < Thread::kMaxNesting) {
+    th->implicit[th->implicit_depth++] = {r, th->current};
+  }
+  th->current = r;
+  refresh(th, now);
+  return r;
+}
+
+void on_implicit_end(Thread* th, Task* t, uint64_t now) {
+  on_other(th, now);
+  end_implicit(th, t ? t : th->current, now);
+  refresh(th, now);
+}
+
+Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
+  on_other(th, now);
+  if (flags & 0x10) return nullptr;  // taskwait depend(...): the taskwait, not a task
+  if (Construct* c = construct(th, code)) ++c->created;
+  Task* x = alloc_task(th);
+  if (!x) return nullptr;
+  x->code = code;
+  x->created = now;
+  g_ready.fetch_add(1, std::memory_order_relaxed);
+  Task* creator = th->current;
+  th->pending_code = code;
+  th->pending_since = now ? now : 1;
+  th->pending_creator = nullptr;
+  if (!creator) return x;
+  th->pending_creator = creator;
+  push_child(*creator, k(NK::kCreate), 0, code, FrameType::kCreate, now);
+  return x;
+}
+
+void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now) {
+  // ompt_task_status_t: complete 1, yield 2, cancel 3, detach 4, early 5, late fulfill 6,
+  // switch 7, taskwait_complete 8.
+  if (th->pending_since) {
+    bool out = prior && prior == th->pending_creator && next != prior &&
+               (status == 7 || status == 2);
+    resolve_pending(th, now, out);
+    th->pending_since = 0;
+  }
+  if (status == 5 || status == 6) return;
+  if (prior == next) return;
+  if (prior) {
+    switch (status) {
+      case 1: case 3: case 4: case 8:
+        if (prior->implicit) break;
+        if (prior->started) {
+          task_end(th, *prior, now, true);
+        } else {
+          if (status == 3) {
+            if (Construct* c = construct(th, prior->code)) ++c->discarded;
+          }
+          g_ready.fetch_sub(1, std::memory_order_relaxed);
+          free_task(th, prior);
+        }
+        break;
+      default:
+        suspend(th, *prior, now, status == 2);
+        break;
+    }
+  }
+  th->current = nullptr;
+  if (next) {
+    if (!next->implicit && !next->started) {
+      task_begin(th, *next, now);
+    } else {
+      resume(th, *next, now);
+    }
+  }
+  refresh(th, now);
+}
+
+void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
+               uint64_t now) {
+  on_other(th, now);
+  Task* r = th->current;
+  if (!r) return;
+  if (kind == k(NK::kBarrier) && is_workshare_barrier(sub) && in_runtime(code) && th->work_code) {
+    code = th->work_code;
+  }
+  uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
+  if (begin) {
+    if (kind == k(NK::kBarrier) && is_implicit_barrier(sub) && r->implicit &&
+        code == r->parallel_code) {
+      code = 0;
+    }
+    push_child(*r, kind, sub, code, FrameType::kRegion, now, match);
+    if (wait) ++r->waits;
+  } else {
+    uint64_t closed = 0;
+    bool found = close_to(th, *r, now, [match, &closed](const Frame& f) {
+      if (f.type == FrameType::kRegion && f.match == match) {
+        closed = f.code;
+        return true;
+      }
+      return false;
+    });
+    if (!found) ++th->unmatched_ends;
+    if (kind == k(NK::kWork) && found) th->work_code = closed;
+    if (wait && r->waits) --r->waits;
+  }
+  refresh(th, now);
+}
+
+void on_wait(Thread* th, bool begin, uint64_t now) {
+  on_other(th, now);
+  Task* r = th->current;
+  if (!r) return;
+  if (begin) {
+    ++r->waits;
+  } else if (r->waits) {
+    --r->waits;
+  }
+  refresh(th, now);
+}
+
+}  // namespace tasklens::recorder::prof

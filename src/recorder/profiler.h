@@ -1,0 +1,121 @@
+// The recorder's profile mode (docs/PROFILE-MODE.md): instead of storing events, every OMPT
+// callback updates per-thread tables in place (profile_tables.h) - the task-aware call-path
+// profile of Score-P (the algorithm of analysis/profile.h, Fig. 12 of Lorenz et al., run online),
+// the task constructs' counts and the per-thread breakdown - merged and written to profile.json
+// at the end of the run. Memory is bounded by the distinct call paths, the task constructs and
+// the live tasks; nothing here throws or prints into the program's output.
+#pragma once
+
+#include <cstdint>
+
+#include "recorder/profile_tables.h"
+
+namespace tasklens::recorder::prof {
+
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub };
+
+struct Frame {
+  uint64_t node, parent, code;
+  uint64_t enter;      // the task's clock at enter
+  uint64_t child;      // inclusive time of closed children
+  uint64_t match;      // what ends it
+  uint32_t frag0;      // the task's fragment count at enter
+  FrameType type;
+  uint8_t kind;
+  uint16_t sub;
+};
+
+// One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task.
+struct Task {
+  uint64_t code = 0;  // explicit: its construct
+  uint64_t clock = 0, since = 0, created = 0;
+  uint32_t fragments = 0, thread = 0;
+  bool implicit = false, initial = false, started = false, running = false;
+  uint32_t waits = 0;  // open synchronization waits (the thread is in the runtime)
+  Task* stub_owner = nullptr;    // explicit: the implicit task holding its stub frame
+  Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
+  uint64_t parallel_code = 0;
+  Frame* frames = nullptr;
+  uint32_t depth = 0, cap = 0;
+  Task* next_free = nullptr;
+  uint64_t counter_sum[kMaxCounters] = {};    // deltas over the fragments so far
+  uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began
+};
+
+// A parallel region: held in the runtime's ompt_data_t of the region.
+struct Region {
+  uint64_t code = 0, parent_node = 0;
+  Task* encountering = nullptr;
+  uint32_t thread = 0;
+};
+
+enum class State : uint8_t { kRuntime, kWork, kSerial };
+
+struct Thread {
+  uint32_t index = 0;
+  NodeTable nodes;
+  ConstructTable constructs;
+  Task* current = nullptr;
+  static constexpr int kMaxNesting = 16;
+  struct Implicit {
+    Task* task;
+    Task* resume;
+  } implicit[kMaxNesting] = {};
+  uint32_t implicit_depth = 0;
+  Task* pending_creator = nullptr;  // a creation lasts until this thread's next callback
+  uint64_t pending_code = 0, pending_since = 0;
+  uint32_t active = 0, max_active = 0;
+  uint64_t thread_time = 0;
+  uint64_t work_code = 0;  // the last worksharing construct that ended here
+  uint64_t unmatched_ends = 0;
+  // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
+  bool initial = false, ended = false;
+  State state = State::kRuntime;
+  uint64_t begin = 0, end = 0, state_since = 0;
+  bool ready_at_since = false;
+  uint64_t work = 0, overhead = 0, idle = 0, serial = 0;
+  // perf_event counters (task_counters.h): the group leader's fd, -1 when none.
+  int counter_fd = -1;
+  // Freed task records, reused: at most kMaxFree kept, the rest go back to malloc.
+  static constexpr uint32_t kMaxFree = 4096;
+  Task* free_list = nullptr;
+  uint32_t free_count = 0;
+};
+
+// Profile mode is on (set at start-up, before the callbacks are registered) and still recording.
+extern bool g_enabled;
+
+Thread* this_thread_profile();
+
+// The OMPT callbacks' work, each with the time of the callback in ticks (profile_tool.cpp
+// registers the callbacks).
+void on_thread_begin(Thread* th, bool initial, uint64_t now);
+void on_thread_end(Thread* th, uint64_t now);
+Region* on_parallel_begin(Thread* th, Task* encountering, uint64_t code);
+void on_parallel_end(Thread* th, Region* r, uint64_t now);
+Task* on_implicit_begin(Thread* th, Region* r, bool initial, uint64_t now);
+void on_implicit_end(Thread* th, Task* t, uint64_t now);
+Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now);
+void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now);
+// A region of the call path: begin (true) or end, kind and sub as in ProfileNodeKind. `wait`:
+// the thread waits in the runtime meanwhile.
+void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
+               uint64_t now);
+void on_wait(Thread* th, bool begin, uint64_t now);
+// Any other callback: ends a pending creation.
+void on_other(Thread* th, uint64_t now);
+
+// The threads that have profiled, by index.
+uint32_t thread_count();
+Thread* thread_at(uint32_t i);
+// This thread's tables, nullptr when it has none.
+Thread* current_thread_profile();
+// Ends thread `th`'s lifetime at `now`; `own`: th is the calling thread, whose open implicit
+// tasks end too (the initial task, at the program's exit).
+void close_thread(Thread* th, uint64_t now, bool own);
+
+// At the end of the run: closes what is open on this thread, merges every thread's tables and
+// writes profile.json into the directory `dirfd`; false when it could not be written.
+bool finish_and_write(int dirfd, const char* const* counter_names, int counters);
+
+}  // namespace tasklens::recorder::prof
