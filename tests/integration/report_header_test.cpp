@@ -52,6 +52,25 @@ TEST(ReportHeader, ASoundTraceSaysSoInTheSingularWhereItIsOne) {
   EXPECT_FALSE(j.doc["breakdown"].contains("verdict_note"));
 }
 
+// --all leaves the what-if out of a run with more than 200,000 tasks (its simulations cost about
+// 10 us per task) and says so; asked for by name, it runs. fib 25: 242,784 tasks.
+TEST(ReportHeader, AllLeavesTheWhatIfOutOfABigRunAndSaysSo) {
+  Recording rec = record_run({example("fib"), "25"}, 2);
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  JsonReport all = report_json(rec.dir, {"--all"});
+  ASSERT_EQ(all.command.status, 0) << all.command.err;
+  EXPECT_FALSE(all.doc.contains("what_if"));
+  EXPECT_TRUE(all.doc.contains("graph"));
+  bool said = false;
+  for (const auto& w : all.doc["run"]["warnings"]) {
+    said |= w.get<std::string>().rfind("the what_if section is left out of --all", 0) == 0;
+  }
+  EXPECT_TRUE(said) << all.doc["run"]["warnings"].dump();
+  JsonReport asked = report_json(rec.dir, {"--all", "--what-if"});
+  ASSERT_EQ(asked.command.status, 0) << asked.command.err;
+  EXPECT_TRUE(asked.doc.contains("what_if"));
+}
+
 TEST(ReportHeader, AVerdictFromAnUnsoundTraceSaysSo) {
   std::string dir = one_task_trace(true);
   CommandResult check = run_command({tasklens_bin(), "check", dir});
