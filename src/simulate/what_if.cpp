@@ -70,10 +70,12 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   // timelines do not (task_dag.h): the bounds take it off the graph's work, and the lower bound
   // off the span too (the span's share of it is unknown: at most all of it).
   const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
-  const uint64_t all_work = dag.work_ns + dag.preempted_ns;
-  w.outside_graph_ns = all_work > recorded_work ? all_work - recorded_work : 0;
   w.preempted_ns = dag.preempted_ns;
   const uint64_t graph_work = recorded_work - std::min(recorded_work, dag.preempted_ns);
+  // Both sides without the preempted time: (work + preempted) - recorded as long as the
+  // preempted time fits in the graph's work; past that (a heavily preempted run, seen in CI) the
+  // old difference put the lower bound above the one-thread simulation itself.
+  w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
   // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
   // encountering task's work here): counted once.
   const uint64_t path_forks = graph.path_runtime_ns - std::min(graph.path_runtime_ns,
