@@ -109,6 +109,12 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
 // More explicit tasks than this and --all leaves the what-if out (run_report).
 constexpr uint64_t kWhatIfUnderAllTasks = 200'000;
 
+// Whether section `name` was asked for by its own flag (not only through --all).
+bool asked_for(const ReportOptionsCli& o, const std::string& name) {
+  auto it = o.wanted.find(name);
+  return it != o.wanted.end() && it->second;
+}
+
 // The report of experiment `dir`; with `capture`, its JSON document is stored there, not printed.
 int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json* capture) {
   auto x = format::open_experiment(dir);
@@ -121,15 +127,14 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
   std::vector<std::unique_ptr<report::Section>> sections;
   std::vector<std::string> names;
   bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
+  // --all leaves the what-if out past kWhatIfUnderAllTasks tasks: its simulations cost about
+  // 10 us per task (fib 28, 1.03 M tasks: 9.5 s of a 9.6 s report) against ~0.1 us for every
+  // other section. Asked for by name, it always runs.
+  const uint64_t tasks = x->metadata.explicit_tasks.value_or(0);
   for (const auto& info : report::all_sections()) {
     bool on = all || info.flag.empty() || (any_flag ? o.wanted.at(info.name) : info.default_on);
     on |= info.name == "mpi" && x->metadata.mpi;  // a rank of an MPI run (docs/MPI.md)
-    // --all leaves the what-if out past kWhatIfUnderAllTasks tasks: its simulations cost about
-    // 10 us per task (fib 28, 832 k tasks: 9.5 s of a 9.6 s report) against ~0.1 us for every
-    // other section. Asked for by name, it always runs.
-    uint64_t tasks = x->metadata.explicit_tasks.value_or(0);
-    if (on && info.name == "what_if" && !(o.wanted.count("what_if") && o.wanted.at("what_if")) &&
-        tasks > kWhatIfUnderAllTasks) {
+    if (on && info.name == "what_if" && !asked_for(o, "what_if") && tasks > kWhatIfUnderAllTasks) {
       x->warnings.push_back(fmt::format(
           "the what_if section is left out of --all for a run of {} tasks (its simulations take "
           "about {} s): ask for it with --what-if",
@@ -156,7 +161,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     }
     for (size_t i = sections.size(); i-- > 0;) {
       if (sections[i]->use_profile_mode(*profile_data)) continue;
-      if (o.wanted.count(names[i]) && o.wanted.at(names[i])) {
+      if (asked_for(o, names[i])) {
         fmt::print(stderr, "tasklens report: the {} section {}\n", names[i], kNeedsTrace);
         return 2;
       }
