@@ -14,11 +14,16 @@ using replay::TaskState;
 
 const char* thread_state_name(ThreadState s) {
   switch (s) {
-    case ThreadState::kNotCreated: return "not created";
-    case ThreadState::kIdle: return "idle";
-    case ThreadState::kRunning: return "running";
-    case ThreadState::kSynchronization: return "synchronization";
-    case ThreadState::kOverhead: return "runtime overhead";
+    case ThreadState::kNotCreated:
+      return "not created";
+    case ThreadState::kIdle:
+      return "idle";
+    case ThreadState::kRunning:
+      return "running";
+    case ThreadState::kSynchronization:
+      return "synchronization";
+    case ThreadState::kOverhead:
+      return "runtime overhead";
   }
   return "?";
 }
@@ -68,20 +73,24 @@ void TimelineTask::clear() {
   deps_in = std::move(d);
 }
 
-TimelineTask* TimelinePass::find(uint64_t id) { return tasks_.find(id); }
+TimelineTask* TimelinePass::find(uint64_t id) {
+  return tasks_.find(id);
+}
 
-TimelineTask& TimelinePass::add(uint64_t id) {
-  // A reused id forgets the old task (its frame, if any, is stray now).
-  TimelineTask& t = tasks_[id];
-  t.clear();
-  t.id = id;
-  return t;
+TimelineTask& TimelinePass::add(uint64_t id, uint64_t t) {
+  // A reused id forgets the old task; its frame, if it still runs, is stray and leaves now, so
+  // every frame on a stack keeps a live task.
+  if (TimelineTask* old = find(id); old && old->thread != kNoThread) leave_stray(*old, t);
+  TimelineTask& T = tasks_[id];
+  T.clear();
+  T.id = id;
+  return T;
 }
 
 TimelineTask& TimelinePass::task(uint64_t id, uint32_t th, uint64_t t) {
   if (TimelineTask* known = find(id)) return *known;
   // Not created in the trace (a lost chunk): an explicit task of unknown construct, born here.
-  TimelineTask& n = add(id);
+  TimelineTask& n = add(id, t);
   n.flags = format::task_flag::kExplicit;
   n.region = regions_.intern(Construct::kTask, 0);
   n.creator_thread = th;
@@ -92,13 +101,16 @@ TimelineTask& TimelinePass::task(uint64_t id, uint32_t th, uint64_t t) {
 void TimelinePass::erase(uint64_t id, uint64_t t) {
   TimelineTask* T = find(id);
   if (!T) return;
-  if (T->thread != kNoThread) {
-    uint32_t th = T->thread;
-    ++stats_.stray_frames;
-    remove_frame(th, t, id);
-    announce(th, t);
-  }
+  if (T->thread != kNoThread) leave_stray(*T, t);
   tasks_.erase(id);
+}
+
+void TimelinePass::leave_stray(TimelineTask& T, uint64_t t) {
+  uint32_t th = T.thread;
+  ++stats_.stray_frames;
+  remove_frame(th, t, T.id);
+  T.thread = kNoThread;  // even if its frame was not found
+  announce(th, t);
 }
 
 // ---- stacks -----------------------------------------------------------------------------------
@@ -159,24 +171,21 @@ void TimelinePass::announce(uint32_t th, uint64_t t) {
   sink_.task_switch(th, t, now ? find(now) : nullptr, how);
 }
 
-void TimelinePass::activate(uint32_t th, uint64_t t, uint64_t id) {
+TimelineTask& TimelinePass::activate(uint32_t th, uint64_t t, uint64_t id) {
   Stack& s = stacks_[th];
-  if (!s.frames.empty() && s.frames.back() == id) return;
   TimelineTask& T = task(id, th, t);
   if (T.thread == th) {
-    // Below on this stack: the frames above it leave (their tasks keep their context).
+    // On this stack (every frame holds a live task, see add()); if below the top, the frames
+    // above it leave (their tasks keep their context).
+    if (s.frames.back() == id) return T;
     while (s.frames.back() != id) take_top(th, t);
     announce(th, t);
-    return;
+    return T;
   }
-  if (T.thread != kNoThread) {
-    // Still held by another thread's stack (its switch-out was not seen): take it off there.
-    uint32_t other = T.thread;
-    ++stats_.stray_frames;
-    remove_frame(other, t, id);
-    announce(other, t);
-  }
+  // Still held by another thread's stack (its switch-out was not seen): take it off there.
+  if (T.thread != kNoThread) leave_stray(T, t);
   push(th, t, T);
+  return T;
 }
 
 void TimelinePass::finish_body(uint32_t th, uint64_t t, uint64_t id) {
@@ -187,19 +196,15 @@ void TimelinePass::finish_body(uint32_t th, uint64_t t, uint64_t id) {
     stats_.implicit_leaves += T.open.size();
     take_top(th, t);
   } else if (T.thread != kNoThread) {
-    uint32_t other = T.thread;
-    ++stats_.stray_frames;
     stats_.implicit_leaves += T.open.size();
-    remove_frame(other, t, id);
-    announce(other, t);
+    leave_stray(T, t);
   }
   T.open.clear();  // the body ended: nothing of it is open any more
   if (T.started && emitting(th)) sink_.task_end(th, t, T);
 }
 
 void TimelinePass::enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t region) {
-  activate(th, t, id);
-  TimelineTask& T = *find(id);
+  TimelineTask& T = activate(th, t, id);
   T.open.push_back(region);
   if (emitting(th)) sink_.enter(th, t, region, T);
 }
@@ -294,11 +299,13 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kMasked: {
       const auto c = format::ev::ConstructAny::of(e);
       Construct kind = e.kind == Kind::kMasked ? Construct::kMasked
-                                                : work_construct(format::ev::Work::of(e).work_type);
+                                               : work_construct(format::ev::Work::of(e).work_type);
       uint64_t id = c.task ? c.task : top(th);
       if (kind == kNone || !id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(kind, c.codeptr));
-      else if (ends(e)) leave_in(th, t, id, kind, 0, true);
+      if (begins(e))
+        enter_in(th, t, id, regions_.intern(kind, c.codeptr));
+      else if (ends(e))
+        leave_in(th, t, id, kind, 0, true);
       break;
     }
     case Kind::kMutexAcquire: {
@@ -324,8 +331,10 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto u = format::ev::UserRegion::of(e);
       uint64_t id = top(th);
       if (!id) break;
-      if (begins(e)) enter_in(th, t, id, regions_.intern(Construct::kUser, u.name));
-      else if (ends(e)) leave_in(th, t, id, Construct::kUser, u.name, false);
+      if (begins(e))
+        enter_in(th, t, id, regions_.intern(Construct::kUser, u.name));
+      else if (ends(e))
+        leave_in(th, t, id, Construct::kUser, u.name, false);
       break;
     }
     case Kind::kUserParam:
@@ -346,7 +355,7 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     uint64_t parent = top(th);
     uint64_t code = m.region_code(it.region);
     bool initial = it.flags & format::task_flag::kInitial;
-    TimelineTask& T = add(it.task);
+    TimelineTask& T = add(it.task, e.time);
     T.parent = parent;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
@@ -362,7 +371,7 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
 
 void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code) {
   const auto tc = format::ev::TaskCreate::of(e);
-  TimelineTask& T = add(tc.task);
+  TimelineTask& T = add(tc.task, e.time);
   T.parent = tc.parent;
   T.flags = tc.flags;
   bool untied = tc.flags & format::task_flag::kUntied;

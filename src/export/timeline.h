@@ -2,9 +2,9 @@
 // turns the event stream into properly nested enter/leave per thread, task switches, thread and
 // task states, and the relations between them (creation, migration, dependences).
 //
-// Instrumentation context (Extrae/Paraver, Servat et al., Fig. 1). Every task owns the regions it opened and has not
-// closed (a taskwait, a loop, a user region...): its context. A thread holds a stack of task
-// frames, each frame being the task's own region followed by its context:
+// Instrumentation context (Extrae/Paraver, Servat et al., Fig. 1). Every task owns the regions it
+// opened and has not closed (a taskwait, a loop, a user region...): its context. A thread holds a
+// stack of task frames, each frame being the task's own region followed by its context:
 //
 //     thread 1:  [implicit task | barrier] [task fib.c:39 | taskwait] [task fib.c:41]
 //
@@ -28,8 +28,8 @@
 #include "export/recent.h"
 #include "export/regions.h"
 #include "replay/id_map.h"
-#include "replay/stable_id_map.h"
 #include "replay/pass.h"
+#include "replay/stable_id_map.h"
 #include "replay/task_record.h"
 
 namespace tasklens::exports {
@@ -42,9 +42,7 @@ struct Filter {
   uint64_t to_ns = std::numeric_limits<uint64_t>::max();
   std::vector<bool> threads;  // selected[thread]; empty: every thread
 
-  bool thread(uint32_t th) const {
-    return threads.empty() || (th < threads.size() && threads[th]);
-  }
+  bool thread(uint32_t th) const { return threads.empty() || (th < threads.size() && threads[th]); }
   // A point on a thread that the export shows.
   bool shows(uint32_t th, uint64_t t) const {
     return th != kNoThread && thread(th) && t >= from_ns && t <= to_ns;
@@ -74,11 +72,11 @@ struct DepIn {
 // A live task as the timeline sees it: the shared task record (replay/task_record.h; the
 // timeline keeps tasks the model has forgotten), and where it stands on the threads' stacks.
 struct TimelineTask : replay::TaskRecord {
-  uint32_t region = 0;  // the task's own region (its construct)
+  uint32_t region = 0;               // the task's own region (its construct)
   uint32_t thread = kNoThread;       // the thread whose stack holds its frame
   uint32_t last_thread = kNoThread;  // where its frame was last taken off (not completed)
   uint64_t last_out_ns = 0;
-  bool started = false;              // switched in at least once
+  bool started = false;  // switched in at least once
   bool completed = false;
   std::vector<uint32_t> open;        // its context: regions open inside it, outermost first
   std::vector<uint64_t> successors;  // tasks waiting for it (dependences)
@@ -125,8 +123,8 @@ class TimelineSink {
                            const TimelineTask* parent) {}
   // `task` is now on top of the thread's stack (nullptr: the stack is empty). A pushed task's
   // switch comes before the enters of its frame; an uncovered one's after the leaves above it.
-  virtual void task_switch(uint32_t thread, uint64_t t, TimelineTask* task,
-                           const SwitchInfo& how) {}
+  virtual void task_switch(uint32_t thread, uint64_t t, TimelineTask* task, const SwitchInfo& how) {
+  }
   // The task's body ended on this thread (complete, cancel, detach), after its frame was left.
   virtual void task_end(uint32_t thread, uint64_t t, TimelineTask& task) {}
   // A task's state changed (the task model's transition); on the creator thread's filter.
@@ -173,8 +171,9 @@ class TimelinePass : public replay::Pass {
   bool emitting(uint32_t th) const { return open_ && !closed_ && filter_.thread(th); }
   TimelineTask* find(uint64_t id);
   TimelineTask& task(uint64_t id, uint32_t th, uint64_t t);  // created at first sight if unknown
-  TimelineTask& add(uint64_t id);
+  TimelineTask& add(uint64_t id, uint64_t t);
   void erase(uint64_t id, uint64_t t);
+  void leave_stray(TimelineTask& T, uint64_t t);  // its frame leaves the stack still holding it
   std::vector<uint64_t> live_task_ids();  // in id order: the exports' output does not depend on
                                           // the index's layout
 
@@ -188,7 +187,7 @@ class TimelinePass : public replay::Pass {
   void push(uint32_t th, uint64_t t, TimelineTask& task);
   void take_top(uint32_t th, uint64_t t);  // leaves the top frame; the task keeps its context
   void remove_frame(uint32_t th, uint64_t t, uint64_t id);
-  void activate(uint32_t th, uint64_t t, uint64_t id);
+  TimelineTask& activate(uint32_t th, uint64_t t, uint64_t id);
   void announce(uint32_t th, uint64_t t);
   void finish_body(uint32_t th, uint64_t t, uint64_t id);
   void enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t region);
@@ -209,8 +208,8 @@ class TimelinePass : public replay::Pass {
   bool open_ = false, closed_ = false;
   std::vector<Stack> stacks_;
   replay::StableIdMap<TimelineTask> tasks_;  // live tasks, at stable addresses
-  RecentTasks<DepIn> recent_;  // completed tasks, for dependences learned after that
-  std::vector<uint64_t> done_;  // completed by this event: erased after it
+  RecentTasks<DepIn> recent_;                // completed tasks, for dependences learned after that
+  std::vector<uint64_t> done_;               // completed by this event: erased after it
   uint64_t ready_ = 0;
   bool ready_seen_ = false;
   TimelineStats stats_;

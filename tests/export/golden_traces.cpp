@@ -7,6 +7,24 @@ using format::Endpoint;
 using format::task_flag::kExplicit;
 using format::task_flag::kUntied;
 
+void two_thread_opening(TraceBuilder& t) {
+  t.thread_begin(0, 5, 1);
+  t.initial_task(0, 10, id(0, 1));
+  t.parallel_begin(0, 20, id(0, 100), id(0, 1), 2, 0x1000);
+  t.implicit_begin(0, 30, id(0, 2), id(0, 100), 2, 0);
+  t.thread_begin(1, 32, 2);
+  t.implicit_begin(1, 35, id(1, 1), id(0, 100), 2, 1);
+}
+
+void two_thread_closing(TraceBuilder& t) {
+  t.implicit_end(0, 100, id(0, 2), id(0, 100), 2, 0);
+  t.implicit_end(1, 105, id(1, 1), id(0, 100), 2, 1);
+  t.thread_end(1, 107);
+  t.parallel_end(0, 110, id(0, 100), id(0, 1), 0x1000);
+  t.implicit_end(0, 120, id(0, 1));
+  t.thread_end(0, 150);
+}
+
 std::string taskwait_with_child_trace(TraceBuilder& t) {
   t.thread_begin(0, 5, 1);
   t.initial_task(0, 10, id(0, 1));
@@ -32,12 +50,7 @@ std::string taskwait_with_child_trace(TraceBuilder& t) {
 }
 
 std::string untied_migration_trace(TraceBuilder& t) {
-  t.thread_begin(0, 5, 1);
-  t.initial_task(0, 10, id(0, 1));
-  t.parallel_begin(0, 20, id(0, 100), id(0, 1), 2, 0x1000);
-  t.implicit_begin(0, 30, id(0, 2), id(0, 100), 2, 0);
-  t.thread_begin(1, 32, 2);
-  t.implicit_begin(1, 35, id(1, 1), id(0, 100), 2, 1);
+  two_thread_opening(t);
   t.create(0, 40, id(0, 3), id(0, 2), 0x2000, kExplicit | kUntied);
   t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
   t.user_region(0, 55, Endpoint::kBegin, "phase");
@@ -45,12 +58,7 @@ std::string untied_migration_trace(TraceBuilder& t) {
   t.schedule(1, 70, id(1, 1), Status::kSwitch, id(0, 3));
   t.user_region(1, 80, Endpoint::kEnd, "phase");
   t.schedule(1, 90, id(0, 3), Status::kComplete, id(1, 1));
-  t.implicit_end(0, 100, id(0, 2), id(0, 100), 2, 0);
-  t.implicit_end(1, 105, id(1, 1), id(0, 100), 2, 1);
-  t.thread_end(1, 107);
-  t.parallel_end(0, 110, id(0, 100), id(0, 1), 0x1000);
-  t.implicit_end(0, 120, id(0, 1));
-  t.thread_end(0, 150);
+  two_thread_closing(t);
   return t.write();
 }
 

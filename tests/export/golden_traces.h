@@ -10,7 +10,9 @@
 
 namespace tasklens::testing {
 
-constexpr uint64_t id(uint32_t thread, uint64_t n) { return format::make_id(thread, n); }
+constexpr uint64_t id(uint32_t thread, uint64_t n) {
+  return format::make_id(thread, n);
+}
 
 // One thread. The implicit task T0#2 creates task A (T0#3), which opens a user region "work",
 // creates C (T0#4) and waits for it in a taskwait; C runs inside the taskwait:
@@ -19,6 +21,13 @@ constexpr uint64_t id(uint32_t thread, uint64_t n) { return format::make_id(thre
 //   100 taskwait ends, 105 "work" ends, 110 A completes, 120 implicit task ends,
 //   130 parallel ends, 140 initial task ends, 150 thread ends.
 std::string taskwait_with_child_trace(TraceBuilder& t);
+
+// The frame of the two-thread traces: 5 thread 0 begins, 10 initial task T0#1, 20 parallel of 2,
+// 30 implicit task T0#2, 32 thread 1 begins, 35 implicit task T1#1; and at the end 100 and 105
+// the implicit tasks end, 107 thread 1 ends, 110 parallel ends, 120 initial task ends, 150
+// thread 0 ends.
+void two_thread_opening(TraceBuilder& t);
+void two_thread_closing(TraceBuilder& t);
 
 // Two threads. The untied task U (T0#3) starts on thread 0 inside the implicit task T0#2, opens a
 // user region "phase", yields back at 60 (untied: its frame leaves thread 0), is resumed by

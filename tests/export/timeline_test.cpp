@@ -51,13 +51,15 @@ class RecordingSink : public exports::TimelineSink {
     add(t, th, "end " + exports::id_text(task.id));
   }
   void task_state(uint64_t t, TimelineTask& task, replay::TaskState s) override {
-    log.push_back(fmt::format("{} task {} {}", t, exports::id_text(task.id),
-                              replay::task_state_name(s)));
+    log.push_back(
+        fmt::format("{} task {} {}", t, exports::id_text(task.id), replay::task_state_name(s)));
   }
   void thread_state(uint32_t th, uint64_t t, ThreadState s) override {
     add(t, th, std::string("thread ") + exports::thread_state_name(s));
   }
-  void ready_tasks(uint64_t t, uint64_t n) override { log.push_back(fmt::format("{} ready {}", t, n)); }
+  void ready_tasks(uint64_t t, uint64_t n) override {
+    log.push_back(fmt::format("{} ready {}", t, n));
+  }
   void task_alive_at_end(uint64_t t, TimelineTask& task) override {
     log.push_back(fmt::format("{} alive {}", t, exports::id_text(task.id)));
   }
@@ -97,11 +99,8 @@ std::string thread_of(const std::string& line) {
 
 // How both golden traces begin on thread 0: the initial task, the parallel, the implicit task.
 const std::vector<std::string> kOpening = {
-      "10 T0 switch T0#1 first",
-      "10 T0 enter initial task (golden)",
-      "20 T0 enter parallel 0x1000",
-      "30 T0 switch T0#2 first",
-      "30 T0 enter implicit task 0x1000",
+    "10 T0 switch T0#1 first", "10 T0 enter initial task (golden)", "20 T0 enter parallel 0x1000",
+    "30 T0 switch T0#2 first", "30 T0 enter implicit task 0x1000",
 };
 
 std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
@@ -167,21 +166,21 @@ TEST(Timeline, ThreadAndTaskStatesFollowTheModel) {
   Replayed r = replay_timeline(taskwait_with_child_trace(t));
   // Waiting while a task is ready is overhead (POT): C at 70-80, A itself at 90-100 (its
   // taskwait could end but the thread has not noticed yet).
-  EXPECT_EQ(only(r.log, {"thread"}),
-            (std::vector<std::string>{
-                "0 T0 thread not created", "5 T0 thread idle", "10 T0 thread running",
-                "70 T0 thread runtime overhead", "80 T0 thread running",
-                "90 T0 thread runtime overhead", "100 T0 thread running", "140 T0 thread idle",
-                "150 T0 thread not created"}));
+  EXPECT_EQ(
+      only(r.log, {"thread"}),
+      (std::vector<std::string>{
+          "0 T0 thread not created", "5 T0 thread idle", "10 T0 thread running",
+          "70 T0 thread runtime overhead", "80 T0 thread running", "90 T0 thread runtime overhead",
+          "100 T0 thread running", "140 T0 thread idle", "150 T0 thread not created"}));
   std::vector<std::string> tasks = {
-      "10 task T0#1 running",   "30 task T0#1 suspended", "30 task T0#2 running",
-      "40 task T0#3 initialized", "40 task T0#3 ready",   "50 task T0#2 suspended",
-      "50 task T0#3 running",   "60 task T0#4 initialized", "60 task T0#4 ready",
-      "70 task T0#3 suspended", "80 task T0#4 running",   "90 task T0#4 executed",
-      "90 task T0#4 completed", "90 task T0#3 ready",     "100 task T0#3 running",
-      "110 task T0#3 executed", "110 task T0#3 completed", "110 task T0#2 running",
-      "120 task T0#2 executed", "120 task T0#2 completed", "120 task T0#1 running",
-      "140 task T0#1 executed", "140 task T0#1 completed"};
+      "10 task T0#1 running",     "30 task T0#1 suspended",   "30 task T0#2 running",
+      "40 task T0#3 initialized", "40 task T0#3 ready",       "50 task T0#2 suspended",
+      "50 task T0#3 running",     "60 task T0#4 initialized", "60 task T0#4 ready",
+      "70 task T0#3 suspended",   "80 task T0#4 running",     "90 task T0#4 executed",
+      "90 task T0#4 completed",   "90 task T0#3 ready",       "100 task T0#3 running",
+      "110 task T0#3 executed",   "110 task T0#3 completed",  "110 task T0#2 running",
+      "120 task T0#2 executed",   "120 task T0#2 completed",  "120 task T0#1 running",
+      "140 task T0#1 executed",   "140 task T0#1 completed"};
   EXPECT_EQ(only(r.log, {"task"}), tasks);
 }
 
@@ -311,11 +310,39 @@ TEST(Timeline, EndWithoutBeginIsIgnoredAndUnclosedRegionsCloseWithTheirTask) {
   Replayed r = replay_timeline(t.write());
   EXPECT_EQ(r.stats.unmatched_leaves, 1u);
   EXPECT_EQ(r.stats.implicit_leaves, 1u);
+  EXPECT_EQ(
+      only(r.log, {"enter", "leave"}),
+      (std::vector<std::string>{"10 T0 enter initial task (golden)", "40 T0 enter task 0x2000",
+                                "50 T0 enter left open", "60 T0 leave left open",
+                                "60 T0 leave task 0x2000", "70 T0 leave initial task (golden)"}));
+}
+
+// A task id created again while its first task still runs (a damaged or id-reusing trace): the
+// first task's frame leaves its stack at once, so no frame is left without a task once the second
+// completes (found by the fuzzer: a region entered in that task dereferenced a null task).
+TEST(Timeline, IdCreatedAgainWhileItRunsLeavesNoFrameBehind) {
+  TraceBuilder t;
+  two_thread_opening(t);
+  t.create(0, 40, id(0, 3), id(0, 2));
+  t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
+  t.create(0, 55, id(0, 3), id(0, 3));                       // the running task's id, created again
+  t.schedule(1, 60, id(0, 3), Status::kComplete, id(1, 1));  // ... and completed elsewhere
+  t.sync(0, 70, SyncKind::kTaskwait, format::Endpoint::kBegin, 0, id(0, 3));
+  t.sync(0, 80, SyncKind::kTaskwait, format::Endpoint::kEnd, 0, id(0, 3));
+  t.schedule(0, 90, id(0, 3), Status::kComplete, id(0, 2));
+  two_thread_closing(t);
+  Replayed r = replay_timeline(t.write());
+  EXPECT_EQ(r.stats.stray_frames, 1u);
+  // The first T0#3 leaves when its id is created again; the second completes on T1 without
+  // running; the taskwait's T0#3 is then a task the trace did not create (construct unknown).
   EXPECT_EQ(only(r.log, {"enter", "leave"}),
-            (std::vector<std::string>{"10 T0 enter initial task (golden)", "40 T0 enter task 0x2000",
-                                      "50 T0 enter left open", "60 T0 leave left open",
-                                      "60 T0 leave task 0x2000",
-                                      "70 T0 leave initial task (golden)"}));
+            (std::vector<std::string>{
+                "10 T0 enter initial task (golden)", "20 T0 enter parallel 0x1000",
+                "30 T0 enter implicit task 0x1000", "35 T1 enter implicit task 0x1000",
+                "50 T0 enter task 0x2000", "55 T0 leave task 0x2000", "70 T0 enter task",
+                "70 T0 enter taskwait 0x3000", "80 T0 leave taskwait 0x3000", "90 T0 leave task",
+                "100 T0 leave implicit task 0x1000", "105 T1 leave implicit task 0x1000",
+                "110 T0 leave parallel 0x1000", "120 T0 leave initial task (golden)"}));
 }
 
 }  // namespace
