@@ -193,6 +193,12 @@ bool Session::start() {
   ThreadTable table{threads, &thread_count, &threads_refused};
   connect_buffers(BufferSink{&pool, &writer, &recording_, &config, table});
   recording_.store(true, std::memory_order_release);
+  return true;
+}
+
+bool Session::begin() {
+  // One metadata write at start, with the callbacks the runtime granted (a second one in the
+  // writer's first round cost a file creation and a rename in every short run).
   if (!write_metadata()) {
     recording_.store(false);
     if (!config.quiet) {
@@ -200,6 +206,7 @@ bool Session::start() {
     }
     return false;
   }
+  ThreadTable table{threads, &thread_count, &threads_refused};
   WriterLinks links{table, config.writer_gate, [] { return g_session.write_metadata(); }};
   if (config.profile) {
     // Profile mode: no events, no writer thread; the callbacks aggregate (profiler.h).

@@ -28,8 +28,11 @@ struct GrantedCallback {
 class Session {
  public:
   // Starts recording; false (with a warning on stderr) when the output cannot be written.
-  // `runtime_version` is set before, by ompt_start_tool.
+  // `runtime_version` is set before, by ompt_start_tool. Then the callbacks are registered
+  // (note_callback) and begin() writes the first metadata, once, with the callbacks granted,
+  // and starts the writer thread.
   bool start();
+  bool begin();
   // Normal end: flush all threads, drain the writer, write the final metadata. Idempotent.
   void finish();
   // End on a signal: as much as can be done safely from a signal handler, then return.
