@@ -459,18 +459,48 @@ bool Session::write_metadata() {
   o.end_array();
   o.end_object();
 
-  const char* tmp = "experiment.json.tmp";
-  bool ok = !o.overflowed() && write_file(tmp, o);
-  if (!ok && !o.overflowed() && status != RunStatus::kRunning &&
-      unlinkat(output.fd, kReserveFile, 0) == 0) {
-    // The disk is full: the reserve makes room for the last metadata.
-    ok = write_file(tmp, o);
+  // Files are created and renamed only where a reader could otherwise see half a metadata: each
+  // creation and each rename over a file costs the program time at start and at exit (ext4
+  // looks for a free inode; a rename over a file starts the write-back of the new one).
+  bool ok = false;
+  if (!o.overflowed() && !metadata_written_) {
+    // The first: into the experiment.json claimed empty at start (claim_output_dir), which no
+    // complete metadata can be lost from.
+    ok = rewrite_file(format::kMetadataFile, o);
+  } else if (!o.overflowed() && status != RunStatus::kRunning) {
+    // The last: into the reserve's own blocks (no allocation, so a full disk cannot refuse
+    // it), then renamed over the running one.
+    ok = rewrite_file(kReserveFile, o) &&
+         renameat(output.fd, kReserveFile, output.fd, format::kMetadataFile) == 0;
   }
-  // The last metadata does not need the reserve any more.
-  if (ok && status != RunStatus::kRunning) unlinkat(output.fd, kReserveFile, 0);
-  if (ok) ok = renameat(output.fd, tmp, output.fd, format::kMetadataFile) == 0;
-  if (!ok) unlinkat(output.fd, tmp, 0);
+  if (!ok && !o.overflowed()) {
+    // While running, or without a reserve: a new file renamed over the last metadata.
+    const char* tmp = "experiment.json.tmp";
+    ok = write_file(tmp, o);
+    if (!ok && status != RunStatus::kRunning && unlinkat(output.fd, kReserveFile, 0) == 0) {
+      // The disk is full: the reserve makes room for the last metadata.
+      ok = write_file(tmp, o);
+    }
+    // The last metadata does not need the reserve any more.
+    if (ok && status != RunStatus::kRunning) unlinkat(output.fd, kReserveFile, 0);
+    if (ok) ok = renameat(output.fd, tmp, output.fd, format::kMetadataFile) == 0;
+    if (!ok) unlinkat(output.fd, tmp, 0);
+  }
+  metadata_written_ |= ok;
   metadata_busy_.clear(std::memory_order_release);
+  return ok;
+}
+
+bool Session::rewrite_file(const char* name, const format::JsonOut& o) {
+  int fd = openat(output.fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool ok = pwrite(fd, o.data(), o.size(), 0) == ssize_t(o.size()) &&
+            pwrite(fd, "\n", 1, off_t(o.size())) == 1 && ftruncate(fd, off_t(o.size() + 1)) == 0;
+  if (!ok) {
+    int ignored = ftruncate(fd, 0);
+    (void)ignored;
+  }
+  close(fd);
   return ok;
 }
 
