@@ -2,7 +2,8 @@
 """Start-up and exit cost of recording: a whole short process, without a tool, with the empty OMPT
 tool, with the recorder loaded directly and under `tasklens run`, in interleaved rounds.
 
-    bench/speed/startup.py [--build build] [--rounds 31] [--threads 2] [-- PROGRAM ARGS...]
+    bench/speed/startup.py [--build build] [--rounds 31] [--threads 2] [--before OTHER_BUILD]
+                           [-- PROGRAM ARGS...]
 
 The default program is `bench/programs/fib 2 0` (2 tasks, about 13 ms as a whole process on the
 project's machine): nearly all of what it costs under a tool is the tool's fixed cost, start-up
@@ -12,6 +13,10 @@ and exit. Modes, one run of each per round, the order rotating from round to rou
     empty     OMP_TOOL_LIBRARIES=libtasklens_empty_tool.so (the floor: OMPT with empty callbacks)
     recorder  OMP_TOOL_LIBRARIES=libtasklens.so, TASKLENS_OUTPUT=a new directory (no launcher)
     tasklens  tasklens run -q -o a new directory -- the program
+
+--before OTHER_BUILD adds recorder-before and tasklens-before: the same two modes with another
+build's bin/tasklens and lib/libtasklens.so (a copy of bin/ and lib/ is enough), interleaved in the
+same rounds, to measure a change.
 
 A run's wall time is from the fork to the end of wait4() (the same Python fork/exec cost in every
 mode); its CPU time is user + system of the process and its waited-for children (wait4's
@@ -30,7 +35,9 @@ import time
 MODES = ("plain", "empty", "recorder", "tasklens")
 
 
-def run_once(mode, argv, build, threads, scratch, n):
+def run_once(mode, argv, build, threads, scratch, n, before=None):
+    if mode.endswith("-before"):
+        mode, build = mode[:-len("-before")], before
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(threads)
     for k in ("OMP_TOOL_LIBRARIES", "TASKLENS_OUTPUT", "TASKLENS_OUTPUT_FD"):
@@ -77,10 +84,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=31)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--before", help="another build: adds recorder-before and tasklens-before")
     ap.add_argument("program", nargs="*")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     modes = args.modes.split(",")
+    before = os.path.abspath(args.before) if args.before else None
+    if before:
+        modes += ["recorder-before", "tasklens-before"]
     argv = args.program or [os.path.join(build, "bench", "programs", "fib"), "2", "0"]
     for need in (argv[0], os.path.join(build, "bin", "tasklens"),
                  os.path.join(build, "lib", "libtasklens.so"),
@@ -94,11 +105,11 @@ def main():
     cpus = {m: [] for m in modes}
     try:
         for m in modes:  # warm the page cache once, not timed
-            run_once(m, argv, build, args.threads, scratch, -1)
+            run_once(m, argv, build, args.threads, scratch, -1, before)
         for r in range(args.rounds):
             order = modes[r % len(modes):] + modes[:r % len(modes)]
             for m in order:
-                w, c = run_once(m, argv, build, args.threads, scratch, r)
+                w, c = run_once(m, argv, build, args.threads, scratch, r, before)
                 walls[m].append(w)
                 cpus[m].append(c)
     finally:
@@ -107,9 +118,9 @@ def main():
     print(f"startup: {' '.join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv))},"
           f" {args.threads} threads, {args.rounds} interleaved rounds, {os.cpu_count()} CPUs,"
           f" load average {' '.join(load0)} before, {' '.join(load1)} after")
-    print(f"{'mode':<10} {'wall ms, median [range]':>26} {'CPU ms (user+sys)':>24}")
+    print(f"{'mode':<16} {'wall ms, median [range]':>26} {'CPU ms (user+sys)':>24}")
     for m in modes:
-        print(f"{m:<10} {med_range(walls[m]):>26} {med_range(cpus[m]):>24}")
+        print(f"{m:<16} {med_range(walls[m]):>26} {med_range(cpus[m]):>24}")
     for base in ("empty", "plain"):
         if base not in modes:
             continue
@@ -121,7 +132,7 @@ def main():
             dc = [a - b for a, b in zip(cpus[m], cpus[base])]
             rw = [a / b for a, b in zip(walls[m], walls[base])]
             rc = [a / b for a, b in zip(cpus[m], cpus[base]) if b > 0]
-            print(f"  {m:<10} wall {statistics.median(dw) * 1e3:+7.2f} ms x{statistics.median(rw):.2f}"
+            print(f"  {m:<16} wall {statistics.median(dw) * 1e3:+7.2f} ms x{statistics.median(rw):.2f}"
                   f"   CPU {statistics.median(dc) * 1e3:+7.2f} ms"
                   f" x{statistics.median(rc) if rc else float('nan'):.2f}")
 
