@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
@@ -33,8 +34,26 @@
 namespace tasklens::recorder {
 namespace key = format::key;
 
+namespace {
+
+// The session is about 350 KB (per-thread tables) and its constructor writes zeros over most of
+// it. On fresh heap memory that was one page fault per 4 KiB, about 90 at every start while the
+// runtime loads the recorder (a fault costs about 10 us on this machine kind); with
+// MADV_POPULATE_WRITE the kernel provides the pages in one call (Linux 5.14; before, nothing
+// changes). On the heap still, so that leak checkers see what the session points to.
+Session* make_session() {
+  void* p = ::operator new(sizeof(Session));
+  constexpr uintptr_t kPage = 4096;
+  uintptr_t from = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  uintptr_t to = (reinterpret_cast<uintptr_t>(p) + sizeof(Session)) & ~(kPage - 1);
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+  return new (p) Session;
+}
+
+}  // namespace
+
 // Never destroyed: its writer thread and buffers must outlive every static destructor.
-Session& g_session = *new Session;
+Session& g_session = *make_session();
 
 namespace {
 
