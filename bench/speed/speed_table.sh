@@ -12,6 +12,7 @@
 #   EXTRA="label: command args"   more programs for the recording comparison (timed as whole
 #                   processes when they print no time=), e.g. a BOTS uts built elsewhere
 #   SKIP_RECORDING=1  only the readers
+#   STARTUP_ROUNDS=31 interleaved rounds of the start-up row (bench/speed/startup.py); 0 skips it
 #
 # Recording: overhead.py runs every program in three modes per round (no tool, the empty tool,
 # tasklens), rotating the order, and prints medians; "tl/empty" is the ratio against the floor.
@@ -41,6 +42,12 @@ if [[ -z ${SKIP_RECORDING:-} ]]; then
   } > "$SCRATCH/programs.txt"
   python3 "$HERE/../overhead/overhead.py" --build "$BUILD" --list "$SCRATCH/programs.txt" \
     --threads "$THREADS" --runs "$ROUNDS"
+fi
+
+# Start-up and exit: a whole process of 2 tasks, no tool / empty tool / recorder / tasklens run.
+if [[ ${STARTUP_ROUNDS:-31} != 0 ]]; then
+  echo
+  python3 "$HERE/startup.py" --build "$BUILD" --rounds "${STARTUP_ROUNDS:-31}"
 fi
 
 # The trace the readers read.

@@ -66,12 +66,17 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   tasklens::cli::add_run_command(app, &exit_code);
-  tasklens::cli::add_dump_command(app, &exit_code);
-  tasklens::cli::add_check_command(app, &exit_code);
-  tasklens::cli::add_report_command(app, &exit_code);
-  tasklens::cli::add_compare_command(app, &exit_code);
-  tasklens::cli::add_diff_command(app, &exit_code);
-  tasklens::cli::add_export_command(app, &exit_code);
+  // `tasklens run` starts before the program: it builds its own options only, not those of
+  // the other commands (their validators and option tables are most of the CLI's own start).
+  const bool run_only = argc > 1 && std::string_view(argv[1]) == "run";
+  if (!run_only) {
+    tasklens::cli::add_dump_command(app, &exit_code);
+    tasklens::cli::add_check_command(app, &exit_code);
+    tasklens::cli::add_report_command(app, &exit_code);
+    tasklens::cli::add_compare_command(app, &exit_code);
+    tasklens::cli::add_diff_command(app, &exit_code);
+    tasklens::cli::add_export_command(app, &exit_code);
+  }
   std::string names;
   bool known = false;
   for (const CLI::App* sub : app.get_subcommands({})) {

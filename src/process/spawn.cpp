@@ -39,7 +39,8 @@ void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
 }
 
 // The child's side of spawn_forked(): streams, signals, the parent-death signal, exec. Reports
-// the error number on `report` when it cannot exec.
+// the error number on `report` when it cannot exec. It runs after vfork(), in the parent's
+// memory: system calls only, nothing allocated, nothing written but errno.
 [[noreturn]] void exec_child(char* const* argp, char* const* envp, const SpawnOptions& options,
                              pid_t parent, int report) {
   const Stream* streams[3] = {&options.in, &options.out, &options.err};
@@ -58,7 +59,8 @@ void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
     for (int sig : {SIGINT, SIGQUIT, SIGTERM}) signal(sig, SIG_DFL);
   }
   prctl(PR_SET_PDEATHSIG, options.parent_death_signal);
-  if (getppid() != parent) raise(options.parent_death_signal);  // it died before the prctl
+  // kill(getpid()), not raise(): after vfork, raise() would take the parent's thread id.
+  if (getppid() != parent) kill(getpid(), options.parent_death_signal);  // it died before the prctl
   execve(argp[0], argp, envp);
   int err = errno;
   ssize_t ignored = write(report, &err, sizeof err);
@@ -66,12 +68,15 @@ void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
   _exit(127);
 }
 
-// spawn() with fork and exec, for what posix_spawn cannot set up (the parent-death signal).
+// spawn() with vfork and exec, for what posix_spawn cannot set up (the parent-death signal).
+// vfork, not fork: the child borrows the parent's memory until it execs, so the parent's page
+// tables are not copied and its pages not made copy-on-write (tasklens run's start-up,
+// docs/PERFORMANCE.md "Fixed cost of a run").
 int spawn_forked(char* const* argp, char* const* envp, const SpawnOptions& options, pid_t* pid) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) return errno;
   pid_t parent = getpid();
-  pid_t child = fork();
+  pid_t child = vfork();
   if (child < 0) {
     int err = errno;
     close(report[0]);

@@ -204,7 +204,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   };
   if (g_session.config.profile) {
     prof::register_profile_callbacks(reg);
-    return 1;
+    return g_session.begin() ? 1 : 0;
   }
 #define TL_REGISTER(event, fn) \
   reg(ompt_callback_##event, reinterpret_cast<ompt_callback_t>(fn), #event)
@@ -233,8 +233,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   TL_REGISTER(cancel, on_cancel);
   TL_REGISTER(error, on_error);
 #undef TL_REGISTER
-  g_session.writer.request_metadata();  // now with the granted callbacks
-  return 1;
+  // The first metadata, now with the granted callbacks; the writer starts.
+  return g_session.begin() ? 1 : 0;
 }
 
 void finalize(ompt_data_t*) { g_session.finish(); }

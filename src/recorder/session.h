@@ -28,8 +28,11 @@ struct GrantedCallback {
 class Session {
  public:
   // Starts recording; false (with a warning on stderr) when the output cannot be written.
-  // `runtime_version` is set before, by ompt_start_tool.
+  // `runtime_version` is set before, by ompt_start_tool. Then the callbacks are registered
+  // (note_callback) and begin() writes the first metadata, once, with the callbacks granted,
+  // and starts the writer thread.
   bool start();
+  bool begin();
   // Normal end: flush all threads, drain the writer, write the final metadata. Idempotent.
   void finish();
   // End on a signal: as much as can be done safely from a signal handler, then return.
@@ -66,6 +69,9 @@ class Session {
   void flush_all_threads();
   // Writes the metadata into file `name` of the output directory (created anew).
   bool write_file(const char* name, const format::JsonOut& o);
+  // Writes the metadata over the contents of the existing file `name` (not created, cut to
+  // its size); on failure the file is cut to nothing.
+  bool rewrite_file(const char* name, const format::JsonOut& o);
 
   std::atomic<bool> recording_{false};
   std::atomic<RunStatus> status_{RunStatus::kNotStarted};
@@ -84,6 +90,7 @@ class Session {
   std::atomic<uint32_t> string_count_{0};
 
   std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;
+  bool metadata_written_ = false;  // experiment.json holds a metadata (under metadata_busy_)
   char* metadata_buf_ = nullptr;  // mapped at start: the crash path must not allocate
   size_t metadata_cap_ = 0;
   char library_path_[4096] = {};  // this libtasklens.so, as the dynamic loader found it
