@@ -96,13 +96,29 @@ class WhatIfSection : public Section {
 
   void text(const ReportContext& ctx, std::string& out) override {
     const WhatIf& w = pass_.result();
+    std::string how =
+        w.schedule_estimate == simulate::Estimate::kTaskStarts
+            ? fmt::format("the median of {} task starts", count(w.schedule_samples))
+            : fmt::format("the breakdown's overhead {} / {} tasks", duration(w.overhead_ns),
+                          count(w.tasks_started));
     out += fmt::format(
         "What-if: this run's task graph simulated on other thread counts (libomp's policy; "
         "docs/WHAT-IF.md)\n  recorded: {}, {}; {} tasks, {} task fragments; scheduling {} per "
-        "task (the breakdown's overhead {} / {} tasks)\n",
+        "task ({})\n",
         format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
-        count(w.fragments), duration(w.schedule_ns), duration(w.overhead_ns),
-        count(w.tasks_started));
+        count(w.fragments), duration(w.schedule_ns), how);
+    for (const WhatIf::Creation& c : w.creation) {
+      if (w.creation.size() < 2 || c.schedule_estimate != simulate::Estimate::kTaskStarts) continue;
+      out += fmt::format("    {}: scheduling {} per task (median of {}), creation {}\n",
+                         ctx.symbols.short_name(c.codeptr), duration(c.schedule_ns),
+                         count(c.schedule_samples), duration(c.ns));
+    }
+    if (w.ran_immediately_team_of_one) {
+      out += fmt::format(
+          "  {} ran at once at their creation in a team of one (libomp's serialized team): "
+          "deferred in the simulation\n",
+          format::plural(w.ran_immediately_team_of_one, "task"));
+    }
     if (w.threads_clamped_from) {
       out += fmt::format("  {} asked for or recorded: simulated with at most {}\n",
                          format::plural(w.threads_clamped_from, "thread"),
@@ -150,11 +166,20 @@ class WhatIfSection : public Section {
                         {"schedule_ns", w.schedule_ns},
                         {"measured_overhead_ns", w.overhead_ns},
                         {"tasks_started", w.tasks_started},
+                        {"schedule_estimate", simulate::estimate_key(w.schedule_estimate)},
+                        {"schedule_samples", w.schedule_samples},
+                        {"ran_immediately", w.ran_immediately},
+                        {"ran_immediately_team_of_one", w.ran_immediately_team_of_one},
                         {"flattens_at", w.flattens_at},
                         {"flattening", flattening_key(w.flattening)}};
     nlohmann::json& creation = j["creation"] = nlohmann::json::array();
     for (const WhatIf::Creation& c : w.creation) {
-      nlohmann::json e = {{"creation_ns", c.ns}};
+      nlohmann::json e = {{"creation_ns", c.ns},
+                          {"creation_estimate", simulate::estimate_key(c.estimate)},
+                          {"creation_samples", c.samples},
+                          {"schedule_ns", c.schedule_ns},
+                          {"schedule_estimate", simulate::estimate_key(c.schedule_estimate)},
+                          {"schedule_samples", c.schedule_samples}};
       add_code_fields(e, c.codeptr, ctx.symbols);
       creation.push_back(e);
     }

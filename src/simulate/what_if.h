@@ -1,9 +1,10 @@
 // What-if: the run predicted at other thread counts and with a cut-off on recursive task
 // constructs, from one recording (docs/WHAT-IF.md). One replay builds the task graph
-// (TaskDagPass) and measures its costs with the analyses that already do: the scheduling cost
-// per task from the breakdown's overhead (BreakdownPass), the creation cost per
-// construct from the profile (ProfilePass, TaskConstruct::creation), work and span from the
-// task graph (TaskGraphPass, Brent's bounds); then the simulator (simulator.h) runs it.
+// (TaskDagPass) and measures its costs: the scheduling and creation costs per task and construct
+// from the events around each task (TaskCostPass), with the breakdown's overhead per task
+// (BreakdownPass) and the profile's mean creation time (ProfilePass) where those found no
+// sample; work and span from the task graph (TaskGraphPass, Brent's bounds); then the simulator
+// (simulator.h) runs it.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "analysis/task_graph.h"
 #include "replay/pass.h"
 #include "simulate/simulator.h"
+#include "simulate/task_costs.h"
 #include "simulate/task_dag.h"
 
 namespace tasklens::simulate {
@@ -43,6 +45,16 @@ enum class Flattening : uint8_t {
   kIdle,        // threads find no task to steal though the path allows more
 };
 
+// Which measurement a cost comes from (docs/WHAT-IF.md, "The costs").
+enum class Estimate : uint8_t {
+  kTaskStarts,       // median of its construct's task starts (task_costs.h)
+  kAllTaskStarts,    // median of every construct's task starts (its own had none)
+  kOverheadPerTask,  // the breakdown's overhead less creation, over the explicit tasks
+  kCreateCalls,      // median of its construct's create calls (task_costs.h)
+  kProfileMean,      // the profile's mean creation time
+};
+const char* estimate_key(Estimate e);
+
 struct CutoffPrediction {
   uint64_t codeptr = 0;  // the construct (of a recursion: its first construct)
   uint32_t depth = 0;    // tasks deeper than this run inline
@@ -71,13 +83,27 @@ struct WhatIf {
   // started, the forks): added to Brent's bounds, which cannot overlap it either.
   uint64_t outside_graph_ns = 0;
   uint64_t preempted_ns = 0;  // threads preempted while running a task: left out of the work
-  uint64_t schedule_ns = 0;           // charged per task started
-  uint64_t overhead_ns = 0, tasks_started = 0;  // what schedule_ns is drawn from
+  uint64_t schedule_ns = 0;           // charged per task started (of a construct without its own)
+  // How schedule_ns was measured: the median of the task starts' samples (task_costs.h), or,
+  // in a recording without any, the breakdown's overhead (less creation) over the tasks.
+  Estimate schedule_estimate = Estimate::kOverheadPerTask;
+  uint64_t schedule_samples = 0;
+  uint64_t overhead_ns = 0, tasks_started = 0;  // the overhead-per-task estimate's terms
   struct Creation {
     uint64_t codeptr = 0;
-    uint64_t ns = 0;  // mean creation time of its tasks (the profile's)
+    uint64_t ns = 0;  // creation time of its tasks: what a cut-off saves per task inlined
+    Estimate estimate = Estimate::kProfileMean;  // kCreateCalls or kProfileMean
+    uint64_t samples = 0;
+    uint64_t schedule_ns = 0;  // charged per task of it started
+    Estimate schedule_estimate = Estimate::kOverheadPerTask;  // kTaskStarts: its own samples;
+                                                              // kAllTaskStarts; kOverheadPerTask
+    uint64_t schedule_samples = 0;
   };
   std::vector<Creation> creation;     // per construct of the graph
+  // Explicit tasks the recording ran at once at their creation (switched in by the create call),
+  // and of those the ones in a team of one (libomp runs every task of a serialized team at once;
+  // the simulation defers them on any thread count).
+  uint64_t ran_immediately = 0, ran_immediately_team_of_one = 0;
   uint64_t fragments = 0, tasks = 0;  // of the graph
   uint64_t one_thread_ns = 0;         // the prediction at 1 thread (speed-up's base)
   std::vector<Prediction> predictions;  // ascending thread count
@@ -108,10 +134,11 @@ class WhatIfPass : public replay::Pass {
  private:
   WhatIfOptions options_;
   TaskDagPass dag_;
+  TaskCostPass task_costs_;
   analysis::TaskGraphPass graph_;
   analysis::ProfilePass profile_;
   analysis::BreakdownPass breakdown_;
-  replay::PassGroup group_{{&dag_, &graph_, &profile_, &breakdown_}};
+  replay::PassGroup group_{{&dag_, &task_costs_, &graph_, &profile_, &breakdown_}};
   WhatIf result_;
 };
 
