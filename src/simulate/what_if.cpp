@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "replay/replay.h"
+#include "simulate/what_if_recordings.h"
+
 namespace tasklens::simulate {
 namespace {
 
@@ -263,6 +266,7 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
     costs.creation_ns.push_back(k.ns);
   }
   result_ = predict(dag, graph_.result(), costs, options_);
+  costs_ = costs;
   result_.creation = std::move(per);
   result_.schedule_estimate = from_starts ? Estimate::kTaskStarts : Estimate::kOverheadPerTask;
   result_.schedule_samples = measured.schedule.samples;
@@ -270,6 +274,25 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
   result_.tasks_started = started;
   result_.ran_immediately = measured.ran_immediately;
   result_.ran_immediately_team_of_one = measured.ran_immediately_team_of_one;
+  // Further recordings of the program: each replayed and measured as this one.
+  std::vector<MeasuredRecording> others;
+  WhatIfOptions alone = options_;
+  alone.also.clear();
+  for (const std::string& dir : options_.also) {
+    auto x = format::open_experiment(dir);
+    if (!x.ok()) {
+      result_.recording_errors.push_back(x.error().message);
+      continue;
+    }
+    WhatIfPass pass(alone);
+    auto stats = replay::run_replay(*x, {&pass});
+    if (!stats.ok()) {
+      result_.recording_errors.push_back(dir + ": " + stats.error().message);
+      continue;
+    }
+    others.push_back({pass.dag(), pass.costs()});
+  }
+  if (!others.empty()) combine_recordings(result_, {dag, costs}, graph_.result(), others, options_);
 }
 
 }  // namespace tasklens::simulate

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/breakdown.h"
@@ -25,6 +26,8 @@ struct WhatIfOptions {
   uint32_t max_cutoff_depths = 32;  // deepest cut-off considered per recursive construct
   bool every_cutoff_depth = false;  // simulate every depth, not a search for the fastest
   std::vector<uint32_t> cutoff_depths;  // simulated too (up to the deepest less one)
+  // Further recordings of the same program (experiment directories): what_if_recordings.h.
+  std::vector<std::string> also;
 };
 
 struct Prediction {
@@ -32,7 +35,13 @@ struct Prediction {
   SimResult sim;
   uint64_t brent_lower_ns = 0;  // max(work / P, span) + outside: no schedule is faster
   uint64_t brent_upper_ns = 0;  // work / P + span + outside: no greedy schedule is slower
+  // With several recordings (what_if_recordings.h): each one's own prediction, in the order
+  // given (the first recording first); empty with one.
+  std::vector<uint64_t> wall_by_recording_ns;
 };
+
+// How the predictions of several recordings were combined (what_if_recordings.h).
+enum class Combination : uint8_t { kOne, kMedianWork, kMedianPrediction };
 
 // Why the predicted curve stops improving.
 enum class Flattening : uint8_t {
@@ -112,6 +121,11 @@ struct WhatIf {
   // The depths simulated (a search for the fastest, not every depth), by construct and depth.
   std::vector<CutoffPrediction> cutoffs;
   std::vector<CutoffBest> best_cutoffs;  // per recursive construct, the fastest depth
+  // Several recordings (WhatIfOptions::also): how many, how combined, and the ones that could
+  // not be used (directory: reason).
+  uint32_t recordings = 1;
+  Combination combination = Combination::kOne;
+  std::vector<std::string> recording_errors;
 };
 
 // The predictions from a graph and its measured costs (the pass calls it; tests too).
@@ -130,6 +144,8 @@ class WhatIfPass : public replay::Pass {
 
   const WhatIf& result() const { return result_; }
   const analysis::TaskGraph& graph() const { return graph_.result(); }
+  const TaskDag& dag() const { return dag_.result(); }
+  const SimCosts& costs() const { return costs_; }
 
  private:
   WhatIfOptions options_;
@@ -140,6 +156,7 @@ class WhatIfPass : public replay::Pass {
   analysis::BreakdownPass breakdown_;
   replay::PassGroup group_{{&dag_, &task_costs_, &graph_, &profile_, &breakdown_}};
   WhatIf result_;
+  SimCosts costs_;  // what result_ was simulated with
 };
 
 }  // namespace tasklens::simulate
