@@ -104,6 +104,10 @@ class WhatIfSection : public Section {
             ? fmt::format("the median of {} task starts", count(w.schedule_samples))
             : fmt::format("the breakdown's overhead {} / {} tasks", duration(w.overhead_ns),
                           count(w.tasks_started));
+    if (w.combination == simulate::Combination::kMedianWork) {
+      how = fmt::format("the median of {} recordings' estimates, this one's from {}", w.recordings,
+                        how);
+    }
     out += fmt::format(
         "What-if: this run's task graph simulated on other thread counts (libomp's policy; "
         "docs/WHAT-IF.md)\n  recorded: {}, {}; {} tasks, {} task fragments; scheduling {} per "
