@@ -62,12 +62,15 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
   if (th.created && !dependence_record) {
     Samples& s = of(th.created_code);
     s.creation.push_back(sample(p, th.created_ns, e.time));
-    if (first_in == th.created) {
-      // Run at once at its creation: the time from the create call to its switch-in is the
-      // runtime's (dependences, dispatch), its scheduling.
-      s.schedule.push_back(sample(p, th.created_ns, e.time));
+    if (first_in == th.created && th.created_undeferred) {
+      // Run at once at its creation. In a team of one (which more threads would defer) the
+      // time from the create call to its switch-in is the runtime's (dependences, dispatch):
+      // its scheduling. In a larger team the program asked for it (if(0)): no deque start.
       ++result_.ran_immediately;
-      if (th.team <= 1) ++result_.ran_immediately_team_of_one;
+      if (th.team <= 1) {
+        s.schedule.push_back(sample(p, th.created_ns, e.time));
+        ++result_.ran_immediately_team_of_one;
+      }
       first_in = 0;
     }
     th.created = 0;
@@ -82,6 +85,7 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
     th.created = tc.task;
     th.created_ns = e.time;
     th.created_code = m.task_code(tc.task);
+    th.created_undeferred = tc.flags & format::task_flag::kUndeferred;
   } else if (e.kind == Kind::kImplicitTask) {
     const auto it = format::ev::ImplicitTask::of(e);
     if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {

@@ -2,9 +2,10 @@
 // each task (docs/WHAT-IF.md, "The costs"), per task construct:
 //   - scheduling: the time from the end of a thread's last task-body fragment (or, if no task
 //     was ready then, from the moment one became ready) to the switch-in of an explicit task's
-//     first fragment on that thread; for a task the recording ran at once at its creation, the
-//     time from its creation to its switch-in. Time a thread waits with no task ready (the
-//     imbalanced tail of a loop, a barrier) is no sample: it is idle, not scheduling.
+//     first fragment on that thread; for a task a team of one ran at once at its creation
+//     (libomp's serialized team), the time from its creation to its switch-in. Time a thread
+//     waits with no task ready (the imbalanced tail of a loop, a barrier) is no sample: it is
+//     idle, not scheduling.
 //   - creation: the time from a task's creation to its creator's next event on that thread
 //     (the create call's return and the creator's code up to its next event: an upper bound).
 // Each estimate is the median of its samples (robust to the few preempted or stolen-from
@@ -33,7 +34,7 @@ struct ConstructCosts {
 struct TaskCosts {
   std::vector<ConstructCosts> constructs;  // in the order their first task was created
   CostEstimate schedule;                   // over every construct's samples
-  uint64_t ran_immediately = 0;            // explicit tasks switched in at their creation
+  uint64_t ran_immediately = 0;  // tasks flagged undeferred switched in at their creation
   // Of those, the ones in a team of one: libomp runs every task of a serialized team at once
   // (its tasks are `task_serial`), which more threads would defer.
   uint64_t ran_immediately_team_of_one = 0;
@@ -66,6 +67,7 @@ class TaskCostPass : public replay::Pass {
     uint64_t created = 0;       // the task it created at its last event but one (0: none)
     uint64_t created_ns = 0;
     uint64_t created_code = 0;
+    bool created_undeferred = false;
     uint64_t team = 1;          // the size of its innermost team
   };
   std::vector<Thread> threads_;

@@ -276,8 +276,10 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
   result_.ran_immediately_team_of_one = measured.ran_immediately_team_of_one;
   // Further recordings of the program: each replayed and measured as this one.
   std::vector<MeasuredRecording> others;
-  WhatIfOptions alone = options_;
-  alone.also.clear();
+  // Measured only: combine_recordings simulates them at the counts asked for.
+  WhatIfOptions alone;
+  alone.threads = {1};
+  alone.max_cutoff_depths = 0;
   for (const std::string& dir : options_.also) {
     auto x = format::open_experiment(dir);
     if (!x.ok()) {
