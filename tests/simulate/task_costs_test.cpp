@@ -105,5 +105,45 @@ TEST(TaskCosts, ATeamOfOneRunsItsTasksAtOnceAndMoreThreadsDeferThem) {
   EXPECT_EQ(simulate(dag, per_construct, one).wall_ns, 350u + 3 * 20);
 }
 
+// An if(0) task in a team of two: thread 0 creates it at 100 and runs it at once (130..230),
+// thread 1 waits in the barrier. The program asked for it: no scheduling sample, undeferred in
+// the simulation, its dispatch (100..130) in its creator's work: 100 + 30 + 10 of the creator
+// (until its barrier at 240), 100 of the task.
+TEST(TaskCosts, AnUndeferredTaskOfALargerTeamStaysTheProgramsChoice) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 0, 100, 1, 2);
+  t.implicit_begin(0, 0, 2, 100, 2, 0);
+  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.sync(1, 10, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3);
+  t.create(0, 100, 10, 2, 0x2000, kUndeferredTask);
+  t.schedule(0, 130, 2, Status::kSwitch, 10);
+  t.schedule(0, 230, 10, Status::kComplete, 2);
+  t.sync(0, 240, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 2);
+  t.sync(0, 250, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 2);
+  t.sync(1, 250, SyncKind::kBarrierImplicit, Endpoint::kEnd, 100, 3);
+  t.implicit_end(1, 250, 3);
+  t.implicit_end(0, 250, 2);
+  t.parallel_end(0, 250, 100, 1);
+  t.implicit_end(0, 250, 1);
+  TaskCostPass costs;
+  TaskDagPass dag_pass;
+  ASSERT_TRUE(testing::replay_experiment(t.write(), {&costs, &dag_pass}));
+  const TaskCosts& c = costs.result();
+  EXPECT_EQ(c.ran_immediately, 1u);
+  EXPECT_EQ(c.ran_immediately_team_of_one, 0u);
+  EXPECT_EQ(c.schedule.samples, 0u);
+  const TaskDag& dag = dag_pass.result();
+  ASSERT_EQ(dag.tasks.size(), 4u);  // the root (the initial task), two implicit tasks, the task
+  EXPECT_TRUE(dag.tasks[3].undeferred);
+  EXPECT_TRUE(dag.tasks[3].ran_immediately);
+  EXPECT_EQ(dag.work_ns, 250u);  // 240 of the creator and the task, 10 of thread 1
+  SimCosts none;
+  none.schedule_ns = 1000;  // never charged: the task starts from no deque
+  SimConfig two;
+  two.threads = 2;
+  EXPECT_EQ(simulate(dag, none, two).wall_ns, 240u);
+}
+
 }  // namespace
 }  // namespace tasklens::simulate
