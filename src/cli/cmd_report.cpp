@@ -360,9 +360,15 @@ void add_report_command(CLI::App& app, int* exit_code) {
                   "Cut-off depths for --what-if to simulate besides its search for the fastest, "
                   "e.g. 3 or 2,3,4 (implies --what-if)")
       ->delimiter(',');
+  sub->add_option("--what-if-also", o->report.what_if_also,
+                  "Further recordings of the same program for --what-if, e.g. DIR2,DIR3: "
+                  "predicts from the median of their costs and gives the spread (implies "
+                  "--what-if)")
+      ->delimiter(',');
   sub->add_flag("--no-symbols", o->no_symbols, "Show code addresses, not source locations");
   sub->callback([o, exit_code] {
-    if (!o->report.what_if_threads.empty() || !o->report.what_if_cutoffs.empty()) {
+    if (!o->report.what_if_threads.empty() || !o->report.what_if_cutoffs.empty() ||
+        !o->report.what_if_also.empty()) {
       o->wanted["what_if"] = true;
     }
     *exit_code = format::is_mpi_run(o->dir) ? run_mpi_report(*o) : run_report(*o, o->dir, nullptr);

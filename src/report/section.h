@@ -25,6 +25,7 @@ struct ReportOptions {
   int depth = -1;        // call tree depth limit (-1: all)
   std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
   std::vector<uint32_t> what_if_cutoffs;  // --what-if-cutoffs: depths simulated besides the search
+  std::vector<std::string> what_if_also;  // --what-if-also: further recordings of the program
 };
 
 struct ReportContext {

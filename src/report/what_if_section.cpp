@@ -2,6 +2,8 @@
 // "what_if"; the model: docs/WHAT-IF.md).
 #include "report/what_if_section.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "format/plural.h"
@@ -85,6 +87,7 @@ simulate::WhatIfOptions options_of(const ReportOptions& options) {
   simulate::WhatIfOptions o;
   o.threads = options.what_if_threads;
   o.cutoff_depths = options.what_if_cutoffs;
+  o.also = options.what_if_also;
   return o;
 }
 
@@ -96,25 +99,64 @@ class WhatIfSection : public Section {
 
   void text(const ReportContext& ctx, std::string& out) override {
     const WhatIf& w = pass_.result();
+    std::string how =
+        w.schedule_estimate == simulate::Estimate::kTaskStarts
+            ? fmt::format("the median of {} task starts", count(w.schedule_samples))
+            : fmt::format("the breakdown's overhead {} / {} tasks", duration(w.overhead_ns),
+                          count(w.tasks_started));
+    if (w.combination == simulate::Combination::kMedianWork) {
+      how = fmt::format("the median of {} recordings' estimates, this one's from {}", w.recordings,
+                        how);
+    }
     out += fmt::format(
         "What-if: this run's task graph simulated on other thread counts (libomp's policy; "
         "docs/WHAT-IF.md)\n  recorded: {}, {}; {} tasks, {} task fragments; scheduling {} per "
-        "task (the breakdown's overhead {} / {} tasks)\n",
+        "task ({})\n",
         format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
-        count(w.fragments), duration(w.schedule_ns), duration(w.overhead_ns),
-        count(w.tasks_started));
+        count(w.fragments), duration(w.schedule_ns), how);
+    for (const WhatIf::Creation& c : w.creation) {
+      if (w.creation.size() < 2 || c.schedule_estimate != simulate::Estimate::kTaskStarts) continue;
+      out += fmt::format("    {}: scheduling {} per task (median of {}), creation {}\n",
+                         ctx.symbols.short_name(c.codeptr), duration(c.schedule_ns),
+                         count(c.schedule_samples), duration(c.ns));
+    }
+    if (w.ran_immediately_team_of_one) {
+      out += fmt::format(
+          "  {} ran at once at their creation in a team of one (libomp's serialized team): "
+          "deferred in the simulation\n",
+          format::plural(w.ran_immediately_team_of_one, "task"));
+    }
+    for (const std::string& e : w.recording_errors) {
+      out += fmt::format("  left out (--what-if-also): {}\n", e);
+    }
+    if (w.recordings > 1) {
+      out += fmt::format(
+          "  {} recordings of the program: {}; the spread is each one's own prediction\n",
+          w.recordings,
+          w.combination == simulate::Combination::kMedianWork
+              ? "one graph shape, each task fragment's median work and each cost's median"
+              : "graphs of different shapes, each count's median prediction");
+    }
     if (w.threads_clamped_from) {
       out += fmt::format("  {} asked for or recorded: simulated with at most {}\n",
                          format::plural(w.threads_clamped_from, "thread"),
                          format::plural(simulate::kMaxWorkers, "thread"));
     }
-    out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}\n", "threads",
-                       "predicted", "speedup", "efficiency", "Brent: lower", "upper");
+    const bool spread = w.recordings > 1;
+    out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}{}\n", "threads",
+                       "predicted", "speedup", "efficiency", "Brent: lower", "upper",
+                       spread ? "  recordings: min .. max" : "");
     for (const simulate::Prediction& p : w.predictions) {
       double speedup = p.sim.wall_ns ? double(w.one_thread_ns) / double(p.sim.wall_ns) : 0;
-      out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}\n", p.threads,
+      std::string range;
+      if (!p.wall_by_recording_ns.empty()) {
+        auto [lo, hi] = std::minmax_element(p.wall_by_recording_ns.begin(),
+                                            p.wall_by_recording_ns.end());
+        range = fmt::format("  {} .. {}", duration(*lo), duration(*hi));
+      }
+      out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}{}\n", p.threads,
                          duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads,
-                         duration(p.brent_lower_ns), duration(p.brent_upper_ns),
+                         duration(p.brent_lower_ns), duration(p.brent_upper_ns), range,
                          p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
     }
     std::string flat = flattening_text(w);
@@ -150,11 +192,20 @@ class WhatIfSection : public Section {
                         {"schedule_ns", w.schedule_ns},
                         {"measured_overhead_ns", w.overhead_ns},
                         {"tasks_started", w.tasks_started},
+                        {"schedule_estimate", simulate::estimate_key(w.schedule_estimate)},
+                        {"schedule_samples", w.schedule_samples},
+                        {"ran_immediately", w.ran_immediately},
+                        {"ran_immediately_team_of_one", w.ran_immediately_team_of_one},
                         {"flattens_at", w.flattens_at},
                         {"flattening", flattening_key(w.flattening)}};
     nlohmann::json& creation = j["creation"] = nlohmann::json::array();
     for (const WhatIf::Creation& c : w.creation) {
-      nlohmann::json e = {{"creation_ns", c.ns}};
+      nlohmann::json e = {{"creation_ns", c.ns},
+                          {"creation_estimate", simulate::estimate_key(c.estimate)},
+                          {"creation_samples", c.samples},
+                          {"schedule_ns", c.schedule_ns},
+                          {"schedule_estimate", simulate::estimate_key(c.schedule_estimate)},
+                          {"schedule_samples", c.schedule_samples}};
       add_code_fields(e, c.codeptr, ctx.symbols);
       creation.push_back(e);
     }
@@ -169,7 +220,20 @@ class WhatIfSection : public Section {
                        {"brent_lower_ns", p.brent_lower_ns},
                        {"brent_upper_ns", p.brent_upper_ns},
                        {"stalled", p.sim.stalled}});
+      if (!p.wall_by_recording_ns.empty()) {
+        auto [lo, hi] = std::minmax_element(p.wall_by_recording_ns.begin(),
+                                            p.wall_by_recording_ns.end());
+        preds.back()["wall_min_ns"] = *lo;
+        preds.back()["wall_max_ns"] = *hi;
+        preds.back()["wall_by_recording_ns"] = p.wall_by_recording_ns;
+      }
     }
+    j["recordings"] = w.recordings;
+    j["combination"] = w.combination == simulate::Combination::kMedianWork ? "median_work"
+                       : w.combination == simulate::Combination::kMedianPrediction
+                           ? "median_prediction"
+                           : "one";
+    j["recording_errors"] = w.recording_errors;
     nlohmann::json& cuts = j["cutoffs"] = nlohmann::json::array();
     for (const simulate::CutoffPrediction& c : w.cutoffs) {
       cuts.push_back({{"construct", ctx.symbols.short_name(c.codeptr)},

@@ -169,6 +169,12 @@ class Simulation {
     return true;
   }
 
+  uint64_t schedule_cost(uint32_t task) const {
+    uint32_t c = dag_.tasks[task].construct;
+    return c < costs_.schedule_by_construct.size() ? costs_.schedule_by_construct[c]
+                                                   : costs_.schedule_ns;
+  }
+
   void start(uint32_t task, uint32_t w) {
     ts_[task].worker = w;
     workers_[w].stack.push_back(task);
@@ -477,9 +483,9 @@ class Simulation {
           return;
         }
         start(t, w);
-        if (costs_.schedule_ns) {
-          result_.overhead_ns += costs_.schedule_ns;
-          schedule(w, now_ + costs_.schedule_ns);
+        if (uint64_t cost = schedule_cost(t)) {
+          result_.overhead_ns += cost;
+          schedule(w, now_ + cost);
           return;
         }
         continue;

@@ -15,7 +15,8 @@
 //     completed; a task whose last predecessor completes is queued on the worker that completed it.
 // Outermost parallel regions get a team of P (the implicit tasks of a recorded team larger than P
 // run in turn on worker number mod P, phase by phase between barriers); nested regions get a team
-// of one. Each deferred task start costs SimCosts::schedule_ns of the worker's time.
+// of one. Each deferred task start costs SimCosts::schedule_ns (or its construct's
+// schedule_by_construct) of the worker's time.
 //
 // At most kMaxWorkers workers (a larger count is simulated with kMaxWorkers: SimResult::threads
 // says which). Time: O(items + tasks + failed steal attempts x (workers with tasks queued +
@@ -32,6 +33,8 @@ namespace tasklens::simulate {
 
 struct SimCosts {
   uint64_t schedule_ns = 0;            // per deferred task started
+  // Per construct (TaskDag::constructs), where measured: replaces schedule_ns for its tasks.
+  std::vector<uint64_t> schedule_by_construct;
   std::vector<uint64_t> creation_ns;   // per construct (TaskDag::constructs): what inlining saves
 };
 

@@ -21,6 +21,7 @@ void TaskDagPass::begin(const replay::ReplayInfo& info) {
   running_.assign(info.threads, Running{});
   if (!running_.empty()) running_[0].task = 0;  // the program's start, before any event
   forking_.assign(info.threads, kNone);
+  just_created_.assign(info.threads, kNone);
   preempted_.load(info.experiment, info.threads);
 }
 
@@ -76,6 +77,17 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const format::Event& e = r.ev;
   const uint32_t p = r.thread;
   if (p >= running_.size()) return;
+  const uint32_t created = just_created_[p];
+  if (created != kNone && e.kind != Kind::kDependence && e.kind != Kind::kTaskDependence) {
+    just_created_[p] = kNone;
+    if (e.kind == Kind::kTaskSchedule && index_of(format::ev::TaskSchedule::of(e).next) == created) {
+      DagTask& task = dag_.tasks[created];
+      task.ran_immediately = true;
+      // Deferred in the simulation (a team of one's): its dispatch is its start's cost, not
+      // the creator's work.
+      if (task.is_explicit && !task.undeferred) running_[p].since = e.time;
+    }
+  }
   flush(p, e.time);
   const replay::ThreadInfo& th = m.thread(p);
   switch (e.kind) {
@@ -157,6 +169,8 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
         }
       }
       add(parent, DagItem::kCreate, t);
+      // Undeferred, by the program (if(0), included) or by a team of one: switched in next?
+      if (tc.flags & format::task_flag::kUndeferred) just_created_[p] = t;
       break;
     }
     case Kind::kSyncRegion: {

@@ -47,6 +47,11 @@ struct DagTask {
   uint32_t preds = 0;   // dependence predecessors
   bool is_explicit = false;
   bool undeferred = false;  // runs at once on its creator's thread (if(0), included)
+  // Flagged undeferred, the recording switched it in at its creation, on its creator's thread
+  // (nothing but its dependence records between). In a team of one (libomp runs every task of a serialized team
+  // at once) the time from the create call to its switch-in is the runtime's dispatch: left out
+  // of the creator's work, as the simulation defers the task and charges its start instead.
+  bool ran_immediately = false;
 };
 
 struct DagRegion {
@@ -117,6 +122,7 @@ class TaskDagPass : public replay::Pass {
   };
   std::vector<Running> running_;
   std::vector<uint32_t> forking_;  // per thread: the encountering task while it forks
+  std::vector<uint32_t> just_created_;  // per thread: the task its last event created, if so
   PreemptedTime preempted_;
 };
 

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "replay/replay.h"
+#include "simulate/what_if_recordings.h"
+
 namespace tasklens::simulate {
 namespace {
 
@@ -206,33 +209,92 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   return w;
 }
 
+const char* estimate_key(Estimate e) {
+  switch (e) {
+    case Estimate::kTaskStarts: return "task_starts";
+    case Estimate::kAllTaskStarts: return "all_task_starts";
+    case Estimate::kOverheadPerTask: return "overhead_per_task";
+    case Estimate::kCreateCalls: return "create_calls";
+    case Estimate::kProfileMean: return "profile_mean";
+  }
+  return "";
+}
+
 void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
   group_.end(info, m);
   const TaskDag& dag = dag_.result();
+  const TaskCosts& measured = task_costs_.result();
   SimCosts costs;
-  // Scheduling: the breakdown's overhead (POT: threads in the runtime, not running a task body,
-  // while a task is ready: creation, dispatch, taskwait and barrier bookkeeping) per explicit
-  // task. A one-thread recording (libomp runs its tasks undeferred) measures it too.
+  // The old estimate, kept where no task start was seen (a trace without task_schedule
+  // records): the breakdown's overhead (POT: threads in the runtime while a task is ready) less
+  // the runtime's time inside task creation (the creators' work holds it), per explicit task.
+  // It counts every wait while a task is ready as scheduling: in a 2-thread run of an
+  // imbalanced loop, the wait for the tail too.
   uint64_t started = 0;
   for (const DagTask& t : dag.tasks) started += t.is_explicit;
-  // Less the runtime's time inside task creation: the simulated creators' work still holds it.
   const analysis::TimeSplit& total = breakdown_.result().total;
   uint64_t tm = total.overhead_ns - std::min(total.overhead_ns, total.creation_ns);
-  costs.schedule_ns = started ? tm / started : 0;
-  // Creation: the profile's mean creation time per construct.
-  for (const DagConstruct& c : dag.constructs) {
-    uint64_t ns = 0;
-    for (const analysis::TaskConstruct& t : profile_.result().tasks) {
-      if (t.codeptr != c.codeptr) continue;
-      // Clamped: a damaged trace's mean can lie beyond 2^64 ns (the fuzzer found one).
-      double mean = t.creation.mean();
-      ns = !(mean > 0) ? 0 : mean >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(mean);
+  const bool from_starts = measured.schedule.samples > 0;
+  costs.schedule_ns = from_starts ? measured.schedule.ns : started ? tm / started : 0;
+  std::vector<WhatIf::Creation> per(dag.constructs.size());
+  for (size_t c = 0; c < dag.constructs.size(); ++c) {
+    WhatIf::Creation& k = per[c];
+    k.codeptr = dag.constructs[c].codeptr;
+    const ConstructCosts* own = measured.find(k.codeptr);
+    if (own && own->schedule.samples) {
+      k.schedule_ns = own->schedule.ns;
+      k.schedule_estimate = Estimate::kTaskStarts;
+      k.schedule_samples = own->schedule.samples;
+    } else {
+      k.schedule_ns = costs.schedule_ns;
+      k.schedule_estimate = from_starts ? Estimate::kAllTaskStarts : Estimate::kOverheadPerTask;
     }
-    costs.creation_ns.push_back(ns);
+    costs.schedule_by_construct.push_back(k.schedule_ns);
+    if (own && own->creation.samples) {
+      k.ns = own->creation.ns;
+      k.estimate = Estimate::kCreateCalls;
+      k.samples = own->creation.samples;
+    } else {
+      // The profile's mean creation time, clamped: a damaged trace's mean can lie beyond 2^64
+      // ns (the fuzzer found one).
+      for (const analysis::TaskConstruct& t : profile_.result().tasks) {
+        if (t.codeptr != k.codeptr) continue;
+        double mean = t.creation.mean();
+        k.ns = !(mean > 0) ? 0 : mean >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(mean);
+      }
+    }
+    costs.creation_ns.push_back(k.ns);
   }
   result_ = predict(dag, graph_.result(), costs, options_);
+  costs_ = costs;
+  result_.creation = std::move(per);
+  result_.schedule_estimate = from_starts ? Estimate::kTaskStarts : Estimate::kOverheadPerTask;
+  result_.schedule_samples = measured.schedule.samples;
   result_.overhead_ns = tm;
   result_.tasks_started = started;
+  result_.ran_immediately = measured.ran_immediately;
+  result_.ran_immediately_team_of_one = measured.ran_immediately_team_of_one;
+  // Further recordings of the program: each replayed and measured as this one.
+  std::vector<MeasuredRecording> others;
+  // Measured only: combine_recordings simulates them at the counts asked for.
+  WhatIfOptions alone;
+  alone.threads = {1};
+  alone.max_cutoff_depths = 0;
+  for (const std::string& dir : options_.also) {
+    auto x = format::open_experiment(dir);
+    if (!x.ok()) {
+      result_.recording_errors.push_back(x.error().message);
+      continue;
+    }
+    WhatIfPass pass(alone);
+    auto stats = replay::run_replay(*x, {&pass});
+    if (!stats.ok()) {
+      result_.recording_errors.push_back(dir + ": " + stats.error().message);
+      continue;
+    }
+    others.push_back({pass.dag(), pass.costs()});
+  }
+  if (!others.empty()) combine_recordings(result_, {dag, costs}, graph_.result(), others, options_);
 }
 
 }  // namespace tasklens::simulate

@@ -1,12 +1,14 @@
 // What-if: the run predicted at other thread counts and with a cut-off on recursive task
 // constructs, from one recording (docs/WHAT-IF.md). One replay builds the task graph
-// (TaskDagPass) and measures its costs with the analyses that already do: the scheduling cost
-// per task from the breakdown's overhead (BreakdownPass), the creation cost per
-// construct from the profile (ProfilePass, TaskConstruct::creation), work and span from the
-// task graph (TaskGraphPass, Brent's bounds); then the simulator (simulator.h) runs it.
+// (TaskDagPass) and measures its costs: the scheduling and creation costs per task and construct
+// from the events around each task (TaskCostPass), with the breakdown's overhead per task
+// (BreakdownPass) and the profile's mean creation time (ProfilePass) where those found no
+// sample; work and span from the task graph (TaskGraphPass, Brent's bounds); then the simulator
+// (simulator.h) runs it.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/breakdown.h"
@@ -14,6 +16,7 @@
 #include "analysis/task_graph.h"
 #include "replay/pass.h"
 #include "simulate/simulator.h"
+#include "simulate/task_costs.h"
 #include "simulate/task_dag.h"
 
 namespace tasklens::simulate {
@@ -23,6 +26,8 @@ struct WhatIfOptions {
   uint32_t max_cutoff_depths = 32;  // deepest cut-off considered per recursive construct
   bool every_cutoff_depth = false;  // simulate every depth, not a search for the fastest
   std::vector<uint32_t> cutoff_depths;  // simulated too (up to the deepest less one)
+  // Further recordings of the same program (experiment directories): what_if_recordings.h.
+  std::vector<std::string> also;
 };
 
 struct Prediction {
@@ -30,7 +35,13 @@ struct Prediction {
   SimResult sim;
   uint64_t brent_lower_ns = 0;  // max(work / P, span) + outside: no schedule is faster
   uint64_t brent_upper_ns = 0;  // work / P + span + outside: no greedy schedule is slower
+  // With several recordings (what_if_recordings.h): each one's own prediction, in the order
+  // given (the first recording first); empty with one.
+  std::vector<uint64_t> wall_by_recording_ns;
 };
+
+// How the predictions of several recordings were combined (what_if_recordings.h).
+enum class Combination : uint8_t { kOne, kMedianWork, kMedianPrediction };
 
 // Why the predicted curve stops improving.
 enum class Flattening : uint8_t {
@@ -42,6 +53,16 @@ enum class Flattening : uint8_t {
   kSerial,      // the program's serial code (Amdahl)
   kIdle,        // threads find no task to steal though the path allows more
 };
+
+// Which measurement a cost comes from (docs/WHAT-IF.md, "The costs").
+enum class Estimate : uint8_t {
+  kTaskStarts,       // median of its construct's task starts (task_costs.h)
+  kAllTaskStarts,    // median of every construct's task starts (its own had none)
+  kOverheadPerTask,  // the breakdown's overhead less creation, over the explicit tasks
+  kCreateCalls,      // median of its construct's create calls (task_costs.h)
+  kProfileMean,      // the profile's mean creation time
+};
+const char* estimate_key(Estimate e);
 
 struct CutoffPrediction {
   uint64_t codeptr = 0;  // the construct (of a recursion: its first construct)
@@ -71,13 +92,27 @@ struct WhatIf {
   // started, the forks): added to Brent's bounds, which cannot overlap it either.
   uint64_t outside_graph_ns = 0;
   uint64_t preempted_ns = 0;  // threads preempted while running a task: left out of the work
-  uint64_t schedule_ns = 0;           // charged per task started
-  uint64_t overhead_ns = 0, tasks_started = 0;  // what schedule_ns is drawn from
+  uint64_t schedule_ns = 0;           // charged per task started (of a construct without its own)
+  // How schedule_ns was measured: the median of the task starts' samples (task_costs.h), or,
+  // in a recording without any, the breakdown's overhead (less creation) over the tasks.
+  Estimate schedule_estimate = Estimate::kOverheadPerTask;
+  uint64_t schedule_samples = 0;
+  uint64_t overhead_ns = 0, tasks_started = 0;  // the overhead-per-task estimate's terms
   struct Creation {
     uint64_t codeptr = 0;
-    uint64_t ns = 0;  // mean creation time of its tasks (the profile's)
+    uint64_t ns = 0;  // creation time of its tasks: what a cut-off saves per task inlined
+    Estimate estimate = Estimate::kProfileMean;  // kCreateCalls or kProfileMean
+    uint64_t samples = 0;
+    uint64_t schedule_ns = 0;  // charged per task of it started
+    Estimate schedule_estimate = Estimate::kOverheadPerTask;  // kTaskStarts: its own samples;
+                                                              // kAllTaskStarts; kOverheadPerTask
+    uint64_t schedule_samples = 0;
   };
   std::vector<Creation> creation;     // per construct of the graph
+  // Explicit tasks the recording ran at once at their creation (switched in by the create call),
+  // and of those the ones in a team of one (libomp runs every task of a serialized team at once;
+  // the simulation defers them on any thread count).
+  uint64_t ran_immediately = 0, ran_immediately_team_of_one = 0;
   uint64_t fragments = 0, tasks = 0;  // of the graph
   uint64_t one_thread_ns = 0;         // the prediction at 1 thread (speed-up's base)
   std::vector<Prediction> predictions;  // ascending thread count
@@ -86,6 +121,11 @@ struct WhatIf {
   // The depths simulated (a search for the fastest, not every depth), by construct and depth.
   std::vector<CutoffPrediction> cutoffs;
   std::vector<CutoffBest> best_cutoffs;  // per recursive construct, the fastest depth
+  // Several recordings (WhatIfOptions::also): how many, how combined, and the ones that could
+  // not be used (directory: reason).
+  uint32_t recordings = 1;
+  Combination combination = Combination::kOne;
+  std::vector<std::string> recording_errors;
 };
 
 // The predictions from a graph and its measured costs (the pass calls it; tests too).
@@ -104,15 +144,19 @@ class WhatIfPass : public replay::Pass {
 
   const WhatIf& result() const { return result_; }
   const analysis::TaskGraph& graph() const { return graph_.result(); }
+  const TaskDag& dag() const { return dag_.result(); }
+  const SimCosts& costs() const { return costs_; }
 
  private:
   WhatIfOptions options_;
   TaskDagPass dag_;
+  TaskCostPass task_costs_;
   analysis::TaskGraphPass graph_;
   analysis::ProfilePass profile_;
   analysis::BreakdownPass breakdown_;
-  replay::PassGroup group_{{&dag_, &graph_, &profile_, &breakdown_}};
+  replay::PassGroup group_{{&dag_, &task_costs_, &graph_, &profile_, &breakdown_}};
   WhatIf result_;
+  SimCosts costs_;  // what result_ was simulated with
 };
 
 }  // namespace tasklens::simulate

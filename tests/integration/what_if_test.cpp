@@ -91,6 +91,53 @@ TEST(WhatIf, ADependenceChainDoesNotScale) {
   ASSERT_EQ(p.size(), 3u);
   double one = p[0]["wall_ns"], four = p[2]["wall_ns"];
   EXPECT_GT(four, 0.5 * one);
+  // On one thread libomp runs each of its 100 tasks at its creation (a serialized team): the
+  // graph finds all of them, and each gives a scheduling sample (its create-to-switch-in).
+  const nlohmann::json& w = doc["what_if"];
+  EXPECT_EQ(w["ran_immediately"], 100);
+  EXPECT_EQ(w["ran_immediately_team_of_one"], 100);
+  EXPECT_EQ(w["schedule_estimate"], "task_starts");
+  EXPECT_EQ(w["schedule_samples"], 100);
+  ASSERT_EQ(w["creation"].size(), 1u);
+  EXPECT_EQ(w["creation"][0]["schedule_samples"], 100);
+  EXPECT_EQ(w["creation"][0]["creation_samples"], 100);
+}
+
+// Two threads: no task runs at its creation, and every task start is a sample or was not
+// preceded by a body on its thread (at most the first one per thread).
+TEST(WhatIf, TwoThreadsDeferTheChain) {
+  nlohmann::json doc = what_if("dep_chain", {"50", "100"}, 2);
+  const nlohmann::json& w = doc["what_if"];
+  EXPECT_EQ(w["ran_immediately"], 0);
+  EXPECT_EQ(w["schedule_estimate"], "task_starts");
+  EXPECT_LE(w["schedule_samples"].get<uint64_t>(), 50u);
+  EXPECT_GE(w["schedule_samples"].get<uint64_t>(), 48u);
+}
+
+// Three 1-thread recordings of one chain have one graph shape: the prediction is of the graph
+// of median work, and each recording's own prediction is listed, with their range.
+TEST(WhatIf, SeveralRecordingsGiveTheSpread) {
+  std::vector<std::string> dirs;
+  for (int i = 0; i < 3; ++i) {
+    Recording rec = record_run({example("dep_chain"), "20", "100"}, 1);
+    ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+    dirs.push_back(rec.dir);
+  }
+  JsonReport rep = report_json(dirs[0], {"--what-if-threads", "1,2",
+                                         "--what-if-also", dirs[1] + "," + dirs[2]});
+  ASSERT_EQ(rep.command.status, 0) << rep.command.err;
+  const nlohmann::json& w = rep.doc["what_if"];
+  EXPECT_EQ(w["recordings"], 3);
+  EXPECT_EQ(w["combination"], "median_work");
+  EXPECT_TRUE(w["recording_errors"].empty());
+  ASSERT_EQ(w["predictions"].size(), 2u);
+  for (const nlohmann::json& p : w["predictions"]) {
+    ASSERT_EQ(p["wall_by_recording_ns"].size(), 3u);
+    std::vector<uint64_t> own = p["wall_by_recording_ns"];
+    EXPECT_EQ(p["wall_min_ns"], *std::min_element(own.begin(), own.end()));
+    EXPECT_EQ(p["wall_max_ns"], *std::max_element(own.begin(), own.end()));
+    EXPECT_GT(p["wall_ns"].get<uint64_t>(), 20 * 100'000u);  // 20 tasks of 100 us, in a chain
+  }
 }
 
 // taskloop's implicit taskgroups: a task waiting at a taskgroup's end was asked again after the

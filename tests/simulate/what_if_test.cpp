@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "simulate/preempted_time.h"
+#include "simulate/what_if_recordings.h"
 
 namespace tasklens::simulate {
 namespace {
@@ -108,6 +111,59 @@ TEST(WhatIf, ThreadCountsBeyondTheLimitAreClamped) {
   EXPECT_EQ(w.threads_clamped_from, 3000000u);
   // 126 tasks on 4096 workers: the span, 6 levels of 100 ns and a leaf.
   EXPECT_EQ(w.predictions[1].sim.wall_ns, 6 * 100 + 1000u);
+}
+
+// Three recordings of one tree (2^3 leaves on 1 thread, 100 ns per inner task) whose leaves
+// took 1000, 3000 and 2000 ns, scheduling 10, 50, 30 ns per task: one shape, so the prediction
+// is the tree with the median leaf (2000) and the median cost (30), and each recording's own
+// prediction is the spread. A recording of another shape (2^4 leaves) makes it the median
+// prediction instead.
+TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
+  auto measured = [](uint32_t levels, uint64_t leaf_ns, uint64_t schedule_ns) {
+    Tree tree(levels, leaf_ns);
+    tree.dag().recorded_threads = 1;
+    MeasuredRecording r{tree.dag(), SimCosts{}};
+    r.costs.schedule_ns = schedule_ns;
+    r.costs.schedule_by_construct = {schedule_ns};
+    r.costs.creation_ns = {5};
+    return r;
+  };
+  WhatIfOptions options;
+  options.threads = {1, 2};
+  auto alone = [&](const MeasuredRecording& r) {
+    return predict(r.dag, analysis::TaskGraph{}, r.costs, options);
+  };
+  const MeasuredRecording a = measured(3, 1000, 10), b = measured(3, 3000, 50),
+                          c = measured(3, 2000, 30), d = measured(4, 2000, 30);
+  const WhatIf mid = alone(c);
+  // 1 thread: 7 inner tasks of 100, 8 leaves of 2000, 15 task starts of 30.
+  EXPECT_EQ(mid.predictions[0].sim.wall_ns, 7 * 100 + 8 * 2000 + 15 * 30u);
+  WhatIf w = alone(a);
+  combine_recordings(w, a, analysis::TaskGraph{}, {b, c}, options);
+  EXPECT_EQ(w.recordings, 3u);
+  EXPECT_EQ(w.combination, Combination::kMedianWork);
+  EXPECT_EQ(w.schedule_ns, 30u);
+  ASSERT_EQ(w.predictions.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(w.predictions[i].sim.wall_ns, mid.predictions[i].sim.wall_ns) << i;
+    const std::vector<uint64_t> own = {alone(a).predictions[i].sim.wall_ns,
+                                       alone(b).predictions[i].sim.wall_ns,
+                                       mid.predictions[i].sim.wall_ns};
+    EXPECT_EQ(w.predictions[i].wall_by_recording_ns, own) << i;
+  }
+  EXPECT_TRUE(same_shape(a.dag, b.dag));
+  EXPECT_FALSE(same_shape(a.dag, d.dag));
+  WhatIf v = alone(a);
+  combine_recordings(v, a, analysis::TaskGraph{}, {b, d}, options);
+  EXPECT_EQ(v.combination, Combination::kMedianPrediction);
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<uint64_t> own = {alone(a).predictions[i].sim.wall_ns,
+                                 alone(b).predictions[i].sim.wall_ns,
+                                 alone(d).predictions[i].sim.wall_ns};
+    EXPECT_EQ(v.predictions[i].wall_by_recording_ns, own);
+    std::sort(own.begin(), own.end());
+    EXPECT_EQ(v.predictions[i].sim.wall_ns, own[1]);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+// TaskCostPass: creation and scheduling costs from the events around each task (task_costs.h).
+#include "simulate/task_costs.h"
+
+#include <algorithm>
+
+#include "format/event_views.h"
+#include "format/kinds.h"
+
+namespace tasklens::simulate {
+
+using format::Kind;
+
+uint64_t median_of(std::vector<uint64_t>& v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + std::ptrdiff_t((v.size() - 1) / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+const ConstructCosts* TaskCosts::find(uint64_t codeptr) const {
+  for (const ConstructCosts& c : constructs) {
+    if (c.codeptr == codeptr) return &c;
+  }
+  return nullptr;
+}
+
+void TaskCostPass::begin(const replay::ReplayInfo& info) {
+  threads_.assign(info.threads, Thread{});
+  samples_.clear();
+  result_ = TaskCosts{};
+  ready_rise_ = ready_ = 0;
+  preempted_.load(info.experiment, info.threads);
+}
+
+TaskCostPass::Samples& TaskCostPass::of(uint64_t codeptr) {
+  uint32_t& i = index_[codeptr ? codeptr : 1];
+  if (!i) {
+    samples_.emplace_back().codeptr = codeptr;
+    i = uint32_t(samples_.size());
+  }
+  return samples_[i - 1];
+}
+
+uint64_t TaskCostPass::sample(uint32_t thread, uint64_t a, uint64_t b) {
+  if (b <= a) return 0;
+  return b - a - std::min(b - a, preempted_.within(thread, a, b));
+}
+
+void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
+  const format::Event& e = r.ev;
+  const uint32_t p = r.thread;
+  if (p >= threads_.size()) return;
+  Thread& th = threads_[p];
+  // The explicit task this event switched in for its first fragment, on this thread.
+  uint64_t first_in = 0;
+  if (e.kind == Kind::kTaskSchedule) {
+    const auto s = format::ev::TaskSchedule::of(e);
+    const replay::TaskInfo* n = m.task(s.next);
+    if (n && n->is_explicit() && n->fragments == 1 && n->thread == p) first_in = s.next;
+  }
+  const bool dependence_record = e.kind == Kind::kDependence || e.kind == Kind::kTaskDependence;
+  if (th.created && !dependence_record) {
+    Samples& s = of(th.created_code);
+    s.creation.push_back(sample(p, th.created_ns, e.time));
+    if (first_in == th.created && th.created_undeferred) {
+      // Run at once at its creation. In a team of one (which more threads would defer) the
+      // time from the create call to its switch-in is the runtime's (dependences, dispatch):
+      // its scheduling. In a larger team the program asked for it (if(0)): no deque start.
+      ++result_.ran_immediately;
+      if (th.team <= 1) {
+        s.schedule.push_back(sample(p, th.created_ns, e.time));
+        ++result_.ran_immediately_team_of_one;
+      }
+      first_in = 0;
+    }
+    th.created = 0;
+  }
+  if (first_in && !th.working) {
+    // From the end of its last body, or from when a task became ready if none was then.
+    uint64_t from = std::max(th.body_end, ready_rise_);
+    if (from <= e.time) of(m.task_code(first_in)).schedule.push_back(sample(p, from, e.time));
+  }
+  if (e.kind == Kind::kTaskCreate) {
+    const auto tc = format::ev::TaskCreate::of(e);
+    th.created = tc.task;
+    th.created_ns = e.time;
+    th.created_code = m.task_code(tc.task);
+    th.created_undeferred = tc.flags & format::task_flag::kUndeferred;
+  } else if (e.kind == Kind::kImplicitTask) {
+    const auto it = format::ev::ImplicitTask::of(e);
+    if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
+      th.team = (it.flags & format::task_flag::kInitial) ? 1 : it.team_size;
+    }
+  }
+  const uint64_t ready = m.ready_count();
+  if (ready_ == 0 && ready > 0) ready_rise_ = e.time;
+  ready_ = ready;
+  const bool working = m.thread(p).exists && m.working(p);
+  if (th.working && !working) th.body_end = e.time;
+  th.working = working;
+}
+
+void TaskCostPass::end(const replay::ReplayInfo&, const replay::TaskModel&) {
+  std::vector<uint64_t> all;
+  for (Samples& s : samples_) {
+    ConstructCosts& c = result_.constructs.emplace_back();
+    c.codeptr = s.codeptr;
+    c.schedule.samples = s.schedule.size();
+    c.creation.samples = s.creation.size();
+    all.insert(all.end(), s.schedule.begin(), s.schedule.end());
+    c.schedule.ns = median_of(s.schedule);
+    c.creation.ns = median_of(s.creation);
+  }
+  result_.schedule.samples = all.size();
+  result_.schedule.ns = median_of(all);
+  std::vector<Samples>().swap(samples_);
+}
+
+}  // namespace tasklens::simulate

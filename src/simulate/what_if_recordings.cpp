@@ -1,0 +1,133 @@
+// combine_recordings: the what-if from several recordings of one program (what_if_recordings.h).
+#include "simulate/what_if_recordings.h"
+
+#include <algorithm>
+
+#include "simulate/task_costs.h"
+#include "simulate/what_if.h"
+
+namespace tasklens::simulate {
+namespace {
+
+// The median of the i-th entry over the recordings.
+uint64_t median_at(const std::vector<const std::vector<uint64_t>*>& all, size_t i) {
+  std::vector<uint64_t> v;
+  for (const std::vector<uint64_t>* r : all) {
+    if (i < r->size()) v.push_back((*r)[i]);
+  }
+  return median_of(v);
+}
+
+}  // namespace
+
+bool same_shape(const TaskDag& a, const TaskDag& b) {
+  if (a.tasks.size() != b.tasks.size() || a.items.size() != b.items.size() ||
+      a.constructs.size() != b.constructs.size() || a.regions.size() != b.regions.size() ||
+      a.successors != b.successors) {
+    return false;
+  }
+  for (size_t t = 0; t < a.tasks.size(); ++t) {
+    const DagTask& x = a.tasks[t];
+    const DagTask& y = b.tasks[t];
+    if (x.first_item != y.first_item || x.items != y.items || x.parent != y.parent ||
+        x.construct != y.construct || x.preds != y.preds || x.succs != y.succs ||
+        x.undeferred != y.undeferred || x.depth != y.depth) {
+      return false;
+    }
+  }
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    const DagItem& x = a.items[i];
+    const DagItem& y = b.items[i];
+    if (x.kind != y.kind || (x.kind != DagItem::kWork && x.value != y.value)) return false;
+  }
+  for (size_t r = 0; r < a.regions.size(); ++r) {
+    if (a.regions[r].members != b.regions[r].members) return false;
+  }
+  return true;
+}
+
+void combine_recordings(WhatIf& w, const MeasuredRecording& first,
+                        const analysis::TaskGraph& graph,
+                        const std::vector<MeasuredRecording>& others,
+                        const WhatIfOptions& options) {
+  w.recordings = uint32_t(1 + others.size());
+  if (others.empty()) return;
+  // Each recording's own prediction at each count, the first's from w.
+  std::vector<std::vector<SimResult>> by_count(w.predictions.size());
+  for (size_t i = 0; i < w.predictions.size(); ++i) {
+    by_count[i].push_back(w.predictions[i].sim);
+    for (const MeasuredRecording& o : others) {
+      SimConfig config;
+      config.threads = w.predictions[i].threads;
+      by_count[i].push_back(simulate(o.dag, o.costs, config));
+    }
+  }
+  bool same = true;
+  for (const MeasuredRecording& o : others) same = same && same_shape(first.dag, o.dag);
+  if (same) {
+    // One graph with each work item's median, and each cost's median.
+    MeasuredRecording med = first;
+    std::vector<uint64_t> v;
+    med.dag.work_ns = 0;
+    for (size_t k = 0; k < med.dag.items.size(); ++k) {
+      DagItem& item = med.dag.items[k];
+      if (item.kind != DagItem::kWork) continue;
+      v.assign(1, item.value);
+      for (const MeasuredRecording& o : others) v.push_back(o.dag.items[k].value);
+      item.value = median_of(v);
+      med.dag.work_ns += item.value;
+    }
+    v.assign(1, first.dag.preempted_ns);
+    for (const MeasuredRecording& o : others) v.push_back(o.dag.preempted_ns);
+    med.dag.preempted_ns = median_of(v);
+    std::vector<const std::vector<uint64_t>*> schedule{&first.costs.schedule_by_construct};
+    std::vector<const std::vector<uint64_t>*> creation{&first.costs.creation_ns};
+    v.assign(1, first.costs.schedule_ns);
+    for (const MeasuredRecording& o : others) {
+      schedule.push_back(&o.costs.schedule_by_construct);
+      creation.push_back(&o.costs.creation_ns);
+      v.push_back(o.costs.schedule_ns);
+    }
+    med.costs.schedule_ns = median_of(v);
+    for (size_t c = 0; c < med.costs.schedule_by_construct.size(); ++c) {
+      med.costs.schedule_by_construct[c] = median_at(schedule, c);
+    }
+    for (size_t c = 0; c < med.costs.creation_ns.size(); ++c) {
+      med.costs.creation_ns[c] = median_at(creation, c);
+    }
+    WhatIf m = predict(med.dag, graph, med.costs, options);
+    w.predictions = std::move(m.predictions);
+    w.cutoffs = std::move(m.cutoffs);
+    w.best_cutoffs = std::move(m.best_cutoffs);
+    w.one_thread_ns = m.one_thread_ns;
+    w.flattens_at = m.flattens_at;
+    w.flattening = m.flattening;
+    w.outside_graph_ns = m.outside_graph_ns;
+    w.preempted_ns = m.preempted_ns;
+    w.schedule_ns = med.costs.schedule_ns;
+    for (size_t c = 0; c < w.creation.size(); ++c) {
+      if (c < med.costs.schedule_by_construct.size()) {
+        w.creation[c].schedule_ns = med.costs.schedule_by_construct[c];
+      }
+      if (c < med.costs.creation_ns.size()) w.creation[c].ns = med.costs.creation_ns[c];
+    }
+    w.combination = Combination::kMedianWork;
+  } else {
+    // Each count: the recording whose own prediction is the median.
+    for (size_t i = 0; i < w.predictions.size(); ++i) {
+      std::vector<SimResult> sorted = by_count[i];
+      std::sort(sorted.begin(), sorted.end(),
+                [](const SimResult& a, const SimResult& b) { return a.wall_ns < b.wall_ns; });
+      w.predictions[i].sim = sorted[(sorted.size() - 1) / 2];
+    }
+    if (!w.predictions.empty() && w.predictions.front().threads == 1) {
+      w.one_thread_ns = w.predictions.front().sim.wall_ns;
+    }
+    w.combination = Combination::kMedianPrediction;
+  }
+  for (size_t i = 0; i < w.predictions.size(); ++i) {
+    for (const SimResult& r : by_count[i]) w.predictions[i].wall_by_recording_ns.push_back(r.wall_ns);
+  }
+}
+
+}  // namespace tasklens::simulate
