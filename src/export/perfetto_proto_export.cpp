@@ -413,6 +413,7 @@ const ExportFormat kPerfettoFormat = {
     "a Perfetto protobuf trace file",
     "Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)",
     60,  // measured 43-55
-    make_perfetto_proto_exporter};
+    make_perfetto_proto_exporter,
+    nullptr};
 
 }  // namespace tasklens::exports

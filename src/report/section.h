@@ -25,6 +25,9 @@ struct ReportOptions {
   int depth = -1;        // call tree depth limit (-1: all)
   std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
   std::vector<uint32_t> what_if_cutoffs;  // --what-if-cutoffs: depths simulated besides the search
+  // The mpi section lists the rank's collective calls (`collectives`), for the MPI run's report
+  // to match them across ranks (mpi_waits.h); that report takes the list out again.
+  bool mpi_collectives = false;
 };
 
 struct ReportContext {

@@ -1,0 +1,86 @@
+// The exports of an MPI run (issue 21, docs/MPI.md "Exports"): the recording of mpi_test.cpp
+// (2 ranks x 2 threads) exported whole, each rank a process with its threads, MPI calls drawn as
+// regions of their own.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "mpi_recording.h"
+#include "support/test_paths.h"
+#include "support/trace_builder.h"
+
+namespace tasklens::testing {
+namespace {
+
+// What otf2-print -G says of an archive: location groups, locations, regions entered.
+struct Otf2Facts {
+  std::map<uint64_t, std::string> groups;        // location group -> name
+  std::map<uint64_t, uint64_t> location_group;   // location -> its group
+  std::map<uint64_t, std::string> group_type;    // location group -> PROCESS, ...
+  std::map<uint64_t, std::set<std::string>> entered;  // location -> regions entered there
+  std::map<std::string, std::string> region_paradigm;  // region name -> paradigm
+};
+
+Otf2Facts otf2_facts(const std::string& text) {
+  Otf2Facts f;
+  std::istringstream in(text);
+  std::string line;
+  static const std::regex group(R"re(^LOCATION_GROUP\s+(\d+)\s+Name: "([^"]*)" <\d+>, Type: (\w+))re");
+  static const std::regex location(
+      R"re(^LOCATION\s+(\d+)\s+Name: "[^"]*" <\d+>, Type: \w+, # Events: \d+, Group: "[^"]*" <(\d+)>)re");
+  static const std::regex enter(R"re(^ENTER\s+(\d+)\s+\d+\s+Region: "([^"]*)")re");
+  static const std::regex region(R"re(^REGION\s+\d+\s+Name: "([^"]*)".*Paradigm: "(\w+)")re");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, group)) {
+      f.groups[std::stoull(m[1])] = m[2];
+      f.group_type[std::stoull(m[1])] = m[3];
+    } else if (std::regex_search(line, m, location)) {
+      f.location_group[std::stoull(m[1])] = std::stoull(m[2]);
+    } else if (std::regex_search(line, m, enter)) {
+      f.entered[std::stoull(m[1])].insert(m[2]);
+    } else if (std::regex_search(line, m, region)) {
+      f.region_paradigm[m[1]] = m[2];
+    }
+  }
+  return f;
+}
+
+TEST(MpiExport, Otf2HasAProcessPerRankWithItsThreadsAndItsBarrier) {
+  const MpiRecording& rec = mpi_recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  std::string anchor = scratch_dir("mpi-otf2") + "/run.otf2";
+  CommandResult ex = run_command({tasklens_bin(), "export", rec.dir, "--to", "otf2", "-o", anchor});
+  ASSERT_EQ(ex.status, 0) << ex.out << ex.err;
+  EXPECT_NE(ex.out.find("2 ranks, a process each"), std::string::npos) << ex.out;
+  CommandResult print = run_command({TASKLENS_OTF2_PRINT, "-G", anchor});  // definitions
+  ASSERT_EQ(print.status, 0) << print.err;
+  CommandResult events = run_command({TASKLENS_OTF2_PRINT, anchor});
+  ASSERT_EQ(events.status, 0) << events.err;
+  Otf2Facts f = otf2_facts(print.out + events.out);
+  // Exactly one location group per rank, a process each, named after its rank.
+  ASSERT_EQ(f.groups.size(), 2u) << print.out.substr(0, 4000);
+  for (const auto& [g, name] : f.groups) {
+    EXPECT_EQ(name.rfind("rank " + std::to_string(g) + ": ", 0), 0u) << name;
+    EXPECT_EQ(f.group_type[g], "PROCESS");
+  }
+  // Each rank's two threads are its locations.
+  std::map<uint64_t, int> threads;
+  for (const auto& [loc, g] : f.location_group) ++threads[g];
+  EXPECT_EQ(threads[0], 2);
+  EXPECT_EQ(threads[1], 2);
+  // The MPI_Barrier of each rank, entered on one of its threads; a region of paradigm MPI.
+  std::set<uint64_t> barrier_groups;
+  for (const auto& [loc, regions] : f.entered) {
+    if (regions.count("MPI_Barrier")) barrier_groups.insert(f.location_group.at(loc));
+  }
+  EXPECT_EQ(barrier_groups, (std::set<uint64_t>{0, 1})) << print.out.substr(0, 4000);
+  EXPECT_EQ(f.region_paradigm["MPI_Barrier"], "MPI");
+}
+
+}  // namespace
+}  // namespace tasklens::testing
