@@ -82,5 +82,51 @@ TEST(MpiExport, Otf2HasAProcessPerRankWithItsThreadsAndItsBarrier) {
   EXPECT_EQ(f.region_paradigm["MPI_Barrier"], "MPI");
 }
 
+// `protoc --decode_raw` of the Perfetto protobuf export: per rank a packet sequence of its own,
+// its threads' process (pid rank * 1000 + 1, named "rank R: ... threads") with thread tracks
+// (tid rank * 1000000 + thread + 1), and the MPI_Barrier slice's name interned in each sequence.
+TEST(MpiExport, PerfettoProtobufHasAProcessPerRank) {
+  const MpiRecording& rec = mpi_recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  if (std::string(TASKLENS_PROTOC).empty()) GTEST_SKIP() << "no protoc to decode the trace";
+  std::string out = scratch_dir("mpi-pftrace") + "/run.pftrace";
+  CommandResult ex = run_command({tasklens_bin(), "export", rec.dir, "--to", "perfetto", "-o", out});
+  ASSERT_EQ(ex.status, 0) << ex.out << ex.err;
+  CommandResult raw = run_command({"/bin/sh", "-c",
+                                   std::string(TASKLENS_PROTOC) + " --decode_raw < '" + out + "'"});
+  ASSERT_EQ(raw.status, 0) << raw.err;
+  std::istringstream in(raw.out);
+  std::string line, previous;
+  std::set<std::string> sequences;
+  std::map<std::string, std::string> process_pid;  // process name -> pid
+  std::map<std::string, std::string> last_one;     // indentation -> the last field 1 there
+  std::set<std::string> thread_ids;                 // "pid/tid"
+  int barriers = 0;
+  static const std::regex field(R"re(^(\s*)(\d+): (.*)$)re");
+  std::smatch m, p;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, field)) {
+      std::string indent = m[1], number = m[2], value = m[3];
+      if (indent == "  " && number == "10") sequences.insert(value);
+      if (number == "1") last_one[indent] = value;  // a descriptor's pid comes first
+      if (number == "6" && value.rfind("\"rank ", 0) == 0) {
+        process_pid[value.substr(1, value.size() - 2)] = last_one[indent];
+      }
+      if (number == "2" && std::regex_match(previous, p, field) && p[2] == "1") {
+        thread_ids.insert(std::string(p[3]) + "/" + value);
+      }
+      if (value == "\"MPI_Barrier\"") ++barriers;
+    }
+    previous = line;
+  }
+  EXPECT_EQ(sequences, (std::set<std::string>{"1", "2"}));
+  EXPECT_EQ(process_pid["rank 0: mpi_tasks threads"], "1") << raw.out.substr(0, 3000);
+  EXPECT_EQ(process_pid["rank 1: mpi_tasks threads"], "1001");
+  for (const char* t : {"1/1", "1/2", "1001/1000001", "1001/1000002"}) {
+    EXPECT_TRUE(thread_ids.count(t)) << t;
+  }
+  EXPECT_EQ(barriers, 2);  // interned once in each rank's sequence: a slice on each rank
+}
+
 }  // namespace
 }  // namespace tasklens::testing
