@@ -20,12 +20,17 @@ struct RankWaits {
   std::map<size_t, uint64_t> on;  // rank index -> the time this rank waited on it
 };
 
+// A count or time: an integer at or above 0 (parsed or built, JSON gives either kind).
+bool natural(const nlohmann::json& v) {
+  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+}
+
 // A clock sample of the mpi section (`clock.init`, `clock.finalize`); none if it does not read.
 std::optional<analysis::MpiClockOffset> clock_sample(const nlohmann::json& clock, const char* key) {
   if (!clock.is_object() || !clock.contains(key)) return std::nullopt;
   const nlohmann::json& c = clock[key];
   if (!c.is_object() || !c.contains("local_ns") || !c.contains("offset_ns")) return std::nullopt;
-  if (!c["local_ns"].is_number_unsigned() || !c["offset_ns"].is_number_integer()) return std::nullopt;
+  if (!natural(c["local_ns"]) || !c["offset_ns"].is_number_integer()) return std::nullopt;
   return analysis::MpiClockOffset{c["local_ns"].get<uint64_t>(), c["offset_ns"].get<int64_t>()};
 }
 
@@ -68,7 +73,7 @@ std::map<uint64_t, std::vector<Call>> rank_calls(const nlohmann::json& doc,
   size_t n = std::min({comm->size(), arrive->size(), leave->size()});
   for (size_t i = 0; i < n; ++i) {
     const auto &k = (*comm)[i], &a = (*arrive)[i], &l = (*leave)[i];
-    if (!k.is_number_unsigned() || !a.is_number_unsigned() || !l.is_number_unsigned()) continue;
+    if (!natural(k) || !natural(a) || !natural(l)) continue;
     uint64_t at = on_root(a.get<uint64_t>());
     by_comm[k.get<uint64_t>()].push_back({at, std::max(at, on_root(l.get<uint64_t>()))});
   }
