@@ -174,6 +174,20 @@ int run_export(ExportCli& o) {
     }
     return 0;
   }
+  if (format::is_mpi_run(o.dir) && (format->run || format->name == "perfetto-json")) {
+    return fail(fmt::format("{} is an MPI run: --to {} writes every rank to a file, not to "
+                            "standard output (-o FILE)", o.dir, format->name));
+  }
+  if (format::is_mpi_run(o.dir)) {
+    std::string whole;  // the formats that draw the whole run
+    for (const exports::ExportFormat* f : exports::export_formats()) {
+      if (f->run) whole += (whole.empty() ? "" : ", ") + std::string(f->name);
+    }
+    return fail(fmt::format("{} is an MPI run: --to {} exports one rank, give its folder "
+                            "({}/rank-N); {} and perfetto-json (to a file) export every rank "
+                            "(docs/MPI.md)",
+                            o.dir, format->name, o.dir, whole));
+  }
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);
   if (x->metadata.profile_mode()) return fail(o.dir + ": a profile-mode experiment " + kNeedsTrace);

@@ -3,6 +3,7 @@
 // regions of their own.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
@@ -126,6 +127,27 @@ TEST(MpiExport, PerfettoProtobufHasAProcessPerRank) {
     EXPECT_TRUE(thread_ids.count(t)) << t;
   }
   EXPECT_EQ(barriers, 2);  // interned once in each rank's sequence: a slice on each rank
+}
+
+// A format that exports one rank says so and names those that export the run; a whole-run
+// export refuses standard output.
+TEST(MpiExport, OneRankFormatsAndStdoutAreRefusedWithTheWayOut) {
+  const MpiRecording& rec = mpi_recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  std::string dir = scratch_dir("mpi-refused");
+  CommandResult prv = run_command({tasklens_bin(), "export", rec.dir, "--to", "paraver", "-o",
+                                   dir + "/run.prv"});
+  EXPECT_EQ(prv.status, 2);
+  EXPECT_NE(prv.err.find("--to paraver exports one rank, give its folder"), std::string::npos)
+      << prv.err;
+  EXPECT_NE(prv.err.find("otf2, perfetto and perfetto-json (to a file) export every rank"),
+            std::string::npos)
+      << prv.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run.prv"));
+  CommandResult out = run_command({tasklens_bin(), "export", rec.dir, "--to", "perfetto", "-o", "-"});
+  EXPECT_EQ(out.status, 2);
+  EXPECT_TRUE(out.out.empty());
+  EXPECT_NE(out.err.find("not to standard output"), std::string::npos) << out.err;
 }
 
 }  // namespace
