@@ -45,6 +45,9 @@ void MpiTimePass::close(uint32_t thread, uint64_t t, uint64_t bytes) {
     result_.thread_mpi_ns[thread] += ns;
     ++result_.calls;
     result_.bytes += bytes;
+    if (format::is_mpi_collective(o.op)) {
+      result_.collectives.push_back({o.op, o.comm, o.begin_ns, std::max(t, o.begin_ns)});
+    }
   }
   MpiOpTime& op = result_.by_op[o.op];
   ++op.calls;
@@ -62,7 +65,7 @@ void MpiTimePass::after(const replay::Record& r, const replay::TaskModel&) {
     auto call = ev::MpiCall::of(r.ev);
     if (call.endpoint == uint8_t(format::Endpoint::kBegin)) {
       close(r.thread, r.ev.time, 0);  // a begin without its end: closed here, no bytes
-      open_[r.thread] = {call.mpi_op, r.ev.time, true};
+      open_[r.thread] = {call.mpi_op, call.comm, r.ev.time, true};
     } else if (open_[r.thread].open && open_[r.thread].op == call.mpi_op) {
       close(r.thread, r.ev.time, call.bytes);
     }
@@ -71,6 +74,17 @@ void MpiTimePass::after(const replay::Record& r, const replay::TaskModel&) {
     MpiClockOffset off{c.local_ns, int64_t(c.root_ns - c.local_ns)};
     (c.which == 0 ? result_.init_clock : result_.finalize_clock) = off;
   }
+}
+
+double mpi_clock_offset(const std::optional<MpiClockOffset>& init,
+                        const std::optional<MpiClockOffset>& finalize, uint64_t local_ns) {
+  if (!init && !finalize) return 0;
+  if (!init || !finalize) return double((init ? *init : *finalize).offset_ns);
+  const MpiClockOffset& a = *init;
+  const MpiClockOffset& b = *finalize;
+  if (b.local_ns <= a.local_ns) return double(a.offset_ns);
+  double slope = (double(b.offset_ns) - double(a.offset_ns)) / double(b.local_ns - a.local_ns);
+  return double(a.offset_ns) + slope * (double(local_ns) - double(a.local_ns));
 }
 
 void MpiTimePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) {

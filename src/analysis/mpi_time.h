@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "format/off_cpu.h"
@@ -17,10 +18,30 @@ struct MpiOpTime {
   uint64_t calls = 0, ns = 0, bytes = 0;
 };
 
+// A collective call (format::is_mpi_collective) of this rank, in its time (ns since its start).
+struct MpiCollectiveCall {
+  uint16_t op = 0;
+  uint64_t comm = 0;  // the communicator's Fortran handle
+  uint64_t begin_ns = 0, end_ns = 0;
+};
+
 struct MpiClockOffset {
   uint64_t local_ns = 0;  // this rank's CLOCK_MONOTONIC at the sample
   int64_t offset_ns = 0;  // rank 0's clock minus this rank's, at the same instant
 };
+
+// Rank 0's clock minus a rank's at `local_ns` (the rank's CLOCK_MONOTONIC): the Init and Finalize
+// offsets interpolated linearly, the line extended before Init and after Finalize; one sample:
+// its offset; none: 0 (docs/MPI.md, clock alignment).
+double mpi_clock_offset(const std::optional<MpiClockOffset>& init,
+                        const std::optional<MpiClockOffset>& finalize, uint64_t local_ns);
+
+// Ranks on one host read one CLOCK_MONOTONIC: their measured offsets are the error of the
+// measurement (how far apart they left a barrier: milliseconds when oversubscribed), not a
+// difference of clocks, and are not applied. `host` and `root_host` as experiment.json says.
+inline bool mpi_same_clock(const std::string& host, const std::string& root_host) {
+  return !host.empty() && host == root_host;
+}
 
 struct MpiTime {
   uint64_t mpi_ns = 0;    // in calls other than Init/Finalize, summed over threads
@@ -33,6 +54,11 @@ struct MpiTime {
   std::map<uint16_t, MpiOpTime> by_op;     // format::MpiOp -> its calls
   std::vector<uint64_t> thread_mpi_ns;     // by thread index
   std::optional<MpiClockOffset> init_clock, finalize_clock;
+  std::vector<MpiCollectiveCall> collectives;  // in the order they ended
+
+  double offset_at(uint64_t local_ns) const {
+    return mpi_clock_offset(init_clock, finalize_clock, local_ns);
+  }
 };
 
 class MpiTimePass : public replay::Pass {
@@ -46,6 +72,7 @@ class MpiTimePass : public replay::Pass {
  private:
   struct Open {
     uint16_t op = 0;
+    uint64_t comm = 0;
     uint64_t begin_ns = 0;
     bool open = false;
   };

@@ -141,7 +141,28 @@ int run_export(ExportCli& o) {
                     : o.graph == "constructs" ? exports::GraphDetail::kConstructs
                                               : exports::GraphDetail::kAuto;
 
-  // An MPI run: Perfetto JSON draws every rank as a process group; the other formats one rank.
+  // An MPI run: a format that draws every rank (a process each, on one time line) does; Perfetto
+  // JSON joins the ranks' documents; the other formats export one rank.
+  if (format::is_mpi_run(o.dir) && format->run && o.out != "-") {
+    auto run = format::open_mpi_run(o.dir);
+    if (!run) return fail(run.error().message);
+    ProgressLine progress("exporting");
+    auto s = format->run(*run, o.out, o.options, progress.callback());
+    progress.done();
+    if (!s) return fail(s.error().message);
+    if (!o.quiet) {
+      std::string files;
+      for (const auto& f : s->files) files += (files.empty() ? "" : ", ") + f;
+      fmt::print("tasklens export: wrote {} ({} ranks, a process each; {} {} from {} events)\n",
+                 files, run->ranks.size(), s->records_out, s->unit, s->events_in);
+    }
+    for (const auto& n : s->notes) {
+      bool warning = n.rfind("warning:", 0) == 0;
+      if (warning || !o.quiet) fmt::print(warning ? stderr : stdout, "  {}\n", n);
+    }
+    for (const auto& w : run->warnings) fmt::print(stderr, "tasklens export: warning: {}\n", w);
+    return run->warnings.empty() ? 0 : 1;
+  }
   if (format::is_mpi_run(o.dir) && format->name == "perfetto-json" && o.out != "-") {
     auto run = format::open_mpi_run(o.dir);
     if (!run) return fail(run.error().message);
@@ -152,6 +173,20 @@ int run_export(ExportCli& o) {
                  run->ranks.size());
     }
     return 0;
+  }
+  if (format::is_mpi_run(o.dir) && (format->run || format->name == "perfetto-json")) {
+    return fail(fmt::format("{} is an MPI run: --to {} writes every rank to a file, not to "
+                            "standard output (-o FILE)", o.dir, format->name));
+  }
+  if (format::is_mpi_run(o.dir)) {
+    std::string whole;  // the formats that draw the whole run
+    for (const exports::ExportFormat* f : exports::export_formats()) {
+      if (f->run) whole += (whole.empty() ? "" : ", ") + std::string(f->name);
+    }
+    return fail(fmt::format("{} is an MPI run: --to {} exports one rank, give its folder "
+                            "({}/rank-N); {} and perfetto-json (to a file) export every rank "
+                            "(docs/MPI.md)",
+                            o.dir, format->name, o.dir, whole));
   }
   auto x = format::open_experiment(o.dir);
   if (!x) return fail(x.error().message);

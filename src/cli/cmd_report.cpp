@@ -299,8 +299,10 @@ int run_mpi_report(const ReportOptionsCli& o) {
                    (std::string("tasklens-report-") + format::mpi_job_id());
   std::vector<nlohmann::json> docs(run->ranks.size());
   int code = 0;
+  ReportOptionsCli with_calls = o;  // the ranks' collectives, matched by mpi_run_json
+  with_calls.report.mpi_collectives = true;
   for (size_t i = mine; i < run->ranks.size(); i += procs) {
-    int c = run_report(o, run->ranks[i].dir, &docs[i]);
+    int c = run_report(with_calls, run->ranks[i].dir, &docs[i]);
     if (mine != 0) {
       write_part(parts, i, c, docs[i]);
     } else if (c == 2) {

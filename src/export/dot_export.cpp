@@ -388,6 +388,7 @@ const ExportFormat kDotFormat = {
     "a DOT file",
     "the task graph as Graphviz DOT",
     0,  // one node per construct beyond --max-graph-tasks
-    make_dot_exporter};
+    make_dot_exporter,
+    nullptr};
 
 }  // namespace tasklens::exports

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format/experiment.h"
+#include "format/mpi_run.h"
 #include "format/result.h"
 #include "replay/pass.h"
 #include "replay/replay.h"
@@ -66,6 +67,10 @@ using MakeExporter = Result<std::unique_ptr<Exporter>>(const format::Experiment&
                                                        const ExportOptions& o,
                                                        symbols::Symbolizer* symbols);
 
+// A converter of a whole MPI run (docs/MPI.md: every rank into one output, on one time line).
+using ExportRun = Result<ExportSummary>(const format::MpiRun& run, const std::string& out,
+                                        const ExportOptions& o, const replay::Progress& progress);
+
 // What `tasklens export` knows of a format. Each converter defines its own beside its code
 // (otf2_export.cpp, ...); registry.cpp lists them, and the command
 // line, its --help and export_experiment() read that list. A new format is a new file and a row there.
@@ -80,6 +85,7 @@ struct ExportFormat {
   // (the size check before a whole-trace export); 0: the output does not grow with events.
   uint32_t bytes_per_event;
   MakeExporter* make;
+  ExportRun* run;  // nullptr: the format exports one rank of an MPI run at a time
 };
 
 // Every format, in the order --help lists them.

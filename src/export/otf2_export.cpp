@@ -4,7 +4,8 @@
 // location per thread, a region per construct and per task construct, enter/leave nested per
 // location (tasks' contexts left and re-entered around suspensions, see timeline.h), the
 // ThreadTaskCreate/Switch/Complete records of OTF2 1.2+, fork/join and team records, user
-// parameters, and a "ready tasks" metric. Timestamps in ns (timer resolution 1e9).
+// parameters, and a "ready tasks" metric. Timestamps in ns (timer resolution 1e9). MPI calls
+// (docs/MPI.md) are regions of paradigm MPI; an MPI run is one archive, a process per rank.
 //
 // `out` is the archive: "dir/name.otf2" writes the anchor file there (name.def and name/ beside
 // it); any other path is a directory that receives traces.otf2, traces.def and traces/.
@@ -12,69 +13,19 @@
 
 #include <otf2/otf2.h>
 
-#include <cstdarg>
-#include <cstdlib>
 #include <filesystem>
-#include <unordered_map>
+#include <memory>
 
+#include "export/mpi_ranks.h"
+#include "export/otf2_archive.h"
 #include "export/output.h"
 #include "export/timeline_exporter.h"
+#include "format/mpi_ops.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
 
 namespace {
-
-// OTF2 reports errors through a process-wide callback: keep the first message of this export.
-std::string* g_otf2_error = nullptr;
-
-OTF2_ErrorCode on_otf2_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
-                             const char* format, va_list args) {
-  if (g_otf2_error && g_otf2_error->empty()) {
-    char text[512];
-    std::vsnprintf(text, sizeof text, format ? format : "", args);
-    *g_otf2_error = std::string(OTF2_Error_GetName(code)) + ": " + text;
-  }
-  return code;
-}
-
-OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
-  return OTF2_FLUSH;
-}
-
-// No post-flush callback: OTF2 then writes no BufferFlush records (the export is not timed).
-OTF2_FlushCallbacks g_flush_callbacks = {pre_flush, nullptr};
-
-// OTF2 keeps up to 128 MiB of records per writer in memory by default. A small pool per writer
-// instead: when it is used up, allocation fails, OTF2 flushes the writer's chunks to its file and
-// hands them all back (free_all), and they are reused.
-constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
-constexpr size_t kChunksPerWriter = 4;
-
-struct ChunkPool {
-  std::vector<void*> chunks;
-  size_t used = 0;
-};
-
-void* pool_allocate(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, uint64_t size) {
-  auto* pool = static_cast<ChunkPool*>(*per_buffer);
-  if (!pool) *per_buffer = pool = new ChunkPool;
-  if (pool->used == kChunksPerWriter) return nullptr;  // full: OTF2 flushes, then frees all
-  if (pool->used == pool->chunks.size()) pool->chunks.push_back(std::malloc(size));
-  return pool->chunks[pool->used++];
-}
-
-void pool_free_all(void*, OTF2_FileType, OTF2_LocationRef, void** per_buffer, bool final) {
-  auto* pool = static_cast<ChunkPool*>(*per_buffer);
-  if (!pool) return;
-  pool->used = 0;
-  if (!final) return;
-  for (void* c : pool->chunks) std::free(c);
-  delete pool;
-  *per_buffer = nullptr;
-}
-
-OTF2_MemoryCallbacks g_memory_callbacks = {pool_allocate, pool_free_all};
 
 OTF2_RegionRole region_role(Construct k) {
   switch (k) {
@@ -102,48 +53,97 @@ OTF2_RegionRole region_role(Construct k) {
     case Construct::kOrdered: return OTF2_REGION_ROLE_ORDERED;
     case Construct::kAtomic: return OTF2_REGION_ROLE_ATOMIC;
     case Construct::kUser: return OTF2_REGION_ROLE_CODE;
+    case Construct::kMpi: return OTF2_REGION_ROLE_FUNCTION;  // refined by mpi_role
     case Construct::kCount: break;
   }
   return OTF2_REGION_ROLE_UNKNOWN;
 }
 
-constexpr OTF2_CommRef kTeam = 0;
-constexpr OTF2_MetricRef kReadyMetric = 0;
+// An MPI call's role in OTF2's terms.
+OTF2_RegionRole mpi_role(uint64_t op) {
+  using format::MpiOp;
+  switch (MpiOp(op)) {
+    case MpiOp::kBarrier: return OTF2_REGION_ROLE_BARRIER;
+    case MpiOp::kBcast:
+    case MpiOp::kScatter:
+    case MpiOp::kScatterv: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case MpiOp::kReduce:
+    case MpiOp::kGather:
+    case MpiOp::kGatherv: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case MpiOp::kAllreduce:
+    case MpiOp::kAlltoall:
+    case MpiOp::kAlltoallv:
+    case MpiOp::kAllgather:
+    case MpiOp::kAllgatherv:
+    case MpiOp::kReduceScatter:
+    case MpiOp::kScan: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case MpiOp::kSend:
+    case MpiOp::kSsend:
+    case MpiOp::kRecv:
+    case MpiOp::kSendrecv:
+    case MpiOp::kProbe:
+    case MpiOp::kWait:
+    case MpiOp::kWaitall:
+    case MpiOp::kWaitany:
+    case MpiOp::kWaitsome:
+    case MpiOp::kTest:
+    case MpiOp::kTestall: return OTF2_REGION_ROLE_POINT2POINT;
+    default: return OTF2_REGION_ROLE_FUNCTION;  // Init, Finalize, unknown
+  }
+}
+
+OTF2_Paradigm region_paradigm(Construct k) {
+  return k == Construct::kUser ? OTF2_PARADIGM_USER
+         : k == Construct::kMpi ? OTF2_PARADIGM_MPI
+                                : OTF2_PARADIGM_OPENMP;
+}
 
 // A task in OTF2's terms: (creating thread, thread-private generation number). tasklens ids are
 // exactly that pair (the recording thread and its counter), so they map one to one.
 uint32_t creating_thread(uint64_t id) { return format::id_thread(id); }
 uint32_t generation(uint64_t id) { return uint32_t(format::id_counter(id)); }
 
+// Where one experiment goes in the archive: alone, or one rank of an MPI run.
+struct Otf2Place {
+  std::string prefix;  // "rank 1: " (empty alone)
+  RankClock clock;     // its times on the run's time line (identity alone)
+};
+
 class Otf2Exporter final : public TimelineExporter {
  public:
+  // `archive` outlives the exporter; `owned` when the exporter closes it (one experiment).
   Otf2Exporter(const format::Experiment& x, const ExportOptions& o, symbols::Symbolizer* symbols,
-               OutputPath path)
-      : TimelineExporter(x, o, symbols), path_(std::move(path)) {}
+               Otf2Archive* archive, std::unique_ptr<Otf2Archive> owned, Otf2Place place)
+      : TimelineExporter(x, o, symbols), archive_(archive), owned_(std::move(owned)),
+        place_(std::move(place)) {}
 
-  ~Otf2Exporter() override {
-    if (archive_) OTF2_Archive_Close(archive_);
-    if (g_otf2_error == &error_) g_otf2_error = nullptr;
-  }
-
-  Result<bool> open();
+  Result<bool> open() { return owned_ ? owned_->open(description(), host()) : Result<bool>(true); }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
+  std::string description() const { return "tasklens export of " + x_.dir; }
+  std::string host() const {
+    return x_.metadata.host.empty() ? std::string("localhost") : x_.metadata.host;
+  }
 
  private:
   struct Location {
     OTF2_EvtWriter* writer = nullptr;
     uint64_t events = 0;
-    uint32_t teams = 0;  // ThreadTeamBegin without End yet
-    uint32_t forks = 0;  // ThreadFork without Join yet
+    uint64_t last_ns = 0;  // times written never go back (a rank's clock drift could)
+    uint32_t teams = 0;    // ThreadTeamBegin without End yet
+    uint32_t forks = 0;    // ThreadFork without Join yet
   };
 
   // TimelineSink
   void begin(const TimelineInfo& info) override;
   void enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask&) override {
-    if (OTF2_EvtWriter* w = writer(th)) check(OTF2_EvtWriter_Enter(w, nullptr, t, region - 1));
+    if (OTF2_EvtWriter* w = writer(th)) {
+      check(OTF2_EvtWriter_Enter(w, nullptr, ts(th, t), region_ref(region)));
+    }
   }
   void leave(uint32_t th, uint64_t t, uint32_t region, const TimelineTask&) override {
-    if (OTF2_EvtWriter* w = writer(th)) check(OTF2_EvtWriter_Leave(w, nullptr, t, region - 1));
+    if (OTF2_EvtWriter* w = writer(th)) {
+      check(OTF2_EvtWriter_Leave(w, nullptr, ts(th, t), region_ref(region)));
+    }
   }
   void task_create(uint32_t th, uint64_t t, TimelineTask& task, const TimelineTask*) override;
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
@@ -155,95 +155,71 @@ class Otf2Exporter final : public TimelineExporter {
   void end(uint64_t t) override;
 
   OTF2_EvtWriter* writer(uint32_t th);
-  void check(OTF2_ErrorCode code) {
-    if (code != OTF2_SUCCESS && error_.empty()) {
-      error_ = std::string(OTF2_Error_GetName(code)) + ": " + OTF2_Error_GetDescription(code);
-    }
+  uint64_t ts(uint32_t th, uint64_t t) {
+    uint64_t out = std::max(place_.clock.map(t), locations_[th].last_ns);
+    locations_[th].last_ns = out;
+    return out;
   }
-  OTF2_StringRef string_ref(const std::string& s);
-  void write_definitions();
+  uint32_t region_ref(uint32_t region);
+  void check(OTF2_ErrorCode code) { archive_->check(code); }
 
-  OutputPath path_;
-  OTF2_Archive* archive_ = nullptr;
-  std::string error_;
+  Otf2Archive* archive_;
+  std::unique_ptr<Otf2Archive> owned_;
+  Otf2Place place_;
+  uint32_t group_ = 0;  // this experiment's location group (and team communicator)
+  uint64_t first_location_ = 0;
   std::vector<Location> locations_;
-  uint64_t from_ns_ = 0, to_ns_ = 0;
   uint32_t metric_location_ = kNoThread;
-  replay::IdMap<uint32_t> params_;  // user string id -> parameter ref + 1
-  std::vector<uint64_t> param_names_;
-  OTF2_GlobalDefWriter* defs_ = nullptr;
-  std::unordered_map<std::string, OTF2_StringRef> strings_;
+  std::vector<uint32_t> region_refs_;  // region id - 1 -> archive ref + 1 (0: not yet)
+  replay::IdMap<uint32_t> params_;     // user string id -> archive parameter ref + 1
 };
-
-Result<bool> Otf2Exporter::open() {
-  std::error_code ec;
-  fs::create_directories(path_.dir, ec);
-  if (ec) return Error{"cannot create " + path_.dir + ": " + ec.message()};
-  // OTF2 will not write over an archive: an older export of the same name is replaced, but a
-  // directory in the way that is not an OTF2 event directory is left alone.
-  std::string anchor = path_.join(".otf2");
-  fs::path events_dir = path_.join("");
-  if (fs::exists(events_dir, ec)) {
-    for (const auto& e : fs::directory_iterator(events_dir, ec)) {
-      std::string ext = e.path().extension().string();
-      if (ext != ".evt" && ext != ".def") {
-        return Error{"cannot write the OTF2 archive: " + events_dir.string() +
-                     " exists and is not an OTF2 event directory"};
-      }
-    }
-    fs::remove_all(events_dir, ec);
-  }
-  fs::remove(anchor, ec);
-  fs::remove(path_.join(".def"), ec);
-  // Writable at all? OTF2's own message for this is cryptic.
-  std::string probe = path_.join(".tasklens-probe");
-  FILE* f = std::fopen(probe.c_str(), "w");
-  if (!f) return Error{"cannot write in " + path_.dir + ": " + std::strerror(errno)};
-  std::fclose(f);
-  fs::remove(probe, ec);
-
-  g_otf2_error = &error_;
-  OTF2_Error_RegisterCallback(on_otf2_error, nullptr);
-  archive_ = OTF2_Archive_Open(path_.dir.c_str(), path_.stem.c_str(), OTF2_FILEMODE_WRITE,
-                               kChunkBytes, uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX,
-                               OTF2_COMPRESSION_NONE);
-  if (!archive_) {
-    return Error{"cannot create the OTF2 archive " + anchor +
-                 (error_.empty() ? std::string() : ": " + error_)};
-  }
-  check(OTF2_Archive_SetFlushCallbacks(archive_, &g_flush_callbacks, nullptr));
-  check(OTF2_Archive_SetMemoryCallbacks(archive_, &g_memory_callbacks, nullptr));
-  check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_));
-  check(OTF2_Archive_SetCreator(archive_, "tasklens " TASKLENS_VERSION));
-  std::string description = "tasklens export of " + x_.dir;
-  check(OTF2_Archive_SetDescription(archive_, description.c_str()));
-  std::string host = x_.metadata.host.empty() ? std::string("localhost") : x_.metadata.host;
-  check(OTF2_Archive_SetMachineName(archive_, host.c_str()));
-  check(OTF2_Archive_OpenEvtFiles(archive_));
-  if (!error_.empty()) return Error{"cannot create the OTF2 archive " + anchor + ": " + error_};
-  return true;
-}
 
 void Otf2Exporter::begin(const TimelineInfo& info) {
   locations_.assign(info.threads, Location{});
-  from_ns_ = info.from_ns;
-  to_ns_ = info.to_ns;
   for (uint32_t th = 0; th < info.threads; ++th) {
     if (filter_.thread(th)) {
       metric_location_ = th;
       break;
     }
   }
+  Otf2GroupDef g;
+  g.name = place_.prefix + x_.program_name() + " (pid " +
+           std::to_string(x_.metadata.program.pid) + ")";
+  g.host = host();
+  g.shown.resize(info.threads);
+  for (uint32_t th = 0; th < info.threads; ++th) g.shown[th] = filter_.thread(th);
+  g.events.assign(info.threads, 0);
+  group_ = archive_->add_group(std::move(g));
+  first_location_ = archive_->group(group_).first_location;
+  archive_->window(place_.clock.map(info.from_ns), place_.clock.map(info.to_ns),
+                   x_.metadata.start_unix_ns ? x_.metadata.start_unix_ns + info.from_ns : 0);
+}
+
+uint32_t Otf2Exporter::region_ref(uint32_t region) {
+  if (region == 0 || region > regions_.size()) return OTF2_UNDEFINED_REGION;
+  if (region_refs_.size() < regions_.size()) region_refs_.resize(regions_.size(), 0);
+  uint32_t& ref = region_refs_[region - 1];
+  if (ref == 0) {
+    const Region& r = regions_.at(region);
+    Otf2RegionDef d;
+    d.name = r.name;
+    d.canonical = r.function;
+    d.description = construct_name(r.kind);
+    d.file = r.file;
+    d.line = r.line;
+    d.role = r.kind == Construct::kMpi ? mpi_role(r.key) : region_role(r.kind);
+    d.paradigm = region_paradigm(r.kind);
+    if (r.kind == Construct::kMpi) archive_->uses_mpi();
+    ref = archive_->region(d) + 1;
+  }
+  return ref - 1;
 }
 
 OTF2_EvtWriter* Otf2Exporter::writer(uint32_t th) {
   Location& l = locations_[th];
   if (!l.writer) {
-    l.writer = OTF2_Archive_GetEvtWriter(archive_, th);
-    if (!l.writer) {
-      check(OTF2_ERROR_MEM_ALLOC_FAILED);
-      return nullptr;
-    }
+    l.writer = archive_->evt_writer(first_location_ + th);
+    if (!l.writer) return nullptr;
   }
   ++l.events;
   return l.writer;
@@ -251,7 +227,7 @@ OTF2_EvtWriter* Otf2Exporter::writer(uint32_t th) {
 
 void Otf2Exporter::task_create(uint32_t th, uint64_t t, TimelineTask& task, const TimelineTask*) {
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadTaskCreate(w, nullptr, t, kTeam, creating_thread(task.id),
+    check(OTF2_EvtWriter_ThreadTaskCreate(w, nullptr, ts(th, t), group_, creating_thread(task.id),
                                           generation(task.id)));
   }
 }
@@ -262,13 +238,13 @@ void Otf2Exporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
   if (how.first && (task->flags & format::task_flag::kImplicit)) {
     // An implicit task starting: this thread joins the team of its parallel region.
     if (OTF2_EvtWriter* w = writer(th)) {
-      check(OTF2_EvtWriter_ThreadTeamBegin(w, nullptr, t, kTeam));
+      check(OTF2_EvtWriter_ThreadTeamBegin(w, nullptr, ts(th, t), group_));
       ++locations_[th].teams;
       task->slot = 1;  // the team was begun: end it with the task
     }
   }
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadTaskSwitch(w, nullptr, t, kTeam, creating_thread(task->id),
+    check(OTF2_EvtWriter_ThreadTaskSwitch(w, nullptr, ts(th, t), group_, creating_thread(task->id),
                                           generation(task->id)));
   }
 }
@@ -277,15 +253,15 @@ void Otf2Exporter::task_end(uint32_t th, uint64_t t, TimelineTask& task) {
   if (task.is_implicit()) {
     if (task.slot == 1 && locations_[th].teams > 0) {
       if (OTF2_EvtWriter* w = writer(th)) {
-        check(OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, t, kTeam));
+        check(OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, ts(th, t), group_));
         --locations_[th].teams;
       }
     }
     return;
   }
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, t, kTeam, creating_thread(task.id),
-                                            generation(task.id)));
+    check(OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, ts(th, t), group_,
+                                            creating_thread(task.id), generation(task.id)));
   }
 }
 
@@ -295,13 +271,14 @@ void Otf2Exporter::ready_tasks(uint64_t t, uint64_t count) {
     OTF2_Type type = OTF2_TYPE_UINT64;
     OTF2_MetricValue value;
     value.unsigned_int = count;
-    check(OTF2_EvtWriter_Metric(w, nullptr, t, kReadyMetric, 1, &type, &value));
+    check(OTF2_EvtWriter_Metric(w, nullptr, ts(metric_location_, t), Otf2Archive::kReadyMetric, 1,
+                                &type, &value));
   }
 }
 
 void Otf2Exporter::fork(uint32_t th, uint64_t t, uint32_t requested) {
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadFork(w, nullptr, t, OTF2_PARADIGM_OPENMP, requested));
+    check(OTF2_EvtWriter_ThreadFork(w, nullptr, ts(th, t), OTF2_PARADIGM_OPENMP, requested));
     ++locations_[th].forks;
   }
 }
@@ -309,19 +286,16 @@ void Otf2Exporter::fork(uint32_t th, uint64_t t, uint32_t requested) {
 void Otf2Exporter::join(uint32_t th, uint64_t t) {
   if (locations_[th].forks == 0) return;  // forked before the window
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadJoin(w, nullptr, t, OTF2_PARADIGM_OPENMP));
+    check(OTF2_EvtWriter_ThreadJoin(w, nullptr, ts(th, t), OTF2_PARADIGM_OPENMP));
     --locations_[th].forks;
   }
 }
 
 void Otf2Exporter::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) {
   uint32_t& ref = params_[name ? name : ~uint64_t(0)];
-  if (ref == 0) {
-    param_names_.push_back(name);
-    ref = uint32_t(param_names_.size());
-  }
+  if (ref == 0) ref = archive_->parameter(x_.string(name)) + 1;
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ParameterInt(w, nullptr, t, ref - 1, value));
+    check(OTF2_EvtWriter_ParameterInt(w, nullptr, ts(th, t), ref - 1, value));
   }
 }
 
@@ -330,150 +304,90 @@ void Otf2Exporter::end(uint64_t t) {
   for (uint32_t th = 0; th < locations_.size(); ++th) {
     Location& l = locations_[th];
     while (l.teams > 0) {
-      if (OTF2_EvtWriter* w = writer(th)) check(OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, t, kTeam));
+      if (OTF2_EvtWriter* w = writer(th)) {
+        check(OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, ts(th, t), group_));
+      }
       --l.teams;
     }
     while (l.forks > 0) {
       if (OTF2_EvtWriter* w = writer(th)) {
-        check(OTF2_EvtWriter_ThreadJoin(w, nullptr, t, OTF2_PARADIGM_OPENMP));
+        check(OTF2_EvtWriter_ThreadJoin(w, nullptr, ts(th, t), OTF2_PARADIGM_OPENMP));
       }
       --l.forks;
     }
   }
 }
 
-OTF2_StringRef Otf2Exporter::string_ref(const std::string& s) {
-  auto it = strings_.find(s);
-  if (it != strings_.end()) return it->second;
-  OTF2_StringRef ref = OTF2_StringRef(strings_.size());
-  strings_.emplace(s, ref);
-  check(OTF2_GlobalDefWriter_WriteString(defs_, ref, s.c_str()));
-  return ref;
-}
-
-void Otf2Exporter::write_definitions() {
-  defs_ = OTF2_Archive_GetGlobalDefWriter(archive_);
-  if (!defs_) {
-    check(OTF2_ERROR_MEM_ALLOC_FAILED);
-    return;
-  }
-  uint64_t start_unix = x_.metadata.start_unix_ns;
-  check(OTF2_GlobalDefWriter_WriteClockProperties(
-      defs_, 1000000000, from_ns_, to_ns_ - from_ns_ + 1,
-      start_unix ? start_unix + from_ns_ : OTF2_UNDEFINED_TIMESTAMP));
-  check(OTF2_GlobalDefWriter_WriteParadigm(defs_, OTF2_PARADIGM_OPENMP, string_ref("OpenMP"),
-                                           OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN));
-
-  // The machine, the process and its threads.
-  std::string host = x_.metadata.host.empty() ? std::string("localhost") : x_.metadata.host;
-  check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs_, 0, string_ref(host), string_ref("node"),
-                                                 OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-  std::string process = x_.program_name() + " (pid " +
-                        std::to_string(x_.metadata.program.pid) + ")";
-  check(OTF2_GlobalDefWriter_WriteLocationGroup(defs_, 0, string_ref(process),
-                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                OTF2_UNDEFINED_LOCATION_GROUP));
-  std::vector<uint64_t> members;
-  for (uint32_t th = 0; th < locations_.size(); ++th) {
-    if (!filter_.thread(th)) continue;
-    members.push_back(th);
-    check(OTF2_GlobalDefWriter_WriteLocation(defs_, th, string_ref("thread " + std::to_string(th)),
-                                             OTF2_LOCATION_TYPE_CPU_THREAD, locations_[th].events,
-                                             0));
-  }
-
-  // The team: one communicator over every thread shown.
-  std::vector<uint64_t> ranks(members.size());
-  for (size_t i = 0; i < ranks.size(); ++i) ranks[i] = i;
-  check(OTF2_GlobalDefWriter_WriteGroup(defs_, 0, string_ref("OpenMP threads"),
-                                        OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
-                                        OTF2_GROUP_FLAG_NONE, uint32_t(members.size()),
-                                        members.data()));
-  check(OTF2_GlobalDefWriter_WriteGroup(defs_, 1, string_ref("OpenMP team"),
-                                        OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP,
-                                        OTF2_GROUP_FLAG_NONE, uint32_t(ranks.size()),
-                                        ranks.data()));
-  check(OTF2_GlobalDefWriter_WriteComm(defs_, kTeam, string_ref("OpenMP team"), 1,
-                                       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
-
-  // Regions.
-  for (uint32_t id = 1; id <= regions_.size(); ++id) {
-    const Region& r = regions_.at(id);
-    OTF2_StringRef name = string_ref(r.name);
-    OTF2_StringRef canonical = r.function.empty() ? name : string_ref(r.function);
-    OTF2_StringRef file = r.file.empty() ? OTF2_UNDEFINED_STRING : string_ref(r.file);
-    OTF2_Paradigm paradigm =
-        r.kind == Construct::kUser ? OTF2_PARADIGM_USER : OTF2_PARADIGM_OPENMP;
-    check(OTF2_GlobalDefWriter_WriteRegion(defs_, id - 1, name, canonical,
-                                           string_ref(construct_name(r.kind)),
-                                           region_role(r.kind), paradigm, OTF2_REGION_FLAG_NONE,
-                                           file, r.line, r.line));
-  }
-
-  // The ready-task count, recorded on the first location shown.
-  OTF2_MetricMemberRef member = 0;
-  check(OTF2_GlobalDefWriter_WriteMetricMember(
-      defs_, member, string_ref("ready tasks"),
-      string_ref("tasks created, ready to run and not running (POT's ready state)"),
-      OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
-      string_ref("tasks")));
-  check(OTF2_GlobalDefWriter_WriteMetricClass(defs_, kReadyMetric, 1, &member,
-                                              OTF2_METRIC_ASYNCHRONOUS,
-                                              OTF2_RECORDER_KIND_ABSTRACT));
-  if (metric_location_ != kNoThread) {
-    check(OTF2_GlobalDefWriter_WriteMetricClassRecorder(defs_, kReadyMetric, metric_location_));
-  }
-
-  // User parameters (tasklens_param_int).
-  for (size_t i = 0; i < param_names_.size(); ++i) {
-    check(OTF2_GlobalDefWriter_WriteParameter(defs_, OTF2_ParameterRef(i),
-                                              string_ref(x_.string(param_names_[i])),
-                                              OTF2_PARAMETER_TYPE_INT64));
-  }
-  check(OTF2_Archive_CloseGlobalDefWriter(archive_, defs_));
-  defs_ = nullptr;
-}
-
 Result<ExportSummary> Otf2Exporter::finish(const replay::ReplayStats& stats) {
   ExportSummary s;
   s.unit = "events";
+  Otf2GroupDef& g = archive_->group(group_);
   for (uint32_t th = 0; th < locations_.size(); ++th) {
     Location& l = locations_[th];
     s.records_out += l.events;
+    if (th < g.events.size()) g.events[th] = l.events;
     if (!l.writer && filter_.thread(th)) {
       // A location without events still needs its (empty) event file for the readers.
-      l.writer = OTF2_Archive_GetEvtWriter(archive_, th);
+      l.writer = archive_->evt_writer(first_location_ + th);
     }
-    if (l.writer) check(OTF2_Archive_CloseEvtWriter(archive_, l.writer));
+    archive_->close_evt_writer(l.writer);
     l.writer = nullptr;
   }
-  check(OTF2_Archive_CloseEvtFiles(archive_));
-  // Local definitions: none beyond the global ones, but readers expect the files.
-  check(OTF2_Archive_OpenDefFiles(archive_));
-  for (uint32_t th = 0; th < locations_.size(); ++th) {
-    if (!filter_.thread(th)) continue;
-    if (OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive_, th)) {
-      check(OTF2_Archive_CloseDefWriter(archive_, d));
-    }
+  g.metric_location =
+      metric_location_ == kNoThread ? UINT64_MAX : first_location_ + metric_location_;
+  if (owned_) {
+    auto closed = owned_->close();
+    if (!closed) return closed.error();
+    s.files.push_back(owned_->anchor());
   }
-  check(OTF2_Archive_CloseDefFiles(archive_));
-  write_definitions();
-  check(OTF2_Archive_Close(archive_));
-  archive_ = nullptr;
-  if (!error_.empty()) return Error{"writing the OTF2 archive " + path_.join(".otf2") + ": " + error_};
-  s.files.push_back(path_.join(".otf2"));
   s.events_in = stats.events;
   add_timeline_notes(s);
   return s;
+}
+
+OutputPath otf2_path(const std::string& out) {
+  if (fs::path(out).extension() != ".otf2") return OutputPath{out, "traces"};
+  return split_output(out, ".otf2");
 }
 
 Result<std::unique_ptr<Exporter>> make_otf2_exporter(const format::Experiment& x,
                                                      const std::string& out,
                                                      const ExportOptions& o,
                                                      symbols::Symbolizer* symbols) {
-  OutputPath path = split_output(out, ".otf2");
-  if (fs::path(out).extension() != ".otf2") path = OutputPath{out, "traces"};
-  return open_exporter<Otf2Exporter>(x, o, symbols, path);
+  auto archive = std::make_unique<Otf2Archive>(otf2_path(out));
+  Otf2Archive* a = archive.get();
+  return open_exporter<Otf2Exporter>(x, o, symbols, a, std::move(archive), Otf2Place{});
+}
+
+// An MPI run: every rank replayed in turn into one archive, a location group each.
+Result<ExportSummary> export_otf2_run(const format::MpiRun& run, const std::string& out,
+                                      const ExportOptions& o, const replay::Progress& progress) {
+  auto ranks = open_run_ranks(run, o);
+  if (!ranks) return ranks.error();
+  Otf2Archive archive(otf2_path(out));
+  std::string machine = ranks->empty() ? std::string("localhost") : ranks->front().x.metadata.host;
+  auto opened = archive.open("tasklens export of the MPI run " + run.dir,
+                             machine.empty() ? std::string("localhost") : machine);
+  if (!opened) return opened.error();
+  ExportSummary all;
+  all.unit = "events";
+  for (RunRank& r : *ranks) {
+    symbols::Symbolizer symbols(r.x.metadata.objects, o.symbols);
+    Otf2Exporter e(r.x, o, &symbols, &archive, nullptr, Otf2Place{r.label() + ": ", r.clock});
+    auto stats = replay::run_replay(r.x, {&e.pass()}, progress, &symbols);
+    if (!stats) return Error{r.label() + ": " + stats.error().message};
+    auto s = e.finish(*stats);
+    if (!s) return s.error();
+    all.events_in += stats->events;
+    all.records_out += s->records_out;
+    for (const auto& n : s->notes) all.notes.push_back(r.label() + ": " + n);
+    for (const auto& w : r.x.warnings) all.notes.push_back(r.label() + ": " + w);
+    for (const auto& p : stats->problems) all.notes.push_back(r.label() + ": " + p.message);
+  }
+  auto closed = archive.close();
+  if (!closed) return closed.error();
+  all.files.push_back(archive.anchor());
+  return all;
 }
 
 }  // namespace
@@ -484,6 +398,7 @@ const ExportFormat kOtf2Format = {
     "an OTF2 archive directory, or dir/name.otf2",
     "OTF2 for Vampir and the Score-P tools",
     25,  // measured 18-22
-    make_otf2_exporter};
+    make_otf2_exporter,
+    export_otf2_run};
 
 }  // namespace tasklens::exports

@@ -559,6 +559,7 @@ const ExportFormat kParaverFormat = {
     "a base name: name.prv, .pcf and .row",
     "Paraver (thread and task views)",
     150,  // measured 130-140 (.prv and .pcf)
-    make_paraver_exporter};
+    make_paraver_exporter,
+    nullptr};
 
 }  // namespace tasklens::exports

@@ -158,6 +158,7 @@ const ExportFormat kPerfettoJsonFormat = {
     "a JSON file",
     "Chrome/Perfetto trace-event JSON (chrome://tracing, ui.perfetto.dev; 5x bigger than perfetto)",
     240,  // measured 226
-    make_perfetto_json_exporter};
+    make_perfetto_json_exporter,
+    nullptr};
 
 }  // namespace tasklens::exports

@@ -50,8 +50,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <unordered_map>
 
+#include "export/mpi_ranks.h"
 #include "export/output.h"
 #include "export/perfetto_timeline.h"
 #include "export/proto_writer.h"
@@ -117,11 +121,25 @@ struct InternTable {
   }
 };
 
+// Where one experiment goes in the trace: alone, or one rank of an MPI run (docs/MPI.md), whose
+// packets are a sequence of their own, with its own track uuids, process and thread ids (pid:
+// rank * 1000 + the layout's pid; tid: rank * 1000000 + thread + 1), names prefixed with the rank,
+// and its times moved by the rank's shift on the run's time line (the incremental clock starts
+// there).
+struct PerfettoPlace {
+  uint64_t sequence = kSequence;
+  uint64_t first_uuid = 1;
+  int64_t pid_base = 0, tid_base = 0;
+  std::string prefix;
+  uint64_t shift_ns = 0;
+};
+
 class PerfettoProtoExporter final : public PerfettoTimeline {
  public:
   PerfettoProtoExporter(const format::Experiment& x, const ExportOptions& o,
-                        symbols::Symbolizer* symbols, std::string path)
-      : PerfettoTimeline(x, o, symbols), path_(std::move(path)) {
+                        symbols::Symbolizer* symbols, std::string path, PerfettoPlace place = {})
+      : PerfettoTimeline(x, o, symbols), path_(std::move(path)), place_(std::move(place)),
+        next_uuid_(place_.first_uuid) {
     names_.field = field::kEventNames;
     categories_.field = field::kEventCategories;
     annotation_names_.field = field::kDebugAnnotationNames;
@@ -147,6 +165,7 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
   uint64_t track(uint32_t pid, uint32_t tid) { return uuid_of(pid, tid); }
 
   std::string path_;
+  PerfettoPlace place_;
   TextOut out_;
   ProtoWriter w_;
   uint64_t packets_ = 0;
@@ -154,7 +173,7 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
   InternTable names_, categories_, annotation_names_;
   std::vector<uint64_t> region_iids_;            // region id -> name iid (0: not yet)
   std::vector<std::vector<uint64_t>> uuids_;     // [process][tid] -> track uuid (0: none)
-  uint64_t next_uuid_ = 1;
+  uint64_t next_uuid_;
   uint64_t counter_uuid_ = 0;  // named in the header's defaults
   bool counter_described_ = false;
   bool event_open_ = false;      // the last packet is an event packet not closed yet
@@ -167,7 +186,7 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
 size_t PerfettoProtoExporter::begin_packet() {
   close_event();
   size_t at = w_.open(field::kTracePacket);
-  w_.uint_field(field::kSequenceId, kSequence);
+  w_.uint_field(field::kSequenceId, place_.sequence);
   return at;
 }
 
@@ -214,11 +233,11 @@ void PerfettoProtoExporter::header(uint64_t from_ns) {
   size_t snapshot = w_.open(field::kClockSnapshot);
   size_t boot = w_.open(field::kClocks);
   w_.uint_field(field::kClockId, field::kBootTime);
-  w_.uint_field(field::kClockTimestamp, from_ns);
+  w_.uint_field(field::kClockTimestamp, from_ns + place_.shift_ns);
   w_.close(boot);
   size_t incremental = w_.open(field::kClocks);
   w_.uint_field(field::kClockId, field::kIncrementalClock);
-  w_.uint_field(field::kClockTimestamp, from_ns);
+  w_.uint_field(field::kClockTimestamp, from_ns + place_.shift_ns);
   w_.uint_field(field::kIsIncremental, 1);
   w_.close(incremental);
   w_.close(snapshot);
@@ -239,9 +258,9 @@ void PerfettoProtoExporter::process(uint32_t pid, const std::string& name, uint3
   size_t desc = w_.open(field::kTrackDescriptor);
   w_.uint_field(field::kUuid, uuid);
   size_t proc = w_.open(field::kProcess);
-  w_.int_field(field::kPid, pid);
-  w_.int_field(field::kSortIndex, sort_index);
-  w_.bytes_field(field::kProcessName, name);
+  w_.int_field(field::kPid, place_.pid_base + pid);
+  w_.int_field(field::kSortIndex, place_.pid_base + sort_index);
+  w_.bytes_field(field::kProcessName, place_.prefix + name);
   w_.close(proc);
   w_.close(desc);
   end_packet(at, false);
@@ -257,8 +276,8 @@ void PerfettoProtoExporter::thread(uint32_t pid, uint32_t tid, const std::string
   if (pid == kPerfettoThreadsPid) {
     // A thread track of the program's "process".
     size_t th = w_.open(field::kThread);
-    w_.int_field(field::kPid, pid);
-    w_.int_field(field::kTid, tid);
+    w_.int_field(field::kPid, place_.pid_base + pid);
+    w_.int_field(field::kTid, place_.tid_base + tid);
     w_.bytes_field(field::kThreadName, name);
     w_.close(th);
   } else {
@@ -279,7 +298,7 @@ std::pair<size_t, size_t> PerfettoProtoExporter::begin_event(uint64_t t, uint64_
     w_.uint_field(field::kTimestamp, t - last_ts_);
     last_ts_ = t;
   } else {
-    w_.uint_field(field::kTimestamp, t);
+    w_.uint_field(field::kTimestamp, t + place_.shift_ns);
     w_.uint_field(field::kTimestampClockId, field::kBootTime);
   }
   size_t event = w_.open(field::kTrackEvent);
@@ -405,6 +424,52 @@ Result<std::unique_ptr<Exporter>> make_perfetto_proto_exporter(const format::Exp
   return open_exporter<PerfettoProtoExporter>(x, o, symbols, out);
 }
 
+// An MPI run: every rank written as a sequence of its own into a part file, the parts then
+// joined (a trace is its packets one after the other, so the files' bytes are).
+Result<ExportSummary> export_perfetto_proto_run(const format::MpiRun& run, const std::string& out,
+                                                const ExportOptions& o,
+                                                const replay::Progress& progress) {
+  auto ranks = open_run_ranks(run, o);
+  if (!ranks) return ranks.error();
+  auto dirs = make_parent_dirs(out);
+  if (!dirs) return dirs.error();
+  std::ofstream joined(out, std::ios::binary | std::ios::trunc);
+  if (!joined) return Error{"cannot write " + out};
+  ExportSummary all;
+  all.unit = "trace packets";
+  for (size_t i = 0; i < ranks->size(); ++i) {
+    RunRank& r = (*ranks)[i];
+    PerfettoPlace place;
+    place.sequence = kSequence + i;
+    place.first_uuid = (uint64_t(i) << 40) + 1;
+    place.pid_base = r.rank * 1000;
+    place.tid_base = r.rank * 1000000;
+    place.prefix = r.label() + ": ";
+    place.shift_ns = uint64_t(std::max<int64_t>(0, r.clock.shift_ns));
+    std::string part = out + ".rank-" + std::to_string(r.rank) + ".part";
+    symbols::Symbolizer symbols(r.x.metadata.objects, o.symbols);
+    PerfettoProtoExporter e(r.x, o, &symbols, part, place);
+    auto opened = e.open();
+    if (!opened) return opened.error();
+    auto stats = replay::run_replay(r.x, {&e.pass()}, progress, &symbols);
+    if (!stats) return Error{r.label() + ": " + stats.error().message};
+    auto s = e.finish(*stats);
+    if (!s) return s.error();
+    std::ifstream in(part, std::ios::binary);
+    joined << in.rdbuf();
+    in.close();
+    std::remove(part.c_str());
+    all.events_in += stats->events;
+    all.records_out += s->records_out;
+    for (const auto& n : s->notes) all.notes.push_back(r.label() + ": " + n);
+    for (const auto& p : stats->problems) all.notes.push_back(r.label() + ": " + p.message);
+  }
+  joined.close();
+  if (!joined) return Error{"cannot write " + out};
+  all.files.push_back(out);
+  return all;
+}
+
 }  // namespace
 
 extern const ExportFormat kPerfettoFormat;
@@ -413,6 +478,7 @@ const ExportFormat kPerfettoFormat = {
     "a Perfetto protobuf trace file",
     "Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)",
     60,  // measured 43-55
-    make_perfetto_proto_exporter};
+    make_perfetto_proto_exporter,
+    export_perfetto_proto_run};
 
 }  // namespace tasklens::exports

@@ -38,7 +38,10 @@ void PerfettoTimeline::begin(const TimelineInfo& info) {
 void PerfettoTimeline::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
   settle_counter(t);
   const Region& r = regions_.at(region);
-  const char* cat = is_task(r.kind) ? "task" : r.kind == format::Construct::kUser ? "user" : "openmp";
+  const char* cat = is_task(r.kind)                       ? "task"
+                    : r.kind == format::Construct::kUser ? "user"
+                    : r.kind == format::Construct::kMpi  ? "mpi"
+                                                         : "openmp";
   begin_region(kPerfettoThreadsPid, th + 1, t, region, cat, region == owner.region ? &owner : nullptr);
 }
 

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "format/mpi_ops.h"
+
 namespace tasklens::exports {
 
 RegionTable::RegionTable(const format::Experiment& x, symbols::Symbolizer* symbols)
@@ -22,6 +26,11 @@ Region RegionTable::make(Construct kind, uint64_t key) {
   Region r{kind, key, "", "", "", 0};
   if (kind == Construct::kUser) {
     r.name = x_.string(key);
+    return r;
+  }
+  if (kind == Construct::kMpi) {
+    r.name = "MPI_" + std::string(format::mpi_op_name(uint16_t(std::min<uint64_t>(key, 0xffff))));
+    r.function = r.name;
     return r;
   }
   if (kind == Construct::kInitialTask) {

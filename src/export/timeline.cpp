@@ -337,6 +337,19 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
         leave_in(th, t, id, Construct::kUser, u.name, false);
       break;
     }
+    case Kind::kMpiCall: {
+      // An MPI call: a region of its own (MPI_Barrier, ...) in the calling thread's task; calls
+      // do not nest (the library's own PMPI calls are not recorded), so the end closes the
+      // innermost one whatever its op says.
+      const auto c = format::ev::MpiCall::of(e);
+      uint64_t id = top(th);
+      if (!id) break;
+      if (begins(e))
+        enter_in(th, t, id, regions_.intern(Construct::kMpi, c.mpi_op));
+      else if (ends(e))
+        leave_in(th, t, id, Construct::kMpi, 0, true);
+      break;
+    }
     case Kind::kUserParam:
       if (emitting(th)) {
         const auto up = format::ev::UserParam::of(e);

@@ -34,6 +34,7 @@ enum class Construct : uint8_t {
   kOrdered,
   kAtomic,
   kUser,  // a user region of the C API (keyed by its string id)
+  kMpi,   // an MPI call the PMPI library recorded (keyed by its format::MpiOp; docs/MPI.md)
   kCount  // also "none": what the mapping functions return for kinds that are no construct
 };
 constexpr size_t kConstructCount = size_t(Construct::kCount);
@@ -46,6 +47,7 @@ enum class ConstructClass : uint8_t {
   kSync,      // waits: barriers, taskwait, taskgroup, reduction
   kMutex,     // mutual exclusion: critical, locks, ordered, atomic
   kUser,      // a user region
+  kMpi,       // an MPI call: the rank communicates or waits for another
 };
 
 struct ConstructInfo {
@@ -79,6 +81,7 @@ inline constexpr std::array<ConstructInfo, kConstructCount> kConstructs = {{
     {Construct::kOrdered, "ordered", ConstructClass::kMutex},
     {Construct::kAtomic, "atomic", ConstructClass::kMutex},
     {Construct::kUser, "user region", ConstructClass::kUser},
+    {Construct::kMpi, "MPI call", ConstructClass::kMpi},
 }};
 
 // "parallel", "implicit barrier", ...; "?" for kCount and out of range values.

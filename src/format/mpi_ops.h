@@ -58,6 +58,28 @@ inline bool is_mpi_setup(uint16_t op) {
   return op == uint16_t(MpiOp::kInit) || op == uint16_t(MpiOp::kFinalize);
 }
 
+// A collective call: every rank of the communicator makes it, in the same order (the ranks'
+// n-th collectives on one communicator are one operation: docs/MPI.md, who waits on whom).
+inline bool is_mpi_collective(uint16_t op) {
+  switch (MpiOp(op)) {
+    case MpiOp::kBarrier:
+    case MpiOp::kBcast:
+    case MpiOp::kReduce:
+    case MpiOp::kAllreduce:
+    case MpiOp::kAlltoall:
+    case MpiOp::kAlltoallv:
+    case MpiOp::kGather:
+    case MpiOp::kGatherv:
+    case MpiOp::kScatter:
+    case MpiOp::kScatterv:
+    case MpiOp::kAllgather:
+    case MpiOp::kAllgatherv:
+    case MpiOp::kReduceScatter:
+    case MpiOp::kScan: return true;
+    default: return false;
+  }
+}
+
 // A peer that is none (a collective) or any (MPI_ANY_SOURCE): the `peer` of kMpiCall.
 inline constexpr int64_t kMpiNoPeer = -1;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/mpi_waits.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -56,10 +57,15 @@ nlohmann::json mpi_run_json(const format::MpiRun& run, const std::vector<nlohman
     total_work += work;
     if (max_work_rank < 0 || work > max_work) max_work = work, max_work_rank = run.ranks[i].rank;
     if (max_mpi_rank < 0 || mpi > max_mpi) max_mpi = mpi, max_mpi_rank = run.ranks[i].rank;
+    nlohmann::json own = doc;
+    // The collective calls were there for the waits below: not part of the rank's report.
+    if (own.is_object() && own.contains("mpi") && own["mpi"].is_object()) {
+      own["mpi"].erase("collectives");
+    }
     ranks.push_back({{"rank", run.ranks[i].rank},
                      {"dir", run.ranks[i].dir},
                      {"breakdown", b},
-                     {"report", doc}});
+                     {"report", std::move(own)}});
   }
   double mean_work = ranks.empty() ? 0.0 : double(total_work) / double(ranks.size());
   nlohmann::json imbalance = {
@@ -78,7 +84,8 @@ nlohmann::json mpi_run_json(const format::MpiRun& run, const std::vector<nlohman
                        {"warnings", run.warnings}}},
           {"ranks", ranks},
           {"sum", sum},
-          {"imbalance", imbalance}};
+          {"imbalance", imbalance},
+          {"waits", mpi_waits_json(run, rank_docs)}};
 }
 
 std::string mpi_run_text(const nlohmann::json& doc) {
@@ -113,6 +120,22 @@ std::string mpi_run_text(const nlohmann::json& doc) {
   } else {
     out += fmt::format("most time in MPI: rank {} ({})\n", im["most_waiting_rank"].get<int64_t>(),
                        duration(im["most_waiting_mpi_ns"].get<uint64_t>()));
+  }
+  const nlohmann::json& w = doc["waits"];
+  if (w["collectives_matched"].get<uint64_t>() > 0) {
+    out += fmt::format("\n  waits in collectives ({} matched across ranks):\n",
+                       w["collectives_matched"].get<uint64_t>());
+    out += fmt::format("  {:<6} {:>12} {:>16} {:>12} {:>16}\n", "rank", "waited", "most on rank",
+                       "last in", "others waited");
+    for (const auto& one : w["ranks"]) {
+      std::string on = one["waited_most_on"].is_null()
+                           ? std::string("-")
+                           : std::to_string(one["waited_most_on"].get<int64_t>());
+      out += fmt::format("  {:<6} {:>12} {:>16} {:>12} {:>16}\n", one["rank"].get<int64_t>(),
+                         duration(one["collective_wait_ns"].get<uint64_t>()), on,
+                         one["arrived_last"].get<uint64_t>(),
+                         duration(one["made_others_wait_ns"].get<uint64_t>()));
+    }
   }
   out += "  A rank's own sections: tasklens report DIR/rank-N (or --json here: ranks[].report)\n";
   return out;

@@ -60,6 +60,20 @@ class MpiSection : public Section {
       return {{"local_ns", c->local_ns}, {"offset_ns", c->offset_ns}};
     };
     j["clock"] = {{"init", clock(m.init_clock)}, {"finalize", clock(m.finalize_clock)}};
+    if (ctx.options.mpi_collectives) {
+      // In this rank's CLOCK_MONOTONIC; the run's report puts them on rank 0's clock.
+      nlohmann::json comm = nlohmann::json::array(), arrive = comm, leave = comm;
+      uint64_t start = ctx.experiment.clock.start_monotonic_ns;
+      for (const analysis::MpiCollectiveCall& c : m.collectives) {
+        comm.push_back(c.comm);
+        arrive.push_back(start + c.begin_ns);
+        leave.push_back(start + c.end_ns);
+      }
+      j["collectives"] = {{"host", ctx.experiment.metadata.host},
+                          {"comm", comm},
+                          {"arrive_ns", arrive},
+                          {"leave_ns", leave}};
+    }
     return j;
   }
 

@@ -26,6 +26,9 @@ struct ReportOptions {
   std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
   std::vector<uint32_t> what_if_cutoffs;  // --what-if-cutoffs: depths simulated besides the search
   std::vector<std::string> what_if_also;  // --what-if-also: further recordings of the program
+  // The mpi section lists the rank's collective calls (`collectives`), for the MPI run's report
+  // to match them across ranks (mpi_waits.h); that report takes the list out again.
+  bool mpi_collectives = false;
 };
 
 struct ReportContext {

@@ -67,6 +67,19 @@ TEST(MpiTime, CallsButInitAndFinalizeAreMpiTimeAndPreemptionInThemIsSaid) {
   ASSERT_TRUE(m.init_clock && m.finalize_clock);
   EXPECT_EQ(m.init_clock->offset_ns, 100);
   EXPECT_EQ(m.finalize_clock->offset_ns, -40);
+  // The collectives, for the run's waits: the Barrier only (Recv is point to point).
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(m.collectives[0].op, uint16_t(MpiOp::kBarrier));
+  EXPECT_EQ(m.collectives[0].comm, 3u);
+  EXPECT_EQ(m.collectives[0].begin_ns, 1000u);
+  EXPECT_EQ(m.collectives[0].end_ns, 1600u);
+  // The offset on the line through (5000, 100) and (9000, -40), extended past both.
+  EXPECT_DOUBLE_EQ(m.offset_at(5000), 100.0);
+  EXPECT_DOUBLE_EQ(m.offset_at(7000), 30.0);
+  EXPECT_DOUBLE_EQ(m.offset_at(9000), -40.0);
+  EXPECT_DOUBLE_EQ(m.offset_at(13000), -180.0);
+  EXPECT_DOUBLE_EQ(mpi_clock_offset(m.init_clock, std::nullopt, 9000), 100.0);
+  EXPECT_DOUBLE_EQ(mpi_clock_offset(std::nullopt, std::nullopt, 9000), 0.0);
 }
 
 // A call still open at the end (the program died in it) counts up to the end of the run.

@@ -13,34 +13,32 @@
 #include "support/recording.h"
 #include "support/test_paths.h"
 #include "support/trace_builder.h"
+#include "mpi_recording.h"
 
 namespace tasklens::testing {
-namespace {
-
-constexpr int kTasks = 20;
-constexpr int kDelayMs = 200;
-
-const std::vector<std::string> kRootEnv = {"OMPI_ALLOW_RUN_AS_ROOT=1",
-                                           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
 
 // `mpirun -np 2 tasklens run -q -n 2 -o DIR -- mpi_tasks`, once for every test.
-struct MpiRecording {
-  std::string dir;
-  CommandResult run;
-};
-
-const MpiRecording& recording() {
+const MpiRecording& mpi_recording() {
   static const MpiRecording rec = [] {
     MpiRecording r;
     r.dir = scratch_dir("mpi") + "/run";
     r.run = run_command({TASKLENS_MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", "2",
                          tasklens_bin(), "run", "-q", "-n", "2", "-o", r.dir, "--",
-                         example("mpi_tasks"), std::to_string(kTasks), std::to_string(kDelayMs)},
-                        kRootEnv);
+                         example("mpi_tasks"), std::to_string(kMpiTasks),
+                         std::to_string(kMpiDelayMs)},
+                        kMpiRootEnv);
     return r;
   }();
   return rec;
 }
+
+namespace {
+
+constexpr int kTasks = kMpiTasks;
+constexpr int kDelayMs = kMpiDelayMs;
+const std::vector<std::string>& kRootEnv = kMpiRootEnv;
+
+const MpiRecording& recording() { return mpi_recording(); }
 
 TEST(MpiRun, EveryRankIsRecordedIntoItsOwnFolderOfOneDirectory) {
   const MpiRecording& rec = recording();
@@ -114,6 +112,34 @@ TEST(MpiRun, TheRankThatWaitsInTheBarrierShowsItAsMpiTime) {
   EXPECT_EQ(im["most_waiting_rank"], 0);
   EXPECT_GT(im["load_balance"].get<double>(), 0.0);
   EXPECT_LT(im["load_balance"].get<double>(), 0.9);
+}
+
+// Rank 1 sleeps before the barrier: rank 0 waits on it there, for the time it measured itself;
+// the Allreduce after it is matched too (2 collectives, on MPI_COMM_WORLD).
+TEST(MpiRun, TheRankThatArrivesLateIsTheOneTheOthersWaitOn) {
+  const MpiRecording& rec = recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  JsonReport rep = report_json(rec.dir, {});
+  ASSERT_EQ(rep.command.status, 0) << rep.command.err;
+  const auto& w = rep.doc["waits"];
+  EXPECT_EQ(w["collectives_matched"], 2) << w.dump();
+  EXPECT_EQ(w["collective_calls_left_out"], 0);
+  EXPECT_EQ(w["most_waiting_rank"], 0);
+  EXPECT_EQ(w["most_waited_on_rank"], 1);
+  ASSERT_EQ(w["ranks"].size(), 2u);
+  const auto& r0 = w["ranks"][0];
+  const auto& r1 = w["ranks"][1];
+  EXPECT_EQ(r0["waited_most_on"], 1);
+  EXPECT_GE(r1["arrived_last"].get<uint64_t>(), 1u);  // the barrier (the Allreduce: either)
+  size_t line0 = rec.run.out.find("rank=0");
+  ASSERT_NE(line0, std::string::npos) << rec.run.out;
+  long long measured = printed_value(rec.run.out.substr(line0), "barrier_ns");
+  uint64_t waited = r0["collective_wait_ns"];
+  EXPECT_NEAR(double(waited), double(measured), 0.15 * double(measured)) << w.dump();
+  EXPECT_EQ(r1["made_others_wait_ns"].get<uint64_t>(), r0["waited_most_on_ns"].get<uint64_t>());
+  EXPECT_LT(r1["collective_wait_ns"].get<uint64_t>(), waited / 10);
+  // The calls were there for the matching: not in the ranks' own documents.
+  EXPECT_FALSE(rep.doc["ranks"][0]["report"]["mpi"].contains("collectives"));
 }
 
 // `mpirun -np P tasklens report DIR --json`: the ranks' reports made by P processes, one document
