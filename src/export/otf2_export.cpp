@@ -109,6 +109,8 @@ OTF2_RegionRole region_role(Construct k) {
 
 constexpr OTF2_CommRef kTeam = 0;
 constexpr OTF2_MetricRef kReadyMetric = 0;
+// perf_event counter i (`tasklens run --counters`): metric class and member kFirstCounter + i.
+constexpr OTF2_MetricRef kFirstCounter = 1;
 
 // A task in OTF2's terms: (creating thread, thread-private generation number). tasklens ids are
 // exactly that pair (the recording thread and its counter), so they map one to one.
@@ -152,6 +154,14 @@ class Otf2Exporter final : public TimelineExporter {
   void fork(uint32_t th, uint64_t t, uint32_t requested) override;
   void join(uint32_t th, uint64_t t) override;
   void parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) override;
+  void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override {
+    if (OTF2_EvtWriter* w = writer(th)) {
+      OTF2_Type type = OTF2_TYPE_UINT64;
+      OTF2_MetricValue v;
+      v.unsigned_int = value;
+      check(OTF2_EvtWriter_Metric(w, nullptr, t, kFirstCounter + index, 1, &type, &v));
+    }
+  }
   void end(uint64_t t) override;
 
   OTF2_EvtWriter* writer(uint32_t th);
@@ -422,6 +432,22 @@ void Otf2Exporter::write_definitions() {
                                               OTF2_RECORDER_KIND_ABSTRACT));
   if (metric_location_ != kNoThread) {
     check(OTF2_GlobalDefWriter_WriteMetricClassRecorder(defs_, kReadyMetric, metric_location_));
+  }
+
+  // perf_event counters: one metric class of one member each, the thread's running total
+  // (accumulated since the recorder opened the counter) at every task switch.
+  const std::vector<std::string>& counters = x_.metadata.counters;
+  for (uint32_t i = 0; i < counters.size() && i < format::kMaxCounters; ++i) {
+    OTF2_MetricMemberRef m = kFirstCounter + i;
+    bool ns = counters[i] == "task-clock";
+    check(OTF2_GlobalDefWriter_WriteMetricMember(
+        defs_, m, string_ref(counters[i]),
+        string_ref("perf_event counter " + counters[i] + ", read at every task switch"),
+        OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
+        OTF2_BASE_DECIMAL, ns ? -9 : 0, string_ref(ns ? "s" : "events")));
+    check(OTF2_GlobalDefWriter_WriteMetricClass(defs_, kFirstCounter + i, 1, &m,
+                                                OTF2_METRIC_ASYNCHRONOUS,
+                                                OTF2_RECORDER_KIND_CPU));
   }
 
   // User parameters (tasklens_param_int).
