@@ -49,6 +49,10 @@ size_t ProfilePass::ChildKeyHash::operator()(const ChildKey& k) const {
 
 void ProfilePass::begin(const replay::ReplayInfo& info) {
   experiment_ = info.experiment;
+  counter_count_ = experiment_ ? uint32_t(std::min<size_t>(experiment_->metadata.counters.size(),
+                                                           format::kMaxCounters))
+                               : 0;
+  bad_counter_samples_ = 0;
   result_ = Profile{};
   result_.threads = info.threads;
   result_.max_active_per_thread.assign(info.threads, 0);
@@ -103,6 +107,9 @@ uint32_t ProfilePass::construct_index(uint64_t codeptr) {
   TaskConstruct c;
   c.codeptr = codeptr;
   c.root = node(kNoNode, NodeKind::kTask, 0, codeptr);
+  for (uint32_t i = 0; i < counter_count_; ++i) {
+    c.counters.emplace_back(experiment_->metadata.counters[i], Stat{});
+  }
   result_.tasks.push_back(std::move(c));
   result_.task_roots.push_back(result_.tasks.back().root);
   construct_by_code_.emplace(codeptr, index);

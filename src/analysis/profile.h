@@ -28,6 +28,7 @@
 //   the graph's grains do), and the split counts the instances that set it again.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -95,8 +96,8 @@ struct TaskConstruct {
   Stat start_delay;          // creation to first start, per instance
   uint32_t max_active_per_thread = 0;  // Lorenz et al. Table II, for this construct alone
   std::vector<ParamSplit> params;
-  // perf_event counters (profile mode, `tasklens run --counters`): per counter name, over the
-  // instances, each instance's deltas summed over its fragments.
+  // perf_event counters (`tasklens run --counters`, both modes): per counter name, over the
+  // instances, each instance's deltas summed over its fragments (profile_counters.cpp).
   std::vector<std::pair<std::string, Stat>> counters;
 };
 
@@ -116,9 +117,12 @@ class ProfilePass : public replay::Pass {
  public:
   void begin(const replay::ReplayInfo& info) override;
   void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void counters(const replay::Record& r, const replay::TaskModel& m) override;
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
 
   const Profile& result() const { return result_; }
+  // `counters` events whose counter index is beyond the metadata's counters (damage), ignored.
+  uint64_t bad_counter_samples() const { return bad_counter_samples_; }
 
  private:
   enum class FrameType : uint8_t {
@@ -160,6 +164,7 @@ class ProfilePass : public replay::Pass {
       bool again;     // it set the parameter more than once
     };
     std::vector<Param> params;
+    std::array<uint64_t, format::kMaxCounters> counter_sum{};  // deltas over its fragments
 
     // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
     void clear() {
@@ -186,6 +191,9 @@ class ProfilePass : public replay::Pass {
     Run* current_hint = nullptr;
     Run* implicit_hint = nullptr;
     Run* created_hint = nullptr;
+    // The counters' values at the thread's previous `counters` event (valid: bit i set).
+    std::array<uint64_t, format::kMaxCounters> counter_last{};
+    uint32_t counter_valid = 0;
   };
   struct RegionInfo {
     uint32_t parent_node = kNoNode;  // where the encountering task was
@@ -254,8 +262,12 @@ class ProfilePass : public replay::Pass {
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
   void set_active(uint32_t thread, uint32_t construct, int delta);
   ThreadState& thread_state(uint32_t thread);
+  // The instance's counter sums into its construct's statistics (at its end).
+  void add_counters(const Run& x, TaskConstruct& c);
 
   const format::Experiment* experiment_ = nullptr;
+  uint32_t counter_count_ = 0;  // the metadata's counters (at most kMaxCounters)
+  uint64_t bad_counter_samples_ = 0;
   Profile result_;
   std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
   std::unordered_map<uint64_t, uint32_t> construct_by_code_;

@@ -247,6 +247,7 @@ void ProfilePass::task_end(Run& x, uint32_t thread, uint64_t now, bool finished)
   TaskConstruct& c = result_.tasks[x.construct];
   c.time.add(total);
   if (!finished) ++c.unfinished;
+  add_counters(x, c);
   for (const auto& p : x.params) {
     ParamSplit& split = param_split(x.construct, p.name);
     split.set_again += p.again;

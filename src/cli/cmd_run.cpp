@@ -97,10 +97,6 @@ int run(const RunOptions& o) {
                          "./app args...)\n");
     return 2;
   }
-  if (!o.counters.empty() && o.mode != "profile") {
-    std::fprintf(stderr, "tasklens run: --counters is read in profile mode only (add --mode "
-                         "profile); recording a trace without counters\n");
-  }
   // An inherited TASKLENS_BUFFER_MB the recorder could not use: refused before the program runs.
   if (const char* mb = std::getenv("TASKLENS_BUFFER_MB"); o.buffer_mb == 0 && mb && *mb) {
     long v;
@@ -282,7 +278,8 @@ void add_run_command(CLI::App& app, int* exit_code) {
   sub->add_option("--counters", o->counters,
                   "perf_event counters per task, comma-separated: task-clock, page-faults, "
                   "context-switches, cpu-migrations (software; hardware ones - instructions, "
-                  "cycles, cache-misses, branch-misses - need a PMU). Profile mode only")
+                  "cycles, cache-misses, branch-misses - need a PMU), read at every task switch "
+                  "(trace and profile mode)")
       ->type_name("LIST");
   sub->add_flag("-q,--quiet", o->quiet, "Print no summary");
   sub->add_flag("--force", o->force,

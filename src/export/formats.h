@@ -29,6 +29,8 @@ constexpr uint32_t kTypeTaskConstruct = 60000002;  // construct of the running /
 constexpr uint32_t kTypeTaskInstance = 60000003;   // the running task instance
 constexpr uint32_t kTypeReadyTasks = 60000004;     // number of ready tasks
 constexpr uint32_t kTypeThread = 60000005;         // task view: executing thread + 1 (0: none)
+constexpr uint32_t kTypeCounter = 60000050;        // + i: perf_event counter i, delta since the
+                                                   // thread's previous task switch
 constexpr uint32_t kTypeParameter = 60000100;      // + n: the n-th user parameter's value
 constexpr uint32_t kTagCreation = 1, kTagDependence = 2, kTagMigration = 3;
 }  // namespace paraver

@@ -109,9 +109,9 @@ Result<bool> Otf2Archive::open(const std::string& description, const std::string
 
   g_otf2_error = &error_;
   OTF2_Error_RegisterCallback(on_otf2_error, nullptr);
-  archive_ = OTF2_Archive_Open(path_.dir.c_str(), path_.stem.c_str(), OTF2_FILEMODE_WRITE,
-                               kChunkBytes, uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX,
-                               OTF2_COMPRESSION_NONE);
+  archive_ =
+      OTF2_Archive_Open(path_.dir.c_str(), path_.stem.c_str(), OTF2_FILEMODE_WRITE, kChunkBytes,
+                        uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive_) {
     return Error{"cannot create the OTF2 archive " + anchor_ +
                  (error_.empty() ? std::string() : ": " + error_)};
@@ -147,6 +147,14 @@ uint32_t Otf2Archive::parameter(const std::string& name) {
   auto [it, added] = parameter_refs_.emplace(name, uint32_t(parameters_.size()));
   if (added) parameters_.push_back(name);
   return it->second;
+}
+
+OTF2_MetricRef Otf2Archive::counter(const std::string& name) {
+  for (uint32_t i = 0; i < counters_.size(); ++i) {
+    if (counters_[i] == name) return kReadyMetric + 1 + i;
+  }
+  counters_.push_back(name);
+  return OTF2_MetricRef(kReadyMetric + counters_.size());
 }
 
 uint32_t Otf2Archive::add_group(Otf2GroupDef g) {
@@ -196,9 +204,8 @@ void Otf2Archive::write_definitions() {
     if (nodes.count(g.host)) continue;
     OTF2_SystemTreeNodeRef ref = OTF2_SystemTreeNodeRef(nodes.size());
     nodes.emplace(g.host, ref);
-    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs_, ref, string_ref(g.host),
-                                                   string_ref("node"),
-                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(
+        defs_, ref, string_ref(g.host), string_ref("node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   }
   std::vector<uint64_t> members;  // every location shown
   for (uint32_t gi = 0; gi < groups_.size(); ++gi) {
@@ -217,10 +224,9 @@ void Otf2Archive::write_definitions() {
   }
 
   // A team per process: one communicator over its threads shown (members of group 0).
-  check(OTF2_GlobalDefWriter_WriteGroup(defs_, kLocationsGroup, string_ref("OpenMP threads"),
-                                        OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
-                                        OTF2_GROUP_FLAG_NONE, uint32_t(members.size()),
-                                        members.data()));
+  check(OTF2_GlobalDefWriter_WriteGroup(
+      defs_, kLocationsGroup, string_ref("OpenMP threads"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+      OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, uint32_t(members.size()), members.data()));
   uint64_t index = 0;
   for (uint32_t gi = 0; gi < groups_.size(); ++gi) {
     const Otf2GroupDef& g = groups_[gi];
@@ -229,12 +235,11 @@ void Otf2Archive::write_definitions() {
       if (g.shown[th]) ranks.push_back(index++);
     }
     std::string name = groups_.size() == 1 ? std::string("OpenMP team") : g.name + ": OpenMP team";
-    check(OTF2_GlobalDefWriter_WriteGroup(defs_, 1 + gi, string_ref(name),
-                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP,
-                                          OTF2_GROUP_FLAG_NONE, uint32_t(ranks.size()),
-                                          ranks.data()));
-    check(OTF2_GlobalDefWriter_WriteComm(defs_, gi, string_ref(name), 1 + gi,
-                                         OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+    check(OTF2_GlobalDefWriter_WriteGroup(
+        defs_, 1 + gi, string_ref(name), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_OPENMP,
+        OTF2_GROUP_FLAG_NONE, uint32_t(ranks.size()), ranks.data()));
+    check(OTF2_GlobalDefWriter_WriteComm(defs_, gi, string_ref(name), 1 + gi, OTF2_UNDEFINED_COMM,
+                                         OTF2_COMM_FLAG_NONE));
   }
 
   for (uint32_t ref = 0; ref < regions_.size(); ++ref) {
@@ -243,8 +248,8 @@ void Otf2Archive::write_definitions() {
     OTF2_StringRef canonical = r.canonical.empty() ? name : string_ref(r.canonical);
     OTF2_StringRef file = r.file.empty() ? OTF2_UNDEFINED_STRING : string_ref(r.file);
     check(OTF2_GlobalDefWriter_WriteRegion(defs_, ref, name, canonical, string_ref(r.description),
-                                           r.role, r.paradigm, OTF2_REGION_FLAG_NONE, file,
-                                           r.line, r.line));
+                                           r.role, r.paradigm, OTF2_REGION_FLAG_NONE, file, r.line,
+                                           r.line));
   }
 
   // The ready-task count, recorded on the first location shown of each process.
@@ -254,20 +259,32 @@ void Otf2Archive::write_definitions() {
       string_ref("tasks created, ready to run and not running (POT's ready state)"),
       OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
       string_ref("tasks")));
-  check(OTF2_GlobalDefWriter_WriteMetricClass(defs_, kReadyMetric, 1, &member,
-                                              OTF2_METRIC_ASYNCHRONOUS,
-                                              OTF2_RECORDER_KIND_ABSTRACT));
+  check(OTF2_GlobalDefWriter_WriteMetricClass(
+      defs_, kReadyMetric, 1, &member, OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT));
   for (const Otf2GroupDef& g : groups_) {
     if (g.metric_location != UINT64_MAX) {
       check(OTF2_GlobalDefWriter_WriteMetricClassRecorder(defs_, kReadyMetric, g.metric_location));
     }
   }
 
+  // perf_event counters: one metric class of one member each, the thread's running total
+  // (accumulated since the recorder opened the counter) at every task switch.
+  for (uint32_t i = 0; i < counters_.size(); ++i) {
+    OTF2_MetricMemberRef m = kReadyMetric + 1 + i;
+    bool ns = counters_[i] == "task-clock";
+    check(OTF2_GlobalDefWriter_WriteMetricMember(
+        defs_, m, string_ref(counters_[i]),
+        string_ref("perf_event counter " + counters_[i] + ", read at every task switch"),
+        OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL,
+        ns ? -9 : 0, string_ref(ns ? "s" : "events")));
+    check(OTF2_GlobalDefWriter_WriteMetricClass(defs_, m, 1, &m, OTF2_METRIC_ASYNCHRONOUS,
+                                                OTF2_RECORDER_KIND_CPU));
+  }
+
   // User parameters (tasklens_param_int).
   for (size_t i = 0; i < parameters_.size(); ++i) {
-    check(OTF2_GlobalDefWriter_WriteParameter(defs_, OTF2_ParameterRef(i),
-                                              string_ref(parameters_[i]),
-                                              OTF2_PARAMETER_TYPE_INT64));
+    check(OTF2_GlobalDefWriter_WriteParameter(
+        defs_, OTF2_ParameterRef(i), string_ref(parameters_[i]), OTF2_PARAMETER_TYPE_INT64));
   }
   check(OTF2_Archive_CloseGlobalDefWriter(archive_, defs_));
   defs_ = nullptr;

@@ -34,8 +34,8 @@ struct Otf2GroupDef {
   std::string name;  // "rank 1: app (pid 42)" or "app (pid 42)"
   std::string host;
   uint64_t first_location = 0;
-  std::vector<bool> shown;         // by thread: a location is defined
-  std::vector<uint64_t> events;    // by thread
+  std::vector<bool> shown;                // by thread: a location is defined
+  std::vector<uint64_t> events;           // by thread
   uint64_t metric_location = UINT64_MAX;  // where its ready-task metric is recorded
 };
 
@@ -52,9 +52,11 @@ class Otf2Archive {
   OTF2_EvtWriter* evt_writer(uint64_t location);
   void close_evt_writer(OTF2_EvtWriter* w);
 
-  uint32_t region(const Otf2RegionDef& r);       // its ref, defined at the first use
-  uint32_t parameter(const std::string& name);   // its ref, defined at the first use
-  uint32_t add_group(Otf2GroupDef g);            // a new location group; its index
+  uint32_t region(const Otf2RegionDef& r);      // its ref, defined at the first use
+  uint32_t parameter(const std::string& name);  // its ref, defined at the first use
+  // A perf_event counter (`tasklens run --counters`): its metric ref, defined at the first use.
+  OTF2_MetricRef counter(const std::string& name);
+  uint32_t add_group(Otf2GroupDef g);  // a new location group; its index
   Otf2GroupDef& group(uint32_t i) { return groups_[i]; }
   uint64_t next_location() const { return next_location_; }
   void reserve_locations(uint64_t n) { next_location_ += n; }
@@ -83,6 +85,7 @@ class Otf2Archive {
   std::vector<const Otf2RegionDef*> regions_;  // by ref
   std::map<std::string, uint32_t> parameter_refs_;
   std::vector<std::string> parameters_;
+  std::vector<std::string> counters_;  // metric ref kReadyMetric + 1 + index
   std::vector<Otf2GroupDef> groups_;
   uint64_t next_location_ = 0;
   uint64_t from_ns_ = UINT64_MAX, to_ns_ = 0, start_unix_ns_ = 0;

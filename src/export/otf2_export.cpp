@@ -9,13 +9,12 @@
 //
 // `out` is the archive: "dir/name.otf2" writes the anchor file there (name.def and name/ beside
 // it); any other path is a directory that receives traces.otf2, traces.def and traces/.
-#include "export/formats.h"
-
 #include <otf2/otf2.h>
 
 #include <filesystem>
 #include <memory>
 
+#include "export/formats.h"
 #include "export/mpi_ranks.h"
 #include "export/otf2_archive.h"
 #include "export/output.h"
@@ -29,32 +28,57 @@ namespace {
 
 OTF2_RegionRole region_role(Construct k) {
   switch (k) {
-    case Construct::kInitialTask: return OTF2_REGION_ROLE_FUNCTION;
-    case Construct::kImplicitTask: return OTF2_REGION_ROLE_TASK;
-    case Construct::kTask: return OTF2_REGION_ROLE_TASK;
-    case Construct::kUntiedTask: return OTF2_REGION_ROLE_TASK_UNTIED;
+    case Construct::kInitialTask:
+      return OTF2_REGION_ROLE_FUNCTION;
+    case Construct::kImplicitTask:
+      return OTF2_REGION_ROLE_TASK;
+    case Construct::kTask:
+      return OTF2_REGION_ROLE_TASK;
+    case Construct::kUntiedTask:
+      return OTF2_REGION_ROLE_TASK_UNTIED;
     case Construct::kParallel:
-    case Construct::kNestedParallel: return OTF2_REGION_ROLE_PARALLEL;
-    case Construct::kBarrier: return OTF2_REGION_ROLE_BARRIER;
-    case Construct::kImplicitBarrier: return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
-    case Construct::kTaskwait: return OTF2_REGION_ROLE_TASK_WAIT;
-    case Construct::kTaskgroup: return OTF2_REGION_ROLE_TASK_WAIT;
-    case Construct::kReduction: return OTF2_REGION_ROLE_CODE;
-    case Construct::kLoop: return OTF2_REGION_ROLE_LOOP;
-    case Construct::kSections: return OTF2_REGION_ROLE_SECTIONS;
-    case Construct::kSingle: return OTF2_REGION_ROLE_SINGLE;
-    case Construct::kWorkshare: return OTF2_REGION_ROLE_WORKSHARE;
-    case Construct::kDistribute: return OTF2_REGION_ROLE_LOOP;
-    case Construct::kTaskloop: return OTF2_REGION_ROLE_LOOP;
-    case Construct::kScope: return OTF2_REGION_ROLE_CODE;
-    case Construct::kMasked: return OTF2_REGION_ROLE_MASTER;
-    case Construct::kCritical: return OTF2_REGION_ROLE_CRITICAL;
-    case Construct::kLock: return OTF2_REGION_ROLE_CRITICAL;
-    case Construct::kOrdered: return OTF2_REGION_ROLE_ORDERED;
-    case Construct::kAtomic: return OTF2_REGION_ROLE_ATOMIC;
-    case Construct::kUser: return OTF2_REGION_ROLE_CODE;
-    case Construct::kMpi: return OTF2_REGION_ROLE_FUNCTION;  // refined by mpi_role
-    case Construct::kCount: break;
+    case Construct::kNestedParallel:
+      return OTF2_REGION_ROLE_PARALLEL;
+    case Construct::kBarrier:
+      return OTF2_REGION_ROLE_BARRIER;
+    case Construct::kImplicitBarrier:
+      return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    case Construct::kTaskwait:
+      return OTF2_REGION_ROLE_TASK_WAIT;
+    case Construct::kTaskgroup:
+      return OTF2_REGION_ROLE_TASK_WAIT;
+    case Construct::kReduction:
+      return OTF2_REGION_ROLE_CODE;
+    case Construct::kLoop:
+      return OTF2_REGION_ROLE_LOOP;
+    case Construct::kSections:
+      return OTF2_REGION_ROLE_SECTIONS;
+    case Construct::kSingle:
+      return OTF2_REGION_ROLE_SINGLE;
+    case Construct::kWorkshare:
+      return OTF2_REGION_ROLE_WORKSHARE;
+    case Construct::kDistribute:
+      return OTF2_REGION_ROLE_LOOP;
+    case Construct::kTaskloop:
+      return OTF2_REGION_ROLE_LOOP;
+    case Construct::kScope:
+      return OTF2_REGION_ROLE_CODE;
+    case Construct::kMasked:
+      return OTF2_REGION_ROLE_MASTER;
+    case Construct::kCritical:
+      return OTF2_REGION_ROLE_CRITICAL;
+    case Construct::kLock:
+      return OTF2_REGION_ROLE_CRITICAL;
+    case Construct::kOrdered:
+      return OTF2_REGION_ROLE_ORDERED;
+    case Construct::kAtomic:
+      return OTF2_REGION_ROLE_ATOMIC;
+    case Construct::kUser:
+      return OTF2_REGION_ROLE_CODE;
+    case Construct::kMpi:
+      return OTF2_REGION_ROLE_FUNCTION;  // refined by mpi_role
+    case Construct::kCount:
+      break;
   }
   return OTF2_REGION_ROLE_UNKNOWN;
 }
@@ -63,20 +87,24 @@ OTF2_RegionRole region_role(Construct k) {
 OTF2_RegionRole mpi_role(uint64_t op) {
   using format::MpiOp;
   switch (MpiOp(op)) {
-    case MpiOp::kBarrier: return OTF2_REGION_ROLE_BARRIER;
+    case MpiOp::kBarrier:
+      return OTF2_REGION_ROLE_BARRIER;
     case MpiOp::kBcast:
     case MpiOp::kScatter:
-    case MpiOp::kScatterv: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case MpiOp::kScatterv:
+      return OTF2_REGION_ROLE_COLL_ONE2ALL;
     case MpiOp::kReduce:
     case MpiOp::kGather:
-    case MpiOp::kGatherv: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case MpiOp::kGatherv:
+      return OTF2_REGION_ROLE_COLL_ALL2ONE;
     case MpiOp::kAllreduce:
     case MpiOp::kAlltoall:
     case MpiOp::kAlltoallv:
     case MpiOp::kAllgather:
     case MpiOp::kAllgatherv:
     case MpiOp::kReduceScatter:
-    case MpiOp::kScan: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case MpiOp::kScan:
+      return OTF2_REGION_ROLE_COLL_ALL2ALL;
     case MpiOp::kSend:
     case MpiOp::kSsend:
     case MpiOp::kRecv:
@@ -87,21 +115,27 @@ OTF2_RegionRole mpi_role(uint64_t op) {
     case MpiOp::kWaitany:
     case MpiOp::kWaitsome:
     case MpiOp::kTest:
-    case MpiOp::kTestall: return OTF2_REGION_ROLE_POINT2POINT;
-    default: return OTF2_REGION_ROLE_FUNCTION;  // Init, Finalize, unknown
+    case MpiOp::kTestall:
+      return OTF2_REGION_ROLE_POINT2POINT;
+    default:
+      return OTF2_REGION_ROLE_FUNCTION;  // Init, Finalize, unknown
   }
 }
 
 OTF2_Paradigm region_paradigm(Construct k) {
-  return k == Construct::kUser ? OTF2_PARADIGM_USER
+  return k == Construct::kUser  ? OTF2_PARADIGM_USER
          : k == Construct::kMpi ? OTF2_PARADIGM_MPI
                                 : OTF2_PARADIGM_OPENMP;
 }
 
 // A task in OTF2's terms: (creating thread, thread-private generation number). tasklens ids are
 // exactly that pair (the recording thread and its counter), so they map one to one.
-uint32_t creating_thread(uint64_t id) { return format::id_thread(id); }
-uint32_t generation(uint64_t id) { return uint32_t(format::id_counter(id)); }
+uint32_t creating_thread(uint64_t id) {
+  return format::id_thread(id);
+}
+uint32_t generation(uint64_t id) {
+  return uint32_t(format::id_counter(id));
+}
 
 // Where one experiment goes in the archive: alone, or one rank of an MPI run.
 struct Otf2Place {
@@ -114,7 +148,9 @@ class Otf2Exporter final : public TimelineExporter {
   // `archive` outlives the exporter; `owned` when the exporter closes it (one experiment).
   Otf2Exporter(const format::Experiment& x, const ExportOptions& o, symbols::Symbolizer* symbols,
                Otf2Archive* archive, std::unique_ptr<Otf2Archive> owned, Otf2Place place)
-      : TimelineExporter(x, o, symbols), archive_(archive), owned_(std::move(owned)),
+      : TimelineExporter(x, o, symbols),
+        archive_(archive),
+        owned_(std::move(owned)),
         place_(std::move(place)) {}
 
   Result<bool> open() { return owned_ ? owned_->open(description(), host()) : Result<bool>(true); }
@@ -152,6 +188,14 @@ class Otf2Exporter final : public TimelineExporter {
   void fork(uint32_t th, uint64_t t, uint32_t requested) override;
   void join(uint32_t th, uint64_t t) override;
   void parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) override;
+  void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override {
+    OTF2_EvtWriter* w = index < counter_refs_.size() ? writer(th) : nullptr;
+    if (!w) return;
+    OTF2_Type type = OTF2_TYPE_UINT64;
+    OTF2_MetricValue v;
+    v.unsigned_int = value;
+    check(OTF2_EvtWriter_Metric(w, nullptr, ts(th, t), counter_refs_[index], 1, &type, &v));
+  }
   void end(uint64_t t) override;
 
   OTF2_EvtWriter* writer(uint32_t th);
@@ -170,8 +214,9 @@ class Otf2Exporter final : public TimelineExporter {
   uint64_t first_location_ = 0;
   std::vector<Location> locations_;
   uint32_t metric_location_ = kNoThread;
-  std::vector<uint32_t> region_refs_;  // region id - 1 -> archive ref + 1 (0: not yet)
-  replay::IdMap<uint32_t> params_;     // user string id -> archive parameter ref + 1
+  std::vector<uint32_t> region_refs_;         // region id - 1 -> archive ref + 1 (0: not yet)
+  replay::IdMap<uint32_t> params_;            // user string id -> archive parameter ref + 1
+  std::vector<OTF2_MetricRef> counter_refs_;  // the metadata's counter index -> metric ref
 };
 
 void Otf2Exporter::begin(const TimelineInfo& info) {
@@ -183,14 +228,18 @@ void Otf2Exporter::begin(const TimelineInfo& info) {
     }
   }
   Otf2GroupDef g;
-  g.name = place_.prefix + x_.program_name() + " (pid " +
-           std::to_string(x_.metadata.program.pid) + ")";
+  g.name =
+      place_.prefix + x_.program_name() + " (pid " + std::to_string(x_.metadata.program.pid) + ")";
   g.host = host();
   g.shown.resize(info.threads);
   for (uint32_t th = 0; th < info.threads; ++th) g.shown[th] = filter_.thread(th);
   g.events.assign(info.threads, 0);
   group_ = archive_->add_group(std::move(g));
   first_location_ = archive_->group(group_).first_location;
+  const std::vector<std::string>& counters = x_.metadata.counters;
+  for (uint32_t i = 0; i < counters.size() && i < format::kMaxCounters; ++i) {
+    counter_refs_.push_back(archive_->counter(counters[i]));
+  }
   archive_->window(place_.clock.map(info.from_ns), place_.clock.map(info.to_ns),
                    x_.metadata.start_unix_ns ? x_.metadata.start_unix_ns + info.from_ns : 0);
 }
@@ -232,8 +281,7 @@ void Otf2Exporter::task_create(uint32_t th, uint64_t t, TimelineTask& task, cons
   }
 }
 
-void Otf2Exporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
-                               const SwitchInfo& how) {
+void Otf2Exporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) {
   if (!task) return;
   if (how.first && (task->flags & format::task_flag::kImplicit)) {
     // An implicit task starting: this thread joins the team of its parallel region.
@@ -260,8 +308,8 @@ void Otf2Exporter::task_end(uint32_t th, uint64_t t, TimelineTask& task) {
     return;
   }
   if (OTF2_EvtWriter* w = writer(th)) {
-    check(OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, ts(th, t), group_,
-                                            creating_thread(task.id), generation(task.id)));
+    check(OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, ts(th, t), group_, creating_thread(task.id),
+                                            generation(task.id)));
   }
 }
 
@@ -351,8 +399,7 @@ OutputPath otf2_path(const std::string& out) {
 }
 
 Result<std::unique_ptr<Exporter>> make_otf2_exporter(const format::Experiment& x,
-                                                     const std::string& out,
-                                                     const ExportOptions& o,
+                                                     const std::string& out, const ExportOptions& o,
                                                      symbols::Symbolizer* symbols) {
   auto archive = std::make_unique<Otf2Archive>(otf2_path(out));
   Otf2Archive* a = archive.get();
@@ -393,12 +440,14 @@ Result<ExportSummary> export_otf2_run(const format::MpiRun& run, const std::stri
 }  // namespace
 
 extern const ExportFormat kOtf2Format;
-const ExportFormat kOtf2Format = {
-    "otf2", {}, {".otf2"}, false,
-    "an OTF2 archive directory, or dir/name.otf2",
-    "OTF2 for Vampir and the Score-P tools",
-    25,  // measured 18-22
-    make_otf2_exporter,
-    export_otf2_run};
+const ExportFormat kOtf2Format = {"otf2",
+                                  {},
+                                  {".otf2"},
+                                  false,
+                                  "an OTF2 archive directory, or dir/name.otf2",
+                                  "OTF2 for Vampir and the Score-P tools",
+                                  25,  // measured 18-22
+                                  make_otf2_exporter,
+                                  export_otf2_run};
 
 }  // namespace tasklens::exports

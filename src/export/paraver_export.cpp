@@ -111,6 +111,9 @@ class ParaverExporter final : public TimelineExporter {
     uint32_t state = kNoState;
     uint64_t since = 0;
     std::vector<uint32_t> regions;  // open regions, innermost last
+    // perf_event counters: the running totals at the previous sample (valid: bit i set).
+    uint64_t counter_last[format::kMaxCounters] = {};
+    uint32_t counter_valid = 0;
   };
 
   // TimelineSink
@@ -124,6 +127,7 @@ class ParaverExporter final : public TimelineExporter {
   void thread_state(uint32_t th, uint64_t t, ThreadState state) override;
   void ready_tasks(uint64_t t, uint64_t count) override;
   void parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) override;
+  void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override;
   void end(uint64_t t) override;
 
   uint64_t rel(uint64_t t) const { return t - from_; }
@@ -349,6 +353,19 @@ void ParaverExporter::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t 
   event(threads_[th].row, t, kTypeParameter + index - 1, value);
 }
 
+// As Extrae writes hardware counters: the count since the thread's previous reading, here the
+// previous task switch (the first reading of a thread only sets the base; a running total that
+// goes down, damage, too).
+void ParaverExporter::counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) {
+  ThreadRow& r = threads_[th];
+  uint32_t bit = 1u << index;
+  if ((r.counter_valid & bit) && value >= r.counter_last[index]) {
+    event(r.row, t, kTypeCounter + index, int64_t(value - r.counter_last[index]));
+  }
+  r.counter_last[index] = value;
+  r.counter_valid |= bit;
+}
+
 void ParaverExporter::end(uint64_t t) {
   for (ThreadRow& r : threads_) {
     if (r.shown && r.state != kNoState) state(r.row, r.since, t, r.state);
@@ -483,6 +500,12 @@ Result<bool> ParaverExporter::write_pcf() {
   type(kTypeThread, "Executing thread (task view)");
   pcf_.write("0      None\n");
   for (uint32_t th = 0; th < threads_.size(); ++th) pcf_.print("{:<6} thread {}\n", th + 1, th);
+  const std::vector<std::string>& counters = x_.metadata.counters;
+  for (uint32_t i = 0; i < counters.size() && i < format::kMaxCounters; ++i) {
+    pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\n", kTypeCounter + i,
+               plain_label(counters[i] + " (perf_event, since the thread's previous task switch" +
+                           (counters[i] == "task-clock" ? ", ns)" : ")")));
+  }
   for (size_t i = 0; i < param_names_.size(); ++i) {
     type(kTypeParameter + uint32_t(i), "Parameter " + x_.string(param_names_[i]));
     for (int64_t v : param_values_[i]) pcf_.print("{:<6} {}\n", v, v);

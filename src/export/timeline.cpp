@@ -58,6 +58,18 @@ void TimelinePass::begin(const replay::ReplayInfo& info) {
   sink_.begin(info_);
 }
 
+// The values of a `counters` event, each index bounded by the metadata's counters (damage aside).
+void TimelinePass::counters(const replay::Record& r, const replay::TaskModel&) {
+  if (!emitting(r.thread) || !filter_.shows(r.thread, r.ev.time) || !info_.experiment) return;
+  const auto c = format::ev::Counters::of(r.ev);
+  size_t known = info_.experiment->metadata.counters.size();
+  for (uint32_t i = 0; i < c.count && i < format::kCountersPerEvent; ++i) {
+    uint32_t index = uint32_t(c.first) + i;
+    if (index >= known || index >= format::kMaxCounters) break;
+    sink_.counter_value(r.thread, r.ev.time, index, c.value(i));
+  }
+}
+
 // ---- tasks ------------------------------------------------------------------------------------
 
 void TimelineTask::clear() {

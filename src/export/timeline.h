@@ -134,6 +134,9 @@ class TimelineSink {
   virtual void fork(uint32_t thread, uint64_t t, uint32_t requested) {}
   virtual void join(uint32_t thread, uint64_t t) {}
   virtual void parameter(uint32_t thread, uint64_t t, uint64_t name, int64_t value) {}
+  // A perf_event counter's running total on the thread at a task switch (`--counters`): `index`
+  // is below the metadata's counters (info.experiment->metadata.counters names it).
+  virtual void counter_value(uint32_t thread, uint64_t t, uint32_t index, uint64_t value) {}
   // At the end of the window, for every task still alive whose state the sink was shown.
   virtual void task_alive_at_end(uint64_t t, TimelineTask& task) {}
   // After the window closed; every region was left.
@@ -154,6 +157,7 @@ class TimelinePass : public replay::Pass {
   void begin(const replay::ReplayInfo& info) override;
   void before(const replay::Record& r, const replay::TaskModel& m) override;
   void after(const replay::Record& r, const replay::TaskModel& m) override;
+  void counters(const replay::Record& r, const replay::TaskModel& m) override;
   // Past the window's end nothing more is written: the replay may stop.
   bool finished() const override { return closed_; }
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;

@@ -8,8 +8,16 @@
 
 namespace tasklens::format {
 
-// Bumped whenever a reader of the previous version could misread the new bytes.
-constexpr uint16_t kFormatVersion = 1;
+// Bumped whenever a reader of the previous version could misread the new bytes. Version 2 added
+// the `counters` kind (perf_event counter samples, `tasklens run --counters`); a version-1 file
+// has none and reads the same, so this tasklens reads versions kOldestReadVersion to
+// kFormatVersion and writes kFormatVersion.
+constexpr uint16_t kFormatVersion = 2;
+constexpr uint16_t kOldestReadVersion = 1;
+
+constexpr bool readable_version(uint64_t v) {
+  return v >= kOldestReadVersion && v <= kFormatVersion;
+}
 
 constexpr char kStreamMagic[8] = {'T', 'A', 'S', 'K', 'L', 'E', 'N', 'S'};
 constexpr uint32_t kChunkMagic = 0x4b43'4c54;  // "TLCK" in memory order

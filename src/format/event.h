@@ -41,6 +41,7 @@ enum class Kind : uint8_t {
   kToolStall = 28,   // the recorder made this thread wait for a free chunk (policy "block")
   kMpiCall = 29,     // an MPI call's begin or end (the PMPI library, docs/MPI.md)
   kMpiClock = 30,    // the MPI clock sample of Init or Finalize (docs/MPI.md)
+  kCounters = 31,    // perf_event counter values at a task switch (format version 2)
   kCount             // one past the last kind
 };
 
@@ -69,6 +70,12 @@ constexpr uint64_t make_id(uint32_t thread, uint64_t counter) {
 }
 constexpr uint32_t id_thread(uint64_t id) { return uint32_t(id >> 48) - 1; }
 constexpr uint64_t id_counter(uint64_t id) { return id & ((uint64_t(1) << 48) - 1); }
+
+// The most perf_event counters one run reads (`tasklens run --counters`): a `counters` event's
+// counter index is below this (readers check it, and against the metadata's `counters`).
+constexpr uint32_t kMaxCounters = 8;
+// A `counters` event holds the values of up to this many counters (its a, b and c).
+constexpr uint32_t kCountersPerEvent = 3;
 
 // OMPT task flags (omp-tools.h), repeated here so readers need no OMPT header.
 namespace task_flag {

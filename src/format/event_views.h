@@ -390,6 +390,30 @@ struct MpiClock : View<MpiClock, Kind::kMpiClock> {
   }
 };
 
+// perf_event counter values read at a task switch (`tasklens run --counters`, format version 2):
+// recorded just before the task_schedule event, on its thread. `count` (1 to 3) values of the
+// counters `first`, `first + 1`, ... (their names: the metadata's `counters`), each the counter's
+// running total on this thread since its group was opened. A reader bounds `first + i` by the
+// metadata's counters and kMaxCounters (a damaged file may hold anything).
+struct Counters : View<Counters, Kind::kCounters> {
+  uint16_t first = 0;
+  uint32_t count = 0;
+  uint64_t value0 = 0;
+  uint64_t value1 = 0;
+  uint64_t value2 = 0;
+  static constexpr auto fields() {
+    return std::make_tuple(TASKLENS_EV_FIELD(Counters, first, kSub),
+                           TASKLENS_EV_FIELD(Counters, count, kFlags),
+                           TASKLENS_EV_FIELD(Counters, value0, kA),
+                           TASKLENS_EV_FIELD(Counters, value1, kB),
+                           TASKLENS_EV_FIELD(Counters, value2, kC));
+  }
+  // The i-th value (i < kCountersPerEvent; 0 beyond).
+  constexpr uint64_t value(uint32_t i) const {
+    return i == 0 ? value0 : i == 1 ? value1 : i == 2 ? value2 : 0;
+  }
+};
+
 // The endpoint (begin or end) of any event that has one.
 template <Kind... Ks>
 struct EndpointT : View<EndpointT<Ks...>, Ks...> {
@@ -407,7 +431,7 @@ using PerKind =
                TaskSchedule, Dependence, TaskDependence, SyncRegion, SyncRegionWait, Reduction,
                Work, Dispatch, Masked, MutexAcquire, MutexAcquired, MutexReleased, LockInit,
                LockDestroy, NestLock, Flush, Cancel, Error, UserRegion, UserParam, Lost,
-               ToolStall, MpiCall, MpiClock>;
+               ToolStall, MpiCall, MpiClock, Counters>;
 static_assert(std::tuple_size_v<PerKind> + 1 == size_t(Kind::kCount), "one view per kind");
 
 }  // namespace tasklens::format::ev

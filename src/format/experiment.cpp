@@ -234,11 +234,8 @@ Result<Experiment> open_experiment(const std::string& dir) {
     return Error{meta_path.string() + ": not a tasklens experiment (no \"format\" marker)"};
   }
   uint64_t version = m.format_version;
-  if (version != kFormatVersion) {
-    const char* which = version < kFormatVersion ? "an older" : "a newer";
-    return Error{meta_path.string() + ": written by " + which + " tasklens (format version " +
-                 std::to_string(version) + "; this tasklens reads version " +
-                 std::to_string(kFormatVersion) + ")"};
+  if (!readable_version(version)) {
+    return Error{meta_path.string() + ": " + version_refusal(version)};
   }
   x.status = m.status.empty() ? std::string("?") : m.status;
 

@@ -79,6 +79,8 @@ inline constexpr std::array<KindLayout, size_t(Kind::kCount)> kKindLayouts = {{
     {"mpi_call", "endpoint", "mpi_op", "", Slot::kRaw, Slot::kSigned, Slot::kRaw, "comm", "peer",
      "bytes"},
     {"mpi_clock", "", "which", "", Slot::kRaw, Slot::kRaw, Slot::kNone, "local_ns", "root_ns", ""},
+    {"counters", "", "first", "count", Slot::kRaw, Slot::kRaw, Slot::kRaw, "value0", "value1",
+     "value2"},
 }};
 
 // The layout of `kind`; kInvalid's layout for numbers out of range.

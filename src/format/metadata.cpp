@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/event.h"
 #include "format/metadata_keys.h"
 
 namespace tasklens::format {
@@ -196,6 +197,11 @@ Metadata metadata_from_json(const json& j) {
     if (!path || !path->is_string() || !member(o, key::kBase)) continue;
     m.objects.push_back({path->get<std::string>(), hex_address(o[key::kBase])});
   }
+  for (const json& s : array(j, key::kCounterNames)) {
+    if (m.counters.size() < kMaxCounters) {
+      m.counters.push_back(s.is_string() ? s.get<std::string>() : "?");
+    }
+  }
   for (const json& s : array(j, key::kStrings)) {
     m.strings.push_back(s.is_string() ? s.get<std::string>() : "?");
   }
@@ -283,6 +289,7 @@ json metadata_to_json(const Metadata& m) {
     objects.push_back({{key::kPath, o.path}, {key::kBase, hex_text(o.base)}});
   }
   j[key::kStrings] = m.strings;
+  if (!m.counters.empty()) j[key::kCounterNames] = m.counters;
   return j;
 }
 

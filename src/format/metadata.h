@@ -110,6 +110,8 @@ struct Metadata {
   std::optional<Mpi> mpi;
   std::vector<LoadedObject> objects;
   std::vector<std::string> strings;  // user-API names; id i is strings[i - 1]
+  // The counters of the trace's `counters` events, by index (at most kMaxCounters kept).
+  std::vector<std::string> counters;
 
   // counts[kind], 0 when absent.
   uint64_t count(const char* kind) const;

@@ -34,6 +34,8 @@ inline constexpr char kExplicitTasks[] = "explicit_tasks";
 inline constexpr char kCounts[] = "counts";
 inline constexpr char kObjects[] = "objects";
 inline constexpr char kStrings[] = "strings";
+// The perf_event counters of `counters` events (`tasklens run --counters`), by index.
+inline constexpr char kCounterNames[] = "counters";
 inline constexpr char kMpi[] = "mpi";
 
 // tool

@@ -19,12 +19,21 @@ constexpr uint32_t kMaxChunkEvents = 1u << 24;
 constexpr size_t kReadBuffer = size_t(1) << 18;
 
 bool plausible(const ChunkHeader& h, uint64_t remaining) {
-  return h.magic == kChunkMagic && h.version == kFormatVersion &&
+  return h.magic == kChunkMagic && readable_version(h.version) &&
          h.header_bytes == sizeof(ChunkHeader) && h.event_count > 0 &&
          h.event_count <= kMaxChunkEvents && h.payload_bytes <= remaining;
 }
 
 }  // namespace
+
+std::string version_refusal(uint64_t v) {
+  std::string reads = kOldestReadVersion == kFormatVersion
+                          ? "version " + std::to_string(kFormatVersion)
+                          : "versions " + std::to_string(kOldestReadVersion) + " to " +
+                                std::to_string(kFormatVersion);
+  return std::string("written by ") + (v < kOldestReadVersion ? "an older" : "a newer") +
+         " tasklens (format version " + std::to_string(v) + "; this tasklens reads " + reads + ")";
+}
 
 Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
@@ -50,12 +59,9 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
                got, sizeof h);
     return r;
   }
-  if (h.version != kFormatVersion) {
+  if (!readable_version(h.version)) {
     std::fclose(f);
-    const char* which = h.version < kFormatVersion ? "an older" : "a newer";
-    return Error{path + ": written by " + which + " tasklens (format version " +
-                 std::to_string(h.version) + "; this tasklens reads version " +
-                 std::to_string(kFormatVersion) + ")"};
+    return Error{path + ": " + version_refusal(h.version)};
   }
   // The thread index sizes per-thread tables everywhere after: checked before any is made.
   std::string bad;
@@ -138,7 +144,7 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
               (unsigned long long)offset_, next_seq_);
       return done_ = true, false;
     }
-    if (h.version != kFormatVersion) {
+    if (!readable_version(h.version)) {
       problem(Problem::Severity::kDataLost, h.event_count,
               "chunk %u at byte %llu has format version %u; this tasklens reads %u", h.seq,
               (unsigned long long)offset_, h.version, kFormatVersion);

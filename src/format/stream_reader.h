@@ -64,4 +64,8 @@ class StreamReader {
   std::vector<Problem> problems_;
 };
 
+// Why a file of format version `v` (not readable_version) is refused: "written by an older
+// tasklens (format version 0; this tasklens reads versions 1 to 2)", or "a newer".
+std::string version_refusal(uint64_t v);
+
 }  // namespace tasklens::format

@@ -11,6 +11,7 @@
 #include "recorder/profile_tool.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/session.h"
+#include "recorder/task_counters.h"
 #include "recorder/thread_buffer.h"
 
 #define TASKLENS_EXPORT extern "C" __attribute__((visibility("default")))
@@ -80,6 +81,24 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
 
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   record(Kind::kTaskSchedule, uint8_t(status), 0, 0, value(prior), value(next), 0);
+}
+
+// With `--counters` (and only then: the plain callback above costs nothing more), the thread's
+// counter group is read with one read(2) before the switch and recorded as `counters` events
+// (format/event_views.h), so that the replay gives the delta since the previous switch to the
+// task that ran in between.
+void on_task_schedule_counted(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  if (__builtin_expect(tb->counter_fd == -2, 0)) tb->counter_fd = prof::open_thread_counters();
+  uint64_t v[format::kMaxCounters];
+  int n = tb->counter_fd >= 0 ? prof::read_counters(tb->counter_fd, v) : 0;
+  for (int first = 0; first < n; first += int(format::kCountersPerEvent)) {
+    int count = std::min(n - first, int(format::kCountersPerEvent));
+    record(tb, Kind::kCounters, 0, uint16_t(first), uint32_t(count), v[first],
+           count > 1 ? v[first + 1] : 0, count > 2 ? v[first + 2] : 0);
+  }
+  record(tb, Kind::kTaskSchedule, uint8_t(status), 0, 0, value(prior), value(next), 0);
 }
 
 void on_dependences(ompt_data_t* task, const ompt_dependence_t* deps, int ndeps) {
@@ -214,7 +233,11 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   TL_REGISTER(parallel_end, on_parallel_end);
   TL_REGISTER(implicit_task, on_implicit_task);
   TL_REGISTER(task_create, on_task_create);
-  TL_REGISTER(task_schedule, on_task_schedule);
+  if (prof::counter_count() > 0) {
+    TL_REGISTER(task_schedule, on_task_schedule_counted);
+  } else {
+    TL_REGISTER(task_schedule, on_task_schedule);
+  }
   TL_REGISTER(dependences, on_dependences);
   TL_REGISTER(task_dependence, on_task_dependence);
   TL_REGISTER(sync_region, on_sync_region);

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "format/event.h"
+
 #include "format/stat.h"
 
 namespace tasklens::recorder::prof {
@@ -25,7 +27,7 @@ struct Metrics {
 };
 
 // The most perf_event counters one run reads (recorder/task_counters.h).
-constexpr int kMaxCounters = 8;
+constexpr int kMaxCounters = int(format::kMaxCounters);
 
 // A node of the call-path profile, identified by its path: key = mix(parent key, kind, sub,
 // code), the same on every thread, so that threads need not share a table to agree on nodes.

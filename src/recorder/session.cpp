@@ -211,6 +211,9 @@ bool Session::start() {
   status_ = RunStatus::kRunning;
   ThreadTable table{threads, &thread_count, &threads_refused};
   connect_buffers(BufferSink{&pool, &writer, &recording_, &config, table});
+  // Counters per task (task_counters.h): read by the profile's callbacks in profile mode, recorded
+  // as `counters` events before every task_schedule in a trace (ompt_tool.cpp).
+  prof::setup_counters(config.counters, config.quiet);
   recording_.store(true, std::memory_order_release);
   return true;
 }
@@ -229,7 +232,6 @@ bool Session::begin() {
   WriterLinks links{table, config.writer_gate, [] { return g_session.write_metadata(); }};
   if (config.profile) {
     // Profile mode: no events, no writer thread; the callbacks aggregate (profiler.h).
-    prof::setup_counters(config.counters, config.quiet);
     prof::g_enabled = true;
   } else if (!writer.start(output.fd, &pool, links)) {
     recording_.store(false);
@@ -469,6 +471,11 @@ bool Session::write_metadata() {
   o.end_object();
 
   o.key(key::kObjects).json(g_objects);
+  if (prof::counter_count() > 0) {
+    o.key(key::kCounterNames).begin_array();
+    for (int i = 0; i < prof::counter_count(); ++i) o.str(prof::counter_names()[i]);
+    o.end_array();
+  }
   o.key(key::kStrings).begin_array();
   {
     // No lock on the signal path: names are only ever appended, and the count is read once.

@@ -73,6 +73,17 @@ int setup_counters(const char* list, bool quiet) {
     close(fd);
     if (g_count < kMaxCounters) g_counters[g_count] = k, g_names[g_count++] = k->name;
   }
+  // task-clock leads the group: a read(2) of the group brings the leader's clock up to date, but
+  // a task-clock sibling of a software leader (page-faults) was seen unchanged for milliseconds
+  // of running (updated only when the thread was switched out), which gave its deltas to the
+  // wrong fragments. The event-counting software events are exact at any read.
+  for (int i = 1; i < g_count; ++i) {
+    if (g_counters[i]->type != PERF_TYPE_SOFTWARE || g_counters[i]->config != PERF_COUNT_SW_TASK_CLOCK) continue;
+    const Known* k = g_counters[i];
+    for (int j = i; j > 0; --j) g_counters[j] = g_counters[j - 1], g_names[j] = g_names[j - 1];
+    g_counters[0] = k, g_names[0] = k->name;
+    break;
+  }
   return g_count;
 }
 

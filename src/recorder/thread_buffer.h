@@ -40,6 +40,9 @@ struct ThreadBuffer {
   bool times_taken = false;
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
+  // Counters per task in a trace (`--counters`, task_counters.h): this thread's counter group,
+  // opened at its first task switch (-2: not yet, -1: none). Only the counting callback reads it.
+  int counter_fd = -2;
 };
 
 class Writer;

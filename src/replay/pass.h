@@ -37,6 +37,11 @@ class Pass {
   // False when before() does nothing: the driver then spares the call on every event.
   virtual bool uses_before() const { return true; }
   virtual void after(const Record& r, const TaskModel& m) {}
+  // A `counters` event (perf_event counter values at a task switch, format/event_views.h): not
+  // applied to the model nor handed to before()/after() (it is no program event: a creation, a
+  // wait, an interval between events stays what it would be without counters), but here, with
+  // the model as it is at that point: the thread's current task is the one that ran up to it.
+  virtual void counters(const Record& r, const TaskModel& m) {}
   // True once the pass needs no more events (e.g. an export past the end of its time window):
   // the driver stops reading when every pass is finished, and still calls end().
   virtual bool finished() const { return false; }
@@ -64,6 +69,9 @@ class PassGroup : public Pass {
   }
   void after(const Record& r, const TaskModel& m) override {
     for (Pass* p : passes_) p->after(r, m);
+  }
+  void counters(const Record& r, const TaskModel& m) override {
+    for (Pass* p : passes_) p->counters(r, m);
   }
   bool finished() const override {
     for (const Pass* p : passes_) {

@@ -46,8 +46,12 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
     model.collect();
   };
   while (const Record* r = (*stream)->next()) {
-    if (const Record* end = implied.before(*r)) dispatch(*end);
-    dispatch(*r);
+    if (__builtin_expect(r->ev.kind == format::Kind::kCounters, 0)) {
+      for (Pass* p : passes) p->counters(*r, model);
+    } else {
+      if (const Record* end = implied.before(*r)) dispatch(*end);
+      dispatch(*r);
+    }
     info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
     if ((++stats.events & 0xfff) == 0) {
       if ((stats.events & 0xfffff) == 0) {

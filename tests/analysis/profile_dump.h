@@ -3,6 +3,8 @@
 // "kind code v=visits f=fragments i=inclusive e=exclusive" (sums over threads).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <string>
 
@@ -18,6 +20,15 @@ constexpr uint64_t kTaskA = 0x2000;  // task constructs
 constexpr uint64_t kTaskB = 0x2100;
 constexpr uint64_t kBarrierCode = 0x3000;
 constexpr uint64_t kTaskwaitCode = 0x3100;
+
+// The task construct at `code` in `p` (a test failure and the first one when there is none).
+inline const TaskConstruct& construct(const Profile& p, uint64_t code) {
+  for (const auto& c : p.tasks) {
+    if (c.codeptr == code) return c;
+  }
+  ADD_FAILURE() << "no task construct " << code;
+  return p.tasks.front();
+}
 
 inline Profile profile_of(testing::TraceBuilder& t) {
   ProfilePass pass;

@@ -22,14 +22,6 @@ using testing::Status;
 using testing::SyncKind;
 using testing::TraceBuilder;
 
-const TaskConstruct& construct(const Profile& p, uint64_t code) {
-  for (const auto& c : p.tasks) {
-    if (c.codeptr == code) return c;
-  }
-  ADD_FAILURE() << "no task construct " << code;
-  return p.tasks.front();
-}
-
 // The smallest shape of a thread: the initial task, one parallel region of `team` threads.
 void open_region(TraceBuilder& t, uint32_t team) {
   t.initial_task(0, 0, 1);

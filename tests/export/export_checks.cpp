@@ -66,6 +66,7 @@ std::vector<std::string> read_lines(const std::string& path, bool* ok) {
 struct Pcf {
   std::set<int64_t> states;
   std::map<uint64_t, std::set<int64_t>> values;  // event type -> named values
+  std::set<uint64_t> numeric;  // types without a VALUES block: any value (e.g. counters)
 };
 
 void parse_pcf(const std::vector<std::string>& lines, Pcf* pcf, std::vector<std::string>* bad) {
@@ -81,7 +82,11 @@ void parse_pcf(const std::vector<std::string>& lines, Pcf* pcf, std::vector<std:
     if (line == "STATES") { section = kStates; continue; }
     if (line == "STATES_COLOR") { section = kColors; continue; }
     if (line == "EVENT_TYPE") { section = kTypes; current.clear(); continue; }
-    if (line == "VALUES") { section = kValues; continue; }
+    if (line == "VALUES") {
+      section = kValues;
+      for (uint64_t t : current) pcf->numeric.erase(t);
+      continue;
+    }
     std::istringstream in(line);
     if (section == kStates) {
       int64_t v;
@@ -96,6 +101,7 @@ void parse_pcf(const std::vector<std::string>& lines, Pcf* pcf, std::vector<std:
       } else {
         current.push_back(type);
         pcf->values[type];
+        pcf->numeric.insert(type);
       }
     } else if (section == kValues) {
       int64_t v;
@@ -218,7 +224,7 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
         }
         auto named = pcf.values.find(type);
         if (named == pcf.values.end()) fail(i, fmt::format("event type {} not in the .pcf", type));
-        else if (!named->second.count(value)) {
+        else if (!pcf.numeric.count(type) && !named->second.count(value)) {
           fail(i, fmt::format("value {} of type {} not named in the .pcf", value, type));
         }
         ++f.events;

@@ -7,11 +7,13 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "export/export.h"
 #include "export/export_checks.h"
 #include "export/proto_writer.h"
 #include "export/golden_traces.h"
+#include "support/recording.h"
 #include "support/test_paths.h"
 
 namespace tasklens::testing {
@@ -115,6 +117,33 @@ TEST(Otf2Golden, UntiedTaskResumedOnAnotherThreadReentersItsRegionsThere) {
   EXPECT_EQ(otf2_lines(p), expected);
 }
 
+// Counters per task: a metric class per counter, a metric event (the running total) at each
+// sample on the thread's location; the damaged sample (index 9) is not written.
+TEST(Otf2Golden, CountersAreMetricsAtTheSwitches) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_counters_trace(t);
+  export_to(dir, *exports::find_export_format("otf2"), dir + "/out.otf2");
+  Otf2Print p = expect_valid_otf2(dir + "/out.otf2");
+  CommandResult defs = run_command({otf2_print_bin(), "-G", dir + "/out.otf2"});
+  ASSERT_EQ(defs.status, 0) << defs.err;
+  EXPECT_NE(defs.out.find("\"page-faults\""), std::string::npos) << defs.out;
+  EXPECT_NE(defs.out.find("\"task-clock\""), std::string::npos) << defs.out;
+  CommandResult events = run_command({otf2_print_bin(), dir + "/out.otf2"});
+  ASSERT_EQ(events.status, 0) << events.err;
+  std::vector<std::string> metrics;
+  std::istringstream in(events.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("METRIC", 0) == 0 && line.find("ready tasks") == std::string::npos) {
+      metrics.push_back(line);
+    }
+  }
+  // Two counters at 50, 80, 90 and 110.
+  ASSERT_EQ(metrics.size(), 8u) << events.out;
+  EXPECT_NE(metrics[0].find("UINT64; 10)"), std::string::npos) << metrics[0];
+  EXPECT_NE(metrics[1].find("UINT64; 1000)"), std::string::npos) << metrics[1];
+  EXPECT_NE(metrics[7].find("UINT64; 1600)"), std::string::npos) << metrics[7];
+}
+
 TEST(Otf2Golden, WindowAndThreadFilter) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
@@ -176,6 +205,26 @@ TEST(ParaverGolden, MigrationCreationAndBothViews) {
   EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:60:60000005:0"));
   EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:70:60000005:2"));
   EXPECT_EQ(f.comm_tags[3], 1u);
+}
+
+// Counters per task (`--counters`): one event type per counter, the count since the thread's
+// previous switch (the first sample only sets the base; the damaged one at 95 is ignored).
+TEST(ParaverGolden, CountersAreEventsOfTheirOwnTypes) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_counters_trace(t);
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/trace.prv");
+  ParaverFacts f = expect_valid_paraver(dir + "/trace");
+  EXPECT_EQ(f.event_types[60000050], 3u);
+  EXPECT_EQ(f.event_types[60000051], 3u);
+  std::string joined;
+  for (const std::string& l : f.lines) joined += l + "\n";
+  EXPECT_NE(joined.find(":80:60000050:5:60000051:300"), std::string::npos) << joined;
+  EXPECT_NE(joined.find(":90:60000050:20:60000051:200"), std::string::npos) << joined;
+  EXPECT_NE(joined.find(":110:60000050:1:60000051:100"), std::string::npos) << joined;
+  std::ifstream pcf(dir + "/trace.pcf");
+  std::string text((std::istreambuf_iterator<char>(pcf)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("60000050    page-faults (perf_event"), std::string::npos) << text;
+  EXPECT_NE(text.find("60000051    task-clock (perf_event"), std::string::npos) << text;
 }
 
 TEST(ParaverGolden, DependenceIsARelationInBothViews) {

@@ -1,6 +1,8 @@
 // The hand-made traces of the timeline exports' tricky cases.
 #include "export/golden_traces.h"
 
+#include "format/event_views.h"
+
 namespace tasklens::testing {
 
 using format::Endpoint;
@@ -25,6 +27,19 @@ void two_thread_closing(TraceBuilder& t) {
   t.thread_end(0, 150);
 }
 
+namespace {
+
+// The end of the one-thread traces: the implicit task, the parallel region, the initial task.
+std::string close_one_thread(TraceBuilder& t) {
+  t.implicit_end(0, 120, id(0, 2), id(0, 100), 1, 0);
+  t.parallel_end(0, 130, id(0, 100), id(0, 1), 0x1000);
+  t.implicit_end(0, 140, id(0, 1));
+  t.thread_end(0, 150);
+  return t.write();
+}
+
+}  // namespace
+
 std::string taskwait_with_child_trace(TraceBuilder& t) {
   t.thread_begin(0, 5, 1);
   t.initial_task(0, 10, id(0, 1));
@@ -42,11 +57,32 @@ std::string taskwait_with_child_trace(TraceBuilder& t) {
   t.sync(0, 100, SyncKind::kTaskwait, Endpoint::kEnd, id(0, 100), id(0, 3), 0x3000);
   t.user_region(0, 105, Endpoint::kEnd, "work");
   t.schedule(0, 110, id(0, 3), Status::kComplete, id(0, 2));
-  t.implicit_end(0, 120, id(0, 2), id(0, 100), 1, 0);
-  t.parallel_end(0, 130, id(0, 100), id(0, 1), 0x1000);
-  t.implicit_end(0, 140, id(0, 1));
-  t.thread_end(0, 150);
-  return t.write();
+  return close_one_thread(t);
+}
+
+std::string taskwait_with_counters_trace(TraceBuilder& t) {
+  t.writer().metadata().counters = {"page-faults", "task-clock"};
+  auto sample = [&](uint64_t at, uint16_t first, uint64_t v0, uint64_t v1) {
+    t.event(0, format::ev::Counters{{}, first, 2, v0, v1, 0}.event(at));
+  };
+  t.thread_begin(0, 5, 1);
+  t.initial_task(0, 10, id(0, 1));
+  t.parallel_begin(0, 20, id(0, 100), id(0, 1), 1, 0x1000);
+  t.implicit_begin(0, 30, id(0, 2), id(0, 100), 1, 0);
+  t.create(0, 40, id(0, 3), id(0, 2), 0x2000);
+  sample(50, 0, 10, 1000);
+  t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
+  t.create(0, 60, id(0, 4), id(0, 3), 0x2100);
+  t.sync(0, 70, SyncKind::kTaskwait, Endpoint::kBegin, id(0, 100), id(0, 3), 0x3000);
+  sample(80, 0, 15, 1300);
+  t.schedule(0, 80, id(0, 3), Status::kSwitch, id(0, 4));
+  sample(90, 0, 35, 1500);
+  t.schedule(0, 90, id(0, 4), Status::kComplete, id(0, 3));
+  sample(95, 9, 1, 2);
+  t.sync(0, 100, SyncKind::kTaskwait, Endpoint::kEnd, id(0, 100), id(0, 3), 0x3000);
+  sample(110, 0, 36, 1600);
+  t.schedule(0, 110, id(0, 3), Status::kComplete, id(0, 2));
+  return close_one_thread(t);
 }
 
 std::string untied_migration_trace(TraceBuilder& t) {

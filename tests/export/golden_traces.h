@@ -21,6 +21,10 @@ constexpr uint64_t id(uint32_t thread, uint64_t n) {
 //   100 taskwait ends, 105 "work" ends, 110 A completes, 120 implicit task ends,
 //   130 parallel ends, 140 initial task ends, 150 thread ends.
 std::string taskwait_with_child_trace(TraceBuilder& t);
+// The same with counters (`--counters page-faults,task-clock`): samples before each switch,
+//   50 (10, 1000), 80 (15, 1300), 90 (35, 1500), 110 (36, 1600),
+// and a damaged one at 95 (counter index 9: no such counter), which every reader ignores.
+std::string taskwait_with_counters_trace(TraceBuilder& t);
 
 // The frame of the two-thread traces: 5 thread 0 begins, 10 initial task T0#1, 20 parallel of 2,
 // 30 implicit task T0#2, 32 thread 1 begins, 35 implicit task T1#1; and at the end 100 and 105

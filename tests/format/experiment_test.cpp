@@ -84,15 +84,15 @@ TEST(OpenExperiment, FormatMarkerMissing) {
 }
 
 TEST(OpenExperiment, OlderNewerAndForeignAreThreeDistinctErrors) {
-  std::string older = small_experiment({{"format_version", kFormatVersion - 1}});
+  std::string older = small_experiment({{"format_version", kOldestReadVersion - 1}});
   std::string newer = small_experiment({{"format_version", kFormatVersion + 1}});
   std::string foreign = small_experiment({{"format", "something-else"}});
   auto reads = [](uint64_t v) {
-    return "(format version " + std::to_string(v) + "; this tasklens reads version " +
-           std::to_string(kFormatVersion) + ")";
+    return "(format version " + std::to_string(v) + "; this tasklens reads versions " +
+           std::to_string(kOldestReadVersion) + " to " + std::to_string(kFormatVersion) + ")";
   };
   EXPECT_EQ(open_error(older), older + "/experiment.json: written by an older tasklens " +
-                                   reads(kFormatVersion - 1));
+                                   reads(kOldestReadVersion - 1));
   EXPECT_EQ(open_error(newer), newer + "/experiment.json: written by a newer tasklens " +
                                    reads(kFormatVersion + 1));
   EXPECT_EQ(open_error(foreign),

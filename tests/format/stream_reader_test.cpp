@@ -294,9 +294,10 @@ TEST(StreamReader, NewerAndOlderStreamVersionsAreDistinctErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, newer + ": written by a newer tasklens (format version " +
                                    std::to_string(kFormatVersion + 1) +
-                                   "; this tasklens reads version " +
+                                   "; this tasklens reads versions " +
+                                   std::to_string(kOldestReadVersion) + " to " +
                                    std::to_string(kFormatVersion) + ")");
-  std::string older = with_version(kFormatVersion - 1);
+  std::string older = with_version(kOldestReadVersion - 1);
   r = StreamReader::open(older);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("written by an older tasklens"), std::string::npos);

@@ -181,8 +181,9 @@ TEST_P(ReaderBadInput, NewerVersion) {
   EXPECT_EQ(r.err, "tasklens " + GetParam() + ": " + dir +
                        "/experiment.json: written by a newer tasklens (format version " +
                        std::to_string(format::kFormatVersion + 1) +
-                       "; this tasklens reads version " + std::to_string(format::kFormatVersion) +
-                       ")\n");
+                       "; this tasklens reads versions " +
+                       std::to_string(format::kOldestReadVersion) + " to " +
+                       std::to_string(format::kFormatVersion) + ")\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Commands, ReaderBadInput, ::testing::Values("dump", "check"));
