@@ -36,7 +36,9 @@ struct Clock {
     // instruction each (the replay converts every event).
     double x = (d >> 63 ? double(d) : double(int64_t(d))) * ns_per_tick + 0.5;
     if (__builtin_expect(x < 0x1p63, 1)) return uint64_t(int64_t(x));
-    return uint64_t(x);
+    // A damaged time (a chunk's first_time near 2^64 ticks) at >= 1 ns per tick goes past 2^64
+    // ns, where the conversion is undefined (UBSan: float-cast-overflow): the latest time it is.
+    return x < 0x1p64 ? uint64_t(x) : ~uint64_t(0);
   }
 };
 
