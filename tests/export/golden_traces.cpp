@@ -25,11 +25,15 @@ void two_thread_closing(TraceBuilder& t) {
   t.thread_end(0, 150);
 }
 
-std::string taskwait_with_child_trace(TraceBuilder& t) {
+void one_thread_opening(TraceBuilder& t) {
   t.thread_begin(0, 5, 1);
   t.initial_task(0, 10, id(0, 1));
   t.parallel_begin(0, 20, id(0, 100), id(0, 1), 1, 0x1000);
   t.implicit_begin(0, 30, id(0, 2), id(0, 100), 1, 0);
+}
+
+std::string taskwait_with_child_trace(TraceBuilder& t) {
+  one_thread_opening(t);
   t.create(0, 40, id(0, 3), id(0, 2), 0x2000);
   t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
   t.user_region(0, 55, Endpoint::kBegin, "work");
