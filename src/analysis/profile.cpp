@@ -78,6 +78,16 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
     auto it = children_.find(ChildKey{parent, kind, sub, code, value});
     if (it != children_.end()) return it->second;
   }
+  if (parent != kNoNode) {
+    // Past kMaxProfileDepth levels the parent stands for the deeper contexts (profile.h). Only a
+    // new node walks up, and at most that far.
+    uint32_t levels = 1;  // the new node's, counting from its root's 1
+    for (uint32_t a = parent; a != kNoNode && levels <= kMaxProfileDepth;
+         a = result_.nodes[a].parent) {
+      ++levels;
+    }
+    if (levels > kMaxProfileDepth) return parent;
+  }
   auto index = uint32_t(result_.nodes.size());
   ProfileNode n;
   n.kind = kind;

@@ -58,6 +58,11 @@ using NodeKind = format::ProfileNodeKind;
 inline const char* node_kind_name(NodeKind k) { return format::profile_node_kind_name(k); }
 
 constexpr uint32_t kNoNode = 0xffffffffu;
+// The deepest a call tree goes (levels, the root's included). The report and the JSON walk the
+// tree recursively and indent each level, so a chain of regions begun and never ended (10^5 user
+// regions, a damaged trace) overflowed the stack: contexts deeper than this count in the
+// deepest node (a visit each, their times included in its own).
+constexpr uint32_t kMaxProfileDepth = 1000;
 
 struct ProfileNode {
   NodeKind kind = NodeKind::kProgram;

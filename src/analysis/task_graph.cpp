@@ -314,7 +314,19 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
-      if (parent) n.group_owner = parent->open_groups ? parent->id : parent->group_owner;
+      if (parent) {
+        uint64_t owner = parent->open_groups ? parent->id : parent->group_owner;
+        // An id created again while tasks of its own taskgroup live (a damaged trace) would close
+        // a cycle of owners, which on_complete() follows forever: such a task joins no taskgroup.
+        // Creation is the only place owners change, so the chain stays acyclic.
+        for (const Node* o = nodes_.find(owner); o; o = nodes_.find(o->group_owner)) {
+          if (o == &n) {
+            owner = 0;
+            break;
+          }
+        }
+        n.group_owner = owner;
+      }
       if (format::creates_explicit_task(e)) {
         ++result_.tasks;
         n.grain = grain_of(m.task_code(tc.task));

@@ -42,6 +42,7 @@ namespace {
 
 constexpr uint32_t kTaskRow = 0x80000000u;
 constexpr uint32_t kNoState = 0xffffffffu;
+constexpr uint8_t kEnded = 0xff;  // TimelineTask::sink_state of a task whose row was given back
 constexpr size_t kMaxParameterValues = 100000;
 
 uint32_t state_value(ThreadState s) {
@@ -286,7 +287,7 @@ void ParaverExporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
 
 void ParaverExporter::close_task_state(uint64_t t, TimelineTask& task) {
   uint32_t row = slot_row(task.slot);
-  if (!row || !task.sink_state) return;
+  if (!row || !task.sink_state || task.sink_state == kEnded) return;
   state((row - 1) | kTaskRow, task.sink_since, t, task.sink_state - 1u);
   task.sink_state = 0;
 }
@@ -294,12 +295,15 @@ void ParaverExporter::close_task_state(uint64_t t, TimelineTask& task) {
 void ParaverExporter::task_state(uint64_t t, TimelineTask& task, TaskState s) {
   number(task);
   uint32_t row = slot_row(task.slot);
-  if (!row) return;
+  // A cancelled task ends twice (cancelled, then completed): its row is given back once, or two
+  // later tasks would share it. (The slot stays: a dependence's arrow starts from its row.)
+  if (!row || task.sink_state == kEnded) return;
   uint32_t task_row = (row - 1) | kTaskRow;
   if (s == TaskState::kCompleted || s == TaskState::kCancelled) {
     close_task_state(t, task);
     event(task_row, t, kTypeTaskConstruct, 0);
     if (!per_instance_) free_rows_.push(row - 1);
+    task.sink_state = kEnded;
     return;
   }
   uint32_t v = state_value(s);

@@ -36,7 +36,11 @@ struct Clock {
     // instruction each (the replay converts every event).
     double x = (d >> 63 ? double(d) : double(int64_t(d))) * ns_per_tick + 0.5;
     if (__builtin_expect(x < 0x1p63, 1)) return uint64_t(int64_t(x));
-    return uint64_t(x);
+    // A damaged time (a chunk's first_time near 2^64 ticks) at >= 1 ns per tick went past 2^64
+    // ns, where the conversion is undefined (UBSan: float-cast-overflow). 292 years is no run's:
+    // such times saturate at 2^63 - 1, which leaves the readers' sums of times and the
+    // UINT64_MAX they use as "never" (BreakdownPass's last slice boundary) headroom.
+    return uint64_t(INT64_MAX);
   }
 };
 

@@ -398,6 +398,42 @@ TEST(ProfileGolden, CreationIncludesTheDependenceRecords) {
 
 // A trace cut short: a task still suspended and one still running at the end count as
 // unfinished instances with the time they had, and nothing is left open.
+// 2000 user regions nested in one another (begun in a loop and ended in reverse): the tree stops
+// at kMaxProfileDepth levels (the program, the parallel region, 998 regions), the deepest node
+// standing for itself and every region below it. Unbounded, the report's recursive walk of a
+// 10^5-deep chain overflowed the stack (and indented it with 10^10 spaces).
+TEST(ProfileGolden, ADeepChainOfRegionsStopsAtTheDepthLimit) {
+  constexpr uint64_t N = 2000;
+  TraceBuilder t;
+  open_region(t, 1);
+  for (uint64_t i = 0; i < N; ++i) t.user_region(0, 10 + i, Endpoint::kBegin, "r");
+  for (uint64_t i = N; i-- > 0;) t.user_region(0, 10 + 2 * N - 1 - i, Endpoint::kEnd, "r");
+  close_region(t, 1, 10 + 2 * N + 10);
+  ProfilePass pass;
+  ASSERT_TRUE(testing::replay_experiment(t.write(), {&pass}));
+  const Profile& p = pass.result();
+  EXPECT_EQ(p.unmatched_ends, 0u);
+  ASSERT_FALSE(p.roots.empty());
+  // Region i lasts 2N - 1 - 2i ns; its node is at level 3 + i up to the limit.
+  uint32_t levels = 1, index = p.roots[0];
+  while (!p.nodes[index].children.empty()) {
+    ASSERT_EQ(p.nodes[index].children.size(), 1u);
+    index = p.nodes[index].children[0];
+    ++levels;
+    if (levels == 3) {
+      EXPECT_EQ(p.nodes[index].total.visits, 1u);
+      EXPECT_EQ(p.nodes[index].total.inclusive.sum, 2 * N - 1);
+    }
+  }
+  EXPECT_EQ(levels, kMaxProfileDepth);
+  // The deepest node: region 997 and the 1002 below it, each a visit with its own time.
+  const uint64_t first = kMaxProfileDepth - 3;
+  uint64_t sum = 0;
+  for (uint64_t i = first; i < N; ++i) sum += 2 * N - 1 - 2 * i;
+  EXPECT_EQ(p.nodes[index].total.visits, N - first);
+  EXPECT_EQ(p.nodes[index].total.inclusive.sum, sum);
+}
+
 TEST(ProfileGolden, TraceEndsWithTasksInFlight) {
   TraceBuilder t;
   t.initial_task(0, 0, 1);

@@ -523,6 +523,27 @@ TEST(TaskGraph, OneCreatorBoundingTheRunIsNamed) {
   EXPECT_EQ(g.path_runs[g.creation_bound.run].codeptr, 0u);
 }
 
+// A damaged trace: task 11, member of I0's taskgroup, opens a taskgroup and creates a task under
+// I0's id (kI0 created again while it runs). The new task's taskgroup owner is 11 and 11's is
+// kI0: following owners from 11's completion went round the two forever (a hang). The new task
+// belongs to no taskgroup now; the replay ends and both creations count.
+TEST(TaskGraph, ATaskCreatedAgainInsideItsOwnTaskgroupMakesNoOwnerCycle) {
+  TraceBuilder t;
+  team(t, 5);
+  t.sync(0, 5, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
+  t.create(0, 10, 11, kI0);
+  t.schedule(1, 30, kI1, Status::kSwitch, 11);
+  t.sync(1, 40, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, 11);
+  t.create(1, 50, kI0, 11);  // I0's id again, 11's taskgroup open
+  t.schedule(1, 60, 11, Status::kComplete, kI1);
+  t.schedule(1, 70, kI1, Status::kSwitch, kI0).schedule(1, 80, kI0, Status::kComplete, kI1);
+  arrive(t, 0, 90);
+  team_end(t, 100, 120);
+  TaskGraphPass graph;
+  ASSERT_TRUE(testing::replay_experiment(t.write(), {&graph}));
+  EXPECT_EQ(graph.result().tasks, 2u);
+}
+
 }  // namespace
 }  // namespace tasklens::analysis
 

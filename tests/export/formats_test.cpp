@@ -251,6 +251,34 @@ TEST(ParaverGolden, SharedTaskRowsAboveTheLimitAndSpilledSort) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/shared.prv-tmp"));
 }
 
+// A cancelled task ends twice in the task model (cancelled, then completed): its shared row was
+// freed twice, and the next two tasks, alive together, were both given it.
+TEST(ParaverGolden, ACancelledTasksSharedRowIsFreedOnce) {
+  TraceBuilder t;
+  one_thread_opening(t);
+  t.create(0, 40, id(0, 3), id(0, 2), 0x2000);
+  t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
+  t.schedule(0, 60, id(0, 3), Status::kCancel, id(0, 2));
+  t.create(0, 70, id(0, 4), id(0, 2), 0x2000);
+  t.create(0, 80, id(0, 5), id(0, 2), 0x2000);
+  t.schedule(0, 90, id(0, 2), Status::kSwitch, id(0, 4));
+  t.schedule(0, 100, id(0, 4), Status::kComplete, id(0, 2));
+  t.schedule(0, 110, id(0, 2), Status::kSwitch, id(0, 5));
+  t.schedule(0, 120, id(0, 5), Status::kComplete, id(0, 2));
+  t.implicit_end(0, 130, id(0, 2), id(0, 100), 1, 0);
+  t.parallel_end(0, 140, id(0, 100), id(0, 1), 0x1000);
+  t.implicit_end(0, 150, id(0, 1));
+  t.thread_end(0, 160);
+  std::string dir = t.write();
+  exports::ExportOptions o;
+  o.max_task_rows = 1;  // rows shared by tasks that do not overlap
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/cancel.prv", o);
+  ParaverFacts f = expect_valid_paraver(dir + "/cancel");
+  // Rows: initial task, implicit task, T0#3 (cancelled at 60, its row then taken by T0#4), T0#5:
+  // T0#4 and T0#5 are alive together from 80 to 100.
+  EXPECT_EQ(f.threads_per_appl, (std::vector<uint32_t>{1, 4}));
+}
+
 // ---- Perfetto ----------------------------------------------------------------------------------
 
 TEST(PerfettoGolden, SlicesNestAndFlowsPair) {

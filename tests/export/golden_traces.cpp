@@ -40,11 +40,15 @@ std::string close_one_thread(TraceBuilder& t) {
 
 }  // namespace
 
-std::string taskwait_with_child_trace(TraceBuilder& t) {
+void one_thread_opening(TraceBuilder& t) {
   t.thread_begin(0, 5, 1);
   t.initial_task(0, 10, id(0, 1));
   t.parallel_begin(0, 20, id(0, 100), id(0, 1), 1, 0x1000);
   t.implicit_begin(0, 30, id(0, 2), id(0, 100), 1, 0);
+}
+
+std::string taskwait_with_child_trace(TraceBuilder& t) {
+  one_thread_opening(t);
   t.create(0, 40, id(0, 3), id(0, 2), 0x2000);
   t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));
   t.user_region(0, 55, Endpoint::kBegin, "work");
@@ -65,10 +69,7 @@ std::string taskwait_with_counters_trace(TraceBuilder& t) {
   auto sample = [&](uint64_t at, uint16_t first, uint64_t v0, uint64_t v1) {
     t.event(0, format::ev::Counters{{}, first, 2, v0, v1, 0}.event(at));
   };
-  t.thread_begin(0, 5, 1);
-  t.initial_task(0, 10, id(0, 1));
-  t.parallel_begin(0, 20, id(0, 100), id(0, 1), 1, 0x1000);
-  t.implicit_begin(0, 30, id(0, 2), id(0, 100), 1, 0);
+  one_thread_opening(t);
   t.create(0, 40, id(0, 3), id(0, 2), 0x2000);
   sample(50, 0, 10, 1000);
   t.schedule(0, 50, id(0, 2), Status::kSwitch, id(0, 3));

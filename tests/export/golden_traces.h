@@ -30,6 +30,9 @@ std::string taskwait_with_counters_trace(TraceBuilder& t);
 // 30 implicit task T0#2, 32 thread 1 begins, 35 implicit task T1#1; and at the end 100 and 105
 // the implicit tasks end, 107 thread 1 ends, 110 parallel ends, 120 initial task ends, 150
 // thread 0 ends.
+// Thread 0 alone: thread_begin at 5, initial task T0#1 at 10, parallel region T0#100 at 20, its
+// implicit task T0#2 at 30.
+void one_thread_opening(TraceBuilder& t);
 void two_thread_opening(TraceBuilder& t);
 void two_thread_closing(TraceBuilder& t);
 

@@ -148,6 +148,24 @@ TEST(Clock, MonotonicTicksAreNanoseconds) {
   EXPECT_EQ(x->clock.to_ns(1500), 1000u);
 }
 
+// A damaged chunk can carry a time near 2^64 ticks: at 1 ns per tick or more its ns are past 2^64,
+// which no conversion to uint64_t holds (it was undefined: 2^63 or 0 on x86, time jumping back).
+// Times from 2^63 ns on (292 years) saturate at 2^63 - 1, and times stay in order.
+TEST(Clock, TimesPast2To63NsSaturate) {
+  constexpr uint64_t kLatest = uint64_t(INT64_MAX);
+  Clock c;
+  c.source = "monotonic";
+  c.start_ticks = 100;
+  c.ns_per_tick = 1.0;
+  EXPECT_EQ(c.to_ns(~uint64_t(0)), kLatest);
+  EXPECT_EQ(c.to_ns(100 + (uint64_t(1) << 62)), uint64_t(1) << 62);
+  c.ns_per_tick = 2.0;  // a 0.5 GHz clock: plausible, not refused
+  EXPECT_EQ(c.to_ns(100 + (uint64_t(1) << 61)), uint64_t(1) << 62);
+  EXPECT_EQ(c.to_ns(100 + (uint64_t(1) << 62)), kLatest);
+  EXPECT_EQ(c.to_ns(100 + (uint64_t(1) << 63)), kLatest);
+  EXPECT_EQ(c.to_ns(~uint64_t(0)), kLatest);
+}
+
 // A run killed before its final clock sample: the latest sample a chunk header carries is used.
 TEST(Clock, CalibratedFromChunkSamplesWhenTheRunDidNotFinish) {
   std::string dir = small_experiment(
