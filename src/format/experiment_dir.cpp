@@ -13,6 +13,7 @@
 
 #include "format/chunk.h"
 #include "format/off_cpu.h"
+#include "format/profile_file.h"
 
 namespace tasklens::format {
 namespace {
@@ -46,23 +47,26 @@ void make_parents(const char* path) {
   }
 }
 
+// `file`, or the temporary file it is written to before the rename.
+bool is_file_or_its_tmp(const char* name, const char* file) {
+  if (!starts_with(name, file)) return false;
+  const char* rest = name + std::strlen(file);
+  return *rest == 0 || std::strcmp(rest, ".tmp") == 0;
+}
+
 }  // namespace
 
 bool is_tasklens_entry(const char* name) {
-  if (std::strcmp(name, kMetadataFile) == 0) return true;
-  if (starts_with(name, kMetadataFile) && std::strcmp(name + std::strlen(kMetadataFile), ".tmp") == 0) {
-    return true;
-  }
+  if (is_file_or_its_tmp(name, kMetadataFile)) return true;
+  // Profile mode's result (docs/PROFILE-MODE.md).
+  if (is_file_or_its_tmp(name, kProfileFile)) return true;
   if (std::strcmp(name, ".reserve") == 0 || std::strcmp(name, ".libgomp-on-libomp") == 0 ||
       std::strcmp(name, kOffCpuFile) == 0) {
     return true;
   }
   if (starts_with(name, "pid-") && all_digits(name + 4)) return true;
   // An MPI run (docs/MPI.md): its description and a folder per rank.
-  if (std::strcmp(name, kMpiRunFile) == 0) return true;
-  if (starts_with(name, kMpiRunFile) && std::strcmp(name + std::strlen(kMpiRunFile), ".tmp") == 0) {
-    return true;
-  }
+  if (is_file_or_its_tmp(name, kMpiRunFile)) return true;
   if (starts_with(name, kRankPrefix) && all_digits(name + std::strlen(kRankPrefix))) return true;
   if (starts_with(name, kStreamPrefix) && ends_with(name, kStreamSuffix)) {
     size_t n = std::strlen(name) - std::strlen(kStreamPrefix) - std::strlen(kStreamSuffix);
@@ -93,7 +97,8 @@ int open_experiment_dir(const char* path, char* error, size_t error_len) {
     if ((err == ELOOP || err == ENOTDIR) && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
       std::snprintf(error, error_len,
                     "%s is a symbolic link: tasklens does not write through one (give the "
-                    "directory it points to)", path);
+                    "directory it points to)",
+                    path);
     } else if (err == ENOTDIR) {
       std::snprintf(error, error_len, "%s exists and is not a directory", path);
     } else {
@@ -104,7 +109,9 @@ int open_experiment_dir(const char* path, char* error, size_t error_len) {
   return fd;
 }
 
-bool lock_experiment_dir(int dirfd) { return flock(dirfd, LOCK_EX | LOCK_NB) == 0; }
+bool lock_experiment_dir(int dirfd) {
+  return flock(dirfd, LOCK_EX | LOCK_NB) == 0;
+}
 
 bool for_each_dir_entry(int dirfd, void (*fn)(const char* name, void* arg), void* arg) {
   // A descriptor of its own: getdents64 moves the offset of the one it reads.

@@ -107,8 +107,7 @@ void Writer::loop() {
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
     uint64_t now_ns = last_ns_.load(std::memory_order_relaxed);
-    if (now_ns - last_metadata_ns > 1000000000ull ||
-        metadata_requested_.exchange(false, std::memory_order_acquire)) {
+    if (now_ns - last_metadata_ns > 1000000000ull) {
       last_metadata_ns = now_ns;
       if (links_.write_metadata) links_.write_metadata();
     }

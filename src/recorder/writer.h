@@ -60,12 +60,6 @@ class Writer {
   // The latest clock sample the writer took (for runs that end without a final one). Any thread,
   // a signal handler included: the pair is published under a sequence count.
   ClockSample last_sample() const;
-  // Asks the writer thread to rewrite the metadata at its next wake-up: the metadata reads the
-  // writer's counts, which only the writer thread may read while it runs.
-  void request_metadata() {
-    metadata_requested_.store(true, std::memory_order_release);
-    wake();
-  }
   // CPU time the writer thread used (user + system), known once it has stopped: the recorder's
   // share of the program's CPU time that does not run in the program's threads.
   uint64_t cpu_ns() const { return cpu_ns_.load(std::memory_order_acquire); }
@@ -106,15 +100,14 @@ class Writer {
   Staged staged_[kMaxStaged];
   uint32_t staged_count_ = 0;
   int fds_[kMaxThreads];
-  uint64_t offsets_[kMaxThreads];
-  uint32_t seq_[kMaxThreads];
+  uint64_t offsets_[kMaxThreads] = {};
+  uint32_t seq_[kMaxThreads] = {};
   StreamStats stats_[kMaxThreads];
   uint64_t kinds_[size_t(format::Kind::kCount)] = {};
   uint64_t total_events_ = 0, total_bytes_ = 0, clamped_ = 0, explicit_tasks_ = 0;
   void set_last_sample(ClockSample s);
   std::atomic<uint32_t> sample_seq_{0};  // odd while last_ticks_/last_ns_ change
   std::atomic<uint64_t> last_ticks_{0}, last_ns_{0};
-  std::atomic<bool> metadata_requested_{false};
   std::atomic<uint64_t> cpu_ns_{0};
   char error_[512] = {};
   bool failed_ = false;  // a stream write failed: write nothing more

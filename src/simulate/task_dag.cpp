@@ -58,7 +58,8 @@ void TaskDagPass::add(uint32_t task, DagItem::Kind kind, uint64_t value) {
 }
 
 uint32_t TaskDagPass::group_of(uint32_t c) {
-  while (parent_construct_[c] != c) c = parent_construct_[c] = parent_construct_[parent_construct_[c]];
+  while (parent_construct_[c] != c)
+    c = parent_construct_[c] = parent_construct_[parent_construct_[c]];
   return c;
 }
 
@@ -69,6 +70,7 @@ void TaskDagPass::flush(uint32_t thread, uint64_t t) {
     add(r.task, DagItem::kWork, t - r.since - off);
     dag_.work_ns += t - r.since - off;
     dag_.preempted_ns += off;
+    if (r.task == 0) dag_.preempted_serial_ns += off;
   }
   r.since = t;
 }
@@ -80,12 +82,16 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const uint32_t created = just_created_[p];
   if (created != kNone && e.kind != Kind::kDependence && e.kind != Kind::kTaskDependence) {
     just_created_[p] = kNone;
-    if (e.kind == Kind::kTaskSchedule && index_of(format::ev::TaskSchedule::of(e).next) == created) {
+    if (e.kind == Kind::kTaskSchedule &&
+        index_of(format::ev::TaskSchedule::of(e).next) == created) {
       DagTask& task = dag_.tasks[created];
       task.ran_immediately = true;
       // Deferred in the simulation (a team of one's): its dispatch is its start's cost, not
       // the creator's work.
-      if (task.is_explicit && !task.undeferred) running_[p].since = e.time;
+      if (task.is_explicit && !task.undeferred && running_[p].since < e.time) {
+        dag_.dispatch_ns += e.time - running_[p].since;
+        running_[p].since = e.time;
+      }
     }
   }
   flush(p, e.time);

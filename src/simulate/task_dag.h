@@ -42,15 +42,16 @@ struct DagTask {
   uint32_t first_item = 0, items = 0;  // in TaskDag::items
   uint32_t parent = kNone;
   uint32_t construct = kNone;  // index in TaskDag::constructs (explicit tasks)
-  uint32_t depth = 0;   // recursion depth: 1 for a task of its recursion's shallowest level
+  uint32_t depth = 0;          // recursion depth: 1 for a task of its recursion's shallowest level
   uint32_t first_succ = 0, succs = 0;  // in TaskDag::successors
-  uint32_t preds = 0;   // dependence predecessors
+  uint32_t preds = 0;                  // dependence predecessors
   bool is_explicit = false;
   bool undeferred = false;  // runs at once on its creator's thread (if(0), included)
   // Flagged undeferred, the recording switched it in at its creation, on its creator's thread
-  // (nothing but its dependence records between). In a team of one (libomp runs every task of a serialized team
-  // at once) the time from the create call to its switch-in is the runtime's dispatch: left out
-  // of the creator's work, as the simulation defers the task and charges its start instead.
+  // (nothing but its dependence records between). In a team of one (libomp runs every task of a
+  // serialized team at once) the time from the create call to its switch-in is the runtime's
+  // dispatch: left out of the creator's work, as the simulation defers the task and charges its
+  // start instead.
   bool ran_immediately = false;
 };
 
@@ -64,10 +65,10 @@ struct DagRegion {
 // a cut-off applies to all of them, and depth counts across them.
 struct DagConstruct {
   uint64_t codeptr = 0;
-  uint32_t group = 0;       // the construct (index) that stands for its recursion
-  bool recursive = false;   // of the group: a task of it created a task of it
-  uint32_t max_depth = 0;   // of the group
-  uint32_t tasks = 0;       // of this construct; of the group on the group's own entry
+  uint32_t group = 0;      // the construct (index) that stands for its recursion
+  bool recursive = false;  // of the group: a task of it created a task of it
+  uint32_t max_depth = 0;  // of the group
+  uint32_t tasks = 0;      // of this construct; of the group on the group's own entry
 };
 
 struct TaskDag {
@@ -81,6 +82,10 @@ struct TaskDag {
   uint64_t fragments = 0;  // work items
   uint64_t work_ns = 0;
   uint64_t preempted_ns = 0;  // left out of work_ns: a thread was preempted while running a task
+  uint64_t preempted_serial_ns = 0;  // the part of it in the initial task (tasks[0])
+  // Left out of work_ns too: a team of one's tasks run at their creation, from the create call
+  // to the switch-in (the runtime's dispatch; the simulation charges a start cost instead).
+  uint64_t dispatch_ns = 0;
 };
 
 class TaskDagPass : public replay::Pass {
@@ -121,7 +126,7 @@ class TaskDagPass : public replay::Pass {
     uint64_t since = 0;
   };
   std::vector<Running> running_;
-  std::vector<uint32_t> forking_;  // per thread: the encountering task while it forks
+  std::vector<uint32_t> forking_;       // per thread: the encountering task while it forks
   std::vector<uint32_t> just_created_;  // per thread: the task its last event created, if so
   PreemptedTime preempted_;
 };

@@ -74,21 +74,28 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   // off the span too (the span's share of it is unknown: at most all of it).
   const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
   w.preempted_ns = dag.preempted_ns;
-  const uint64_t graph_work = recorded_work - std::min(recorded_work, dag.preempted_ns);
+  // A team of one's dispatch time (task_dag.h) is not simulated work either: the bounds leave it
+  // out like the preempted time, or the simulation could beat the lower bound (seen under load).
+  // The initial task's serial work is not the graph's work: its preempted time is not taken
+  // off the graph's (a heavily preempted serial part left no graph work and made the whole run
+  // look serial, seen under load).
+  const uint64_t not_simulated = dag.preempted_ns + dag.dispatch_ns;
+  const uint64_t graph_work =
+      recorded_work - std::min(recorded_work, not_simulated - dag.preempted_serial_ns);
   // Both sides without the preempted time: (work + preempted) - recorded as long as the
   // preempted time fits in the graph's work; past that (a heavily preempted run, seen in CI) the
   // old difference put the lower bound above the one-thread simulation itself.
   w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
   // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
   // encountering task's work here): counted once.
-  const uint64_t path_forks = graph.path_runtime_ns - std::min(graph.path_runtime_ns,
-                                                               graph.path_creation_ns);
+  const uint64_t path_forks =
+      graph.path_runtime_ns - std::min(graph.path_runtime_ns, graph.path_creation_ns);
   const uint64_t span = graph.span_ns - std::min(graph.span_ns, path_forks);
-  const uint64_t span_low = span - std::min(span, dag.preempted_ns);
+  const uint64_t span_low = span - std::min(span, not_simulated);
   const uint64_t span_high = std::min(span, graph_work);
   for (size_t c = 0; c < dag.constructs.size(); ++c) {
-    w.creation.push_back({dag.constructs[c].codeptr,
-                          c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
+    w.creation.push_back(
+        {dag.constructs[c].codeptr, c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
   }
   auto run = [&](uint32_t threads, uint32_t construct, uint32_t depth) {
     SimConfig config;
@@ -104,16 +111,23 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
     Prediction& pr = w.predictions.emplace_back();
     pr.threads = p;
     pr.sim = run(p, kNone, 0);
-    pr.brent_lower_ns =
-        analysis::fastest_schedule_ns(graph_work, span_low, p) + w.outside_graph_ns;
-    pr.brent_upper_ns =
-        analysis::greedy_schedule_ns(graph_work, span_high, p) + w.outside_graph_ns;
   }
   w.threads_clamped_from = std::max(w.threads_clamped_from, clamped);
-  if (!w.predictions.empty() && w.predictions.front().threads == 1) {
-    w.one_thread_ns = w.predictions.front().sim.wall_ns;
-  } else {
-    w.one_thread_ns = run(1, kNone, 0).wall_ns;
+  const SimResult one = !w.predictions.empty() && w.predictions.front().threads == 1
+                            ? w.predictions.front().sim
+                            : run(1, kNone, 0);
+  w.one_thread_ns = one.wall_ns;
+  // The lower bound's work is at most what the simulation itself charges on one thread: it
+  // charges each construct's median creation and start costs, which under load lie below the
+  // recorded means, and a prediction must not beat its own bound.
+  const uint64_t one_busy = one.work_ns + one.overhead_ns;
+  const uint64_t low_work = std::min(graph_work, one_busy - std::min(one_busy, w.outside_graph_ns));
+  for (Prediction& pr : w.predictions) {
+    pr.brent_lower_ns =
+        analysis::fastest_schedule_ns(low_work, std::min(span_low, low_work), pr.threads) +
+        w.outside_graph_ns;
+    pr.brent_upper_ns =
+        analysis::greedy_schedule_ns(graph_work, span_high, pr.threads) + w.outside_graph_ns;
   }
   // The curve flattens where doubling (or the next count) gains less than 10 %.
   for (size_t i = 0; i + 1 < w.predictions.size(); ++i) {
@@ -196,8 +210,9 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
     for (uint32_t d : options.cutoff_depths) {
       if (d >= 1 && d <= deepest) at(d);
     }
-    std::sort(w.cutoffs.begin() + std::ptrdiff_t(first_cut), w.cutoffs.end(),
-              [](const CutoffPrediction& a, const CutoffPrediction& b) { return a.depth < b.depth; });
+    std::sort(
+        w.cutoffs.begin() + std::ptrdiff_t(first_cut), w.cutoffs.end(),
+        [](const CutoffPrediction& a, const CutoffPrediction& b) { return a.depth < b.depth; });
     for (uint32_t d = 1; d <= deepest; ++d) {
       if (!wall[d] || wall[d] >= best.wall_ns || kept[d] >= k.tasks) continue;
       best.depth = d;
@@ -211,11 +226,16 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
 
 const char* estimate_key(Estimate e) {
   switch (e) {
-    case Estimate::kTaskStarts: return "task_starts";
-    case Estimate::kAllTaskStarts: return "all_task_starts";
-    case Estimate::kOverheadPerTask: return "overhead_per_task";
-    case Estimate::kCreateCalls: return "create_calls";
-    case Estimate::kProfileMean: return "profile_mean";
+    case Estimate::kTaskStarts:
+      return "task_starts";
+    case Estimate::kAllTaskStarts:
+      return "all_task_starts";
+    case Estimate::kOverheadPerTask:
+      return "overhead_per_task";
+    case Estimate::kCreateCalls:
+      return "create_calls";
+    case Estimate::kProfileMean:
+      return "profile_mean";
   }
   return "";
 }

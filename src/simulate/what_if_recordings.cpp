@@ -46,8 +46,7 @@ bool same_shape(const TaskDag& a, const TaskDag& b) {
   return true;
 }
 
-void combine_recordings(WhatIf& w, const MeasuredRecording& first,
-                        const analysis::TaskGraph& graph,
+void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysis::TaskGraph& graph,
                         const std::vector<MeasuredRecording>& others,
                         const WhatIfOptions& options) {
   w.recordings = uint32_t(1 + others.size());
@@ -80,6 +79,12 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first,
     v.assign(1, first.dag.preempted_ns);
     for (const MeasuredRecording& o : others) v.push_back(o.dag.preempted_ns);
     med.dag.preempted_ns = median_of(v);
+    v.assign(1, first.dag.dispatch_ns);
+    for (const MeasuredRecording& o : others) v.push_back(o.dag.dispatch_ns);
+    med.dag.dispatch_ns = median_of(v);
+    v.assign(1, first.dag.preempted_serial_ns);
+    for (const MeasuredRecording& o : others) v.push_back(o.dag.preempted_serial_ns);
+    med.dag.preempted_serial_ns = median_of(v);
     std::vector<const std::vector<uint64_t>*> schedule{&first.costs.schedule_by_construct};
     std::vector<const std::vector<uint64_t>*> creation{&first.costs.creation_ns};
     v.assign(1, first.costs.schedule_ns);
@@ -126,7 +131,8 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first,
     w.combination = Combination::kMedianPrediction;
   }
   for (size_t i = 0; i < w.predictions.size(); ++i) {
-    for (const SimResult& r : by_count[i]) w.predictions[i].wall_by_recording_ns.push_back(r.wall_ns);
+    for (const SimResult& r : by_count[i])
+      w.predictions[i].wall_by_recording_ns.push_back(r.wall_ns);
   }
 }
 

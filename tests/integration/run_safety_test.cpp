@@ -40,7 +40,9 @@ nlohmann::json metadata(const std::string& dir) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 TEST(RunOutput, SymbolicLinkIsRefusedAndNotFollowed) {
   std::string target = scratch_dir() + "/target";
@@ -79,7 +81,8 @@ TEST(RunOutput, ForceReplacesAnExperimentAndNothingElse) {
   std::string dir = scratch_dir() + "/exp";
   ASSERT_EQ(tasklens({"run", "-q", "-n", "2", "-o", dir, "--", example("fib"), "12"}).status, 0);
   ASSERT_EQ(metadata(dir)["explicit_tasks"], 464);
-  CommandResult r = tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
+  CommandResult r =
+      tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 0) << r.err;
   TraceFacts f = read_trace(dir);
   ASSERT_TRUE(f.error.empty()) << f.error;
@@ -87,13 +90,30 @@ TEST(RunOutput, ForceReplacesAnExperimentAndNothingElse) {
   EXPECT_EQ(f.x.streams.size(), 1u);   // the old run's second stream is gone
 }
 
+// A profile-mode experiment (profile.json, no streams) is tasklens's own: --force replaces it
+// with a trace, which then holds no profile.json.
+TEST(RunOutput, ForceReplacesAProfileModeExperiment) {
+  std::string dir = scratch_dir() + "/exp";
+  CommandResult p = tasklens(
+      {"run", "-q", "--mode", "profile", "-n", "2", "-o", dir, "--", example("fib"), "12"});
+  ASSERT_EQ(p.status, 0) << p.err;
+  ASSERT_TRUE(fs::exists(dir + "/profile.json"));
+  CommandResult r =
+      tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/profile.json"));
+  TraceFacts f = read_trace(dir);
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  EXPECT_EQ(f.explicit_created, 14u);
+}
+
 // Two runs into one directory started at the same instant: exactly one records, the other
 // refuses (the directory is locked, or already holds the first one's experiment).
 TEST(RunOutput, TwoRunsIntoOneDirectoryNeverBothRecord) {
   for (int round = 0; round < 4; ++round) {
     std::string dir = scratch_dir() + "/exp";
-    std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", "2", "-o", dir, "--",
-                                     example("fib"), "15"};
+    std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n",           "2",
+                                     "-o",           dir,   "--", example("fib"), "15"};
     ChildProcess a(argv), b(argv);
     int sa = a.wait(), sb = b.wait();
     EXPECT_EQ(std::min(sa, sb), 0) << a.err() << b.err();
@@ -116,8 +136,8 @@ class Descendant : public ::testing::TestWithParam<std::string> {};
 TEST_P(Descendant, IsRecordedInAnExperimentOfItsOwn) {
   const std::string& mode = GetParam();
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-n", "2", "-o", dir, "--", test_program("spawn_child"), mode,
-                              "50"});
+  CommandResult r =
+      tasklens({"run", "-n", "2", "-o", dir, "--", test_program("spawn_child"), mode, "50"});
   ASSERT_EQ(r.status, 0) << r.err;
   long long top_pid = printed_value(r.out.substr(r.out.find("top pid=")), "pid");
   long long leaf_pid = printed_value(r.out.substr(r.out.find("leaf pid=")), "pid");
@@ -154,8 +174,10 @@ TEST_P(Descendant, IsRecordedInAnExperimentOfItsOwn) {
   }
   expect_check(sub, 0, {"sound: nothing lost"});
   // Readers of the top experiment are told where the other process is.
-  expect_check(dir, 0, {"1 other processes of this run were recorded in experiments of their "
-                        "own, not in this one: " + sub});
+  expect_check(dir, 0,
+               {"1 other processes of this run were recorded in experiments of their "
+                "own, not in this one: " +
+                sub});
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Descendant, ::testing::Values("fork", "system", "first"),
@@ -165,8 +187,8 @@ INSTANTIATE_TEST_SUITE_P(Modes, Descendant, ::testing::Values("fork", "system", 
 // run`) is still recorded at the top: the run holds the lock for its whole process tree.
 TEST(RunOutput, ProgramClosingInheritedDescriptorsIsRecorded) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-q", "-n", "2", "-o", dir, "--", test_program("spawn_child"),
-                              "closefds", "30"});
+  CommandResult r = tasklens(
+      {"run", "-q", "-n", "2", "-o", dir, "--", test_program("spawn_child"), "closefds", "30"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   TraceFacts f = read_trace(dir);
@@ -247,8 +269,8 @@ TEST(DiskFull, TmpfsFullIsSaidAndTheWrittenPrefixIsClean) {
 // and the experiment says "interrupted"; the program does not go on recording.
 TEST(RunKilled, SigkillOfTasklensEndsTheProgramWithItsTrace) {
   std::string dir = scratch_dir() + "/exp";
-  ChildProcess p({tasklens_bin(), "run", "-n", "2", "-o", dir, "--", test_program("crash"), "wait",
-                  "1000"});
+  ChildProcess p(
+      {tasklens_bin(), "run", "-n", "2", "-o", dir, "--", test_program("crash"), "wait", "1000"});
   ASSERT_TRUE(p.started());
   ASSERT_EQ(p.wait_for_line("ready"), "ready");
   p.signal(SIGKILL);
@@ -269,8 +291,8 @@ TEST(RunKilled, SigkillOfTasklensEndsTheProgramWithItsTrace) {
 // loaded into it must leave none (the user API's per-thread caches are freed with the threads).
 TEST(RunSanitized, AddressSanitizerProgramFindsNoLeakOfTheRecorder) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-q", "-n", "4", "-o", dir, "--",
-                              test_program("api_threads_asan")});
+  CommandResult r =
+      tasklens({"run", "-q", "-n", "4", "-o", dir, "--", test_program("api_threads_asan")});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "api_threads regions=60 OK\n");
   EXPECT_EQ(r.err.find("LeakSanitizer"), std::string::npos) << r.err;

@@ -49,16 +49,16 @@ TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   EXPECT_LE(run_ns, wall + in_tasks + outside_serial + 0.02 * run_ns);
   uint64_t prev = 0;
   for (const nlohmann::json& p : w["predictions"]) {
-    uint64_t wall = p["wall_ns"], lower = p["brent_lower_ns"];
+    uint64_t predicted = p["wall_ns"], lower = p["brent_lower_ns"];
     uint64_t threads = p["threads"];
-    EXPECT_GE(wall, lower) << threads;
+    EXPECT_GE(predicted, lower) << threads;
     EXPECT_FALSE(p["stalled"].get<bool>());
     // Every thread's time is work, overhead or idleness.
     EXPECT_EQ(p["work_ns"].get<uint64_t>() + p["overhead_ns"].get<uint64_t>() +
                   p["idle_ns"].get<uint64_t>(),
-              wall * threads);
-    if (prev) EXPECT_LE(wall, prev) << threads;
-    prev = wall;
+              predicted * threads);
+    if (prev) EXPECT_LE(predicted, prev) << threads;
+    prev = predicted;
   }
 }
 
