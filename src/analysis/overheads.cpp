@@ -38,9 +38,15 @@ const CostNames& names(Cost c) {
 
 }  // namespace
 
-const char* cost_name(Cost c) { return names(c).name; }
-const char* cost_key(Cost c) { return names(c).key; }
-const char* cost_short(Cost c) { return names(c).short_name; }
+const char* cost_name(Cost c) {
+  return names(c).name;
+}
+const char* cost_key(Cost c) {
+  return names(c).key;
+}
+const char* cost_short(Cost c) {
+  return names(c).short_name;
+}
 
 uint64_t CostTimes::total_ns() const {
   uint64_t sum = 0;
@@ -167,9 +173,16 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
     result->program += in.cost;
     result->program_total_ns += total;
   }
-  int64_t diff = int64_t(total) - int64_t(in.cost.total_ns());
-  if (diff != 0) {
-    result->unaccounted_ns += diff;
+  const uint64_t classed = in.cost.total_ns();
+  if (total != classed) {
+    // In unsigned arithmetic, saturated at +-(2^63 - 1): a damaged trace's times reach 2^63 ns,
+    // where the signed difference or sum would overflow (and the report negates the total).
+    constexpr uint64_t kMax = uint64_t(INT64_MAX);
+    int64_t diff = total > classed ? int64_t(std::min(total - classed, kMax))
+                                   : -int64_t(std::min(classed - total, kMax));
+    if (__builtin_add_overflow(result->unaccounted_ns, diff, &result->unaccounted_ns)) {
+      result->unaccounted_ns = diff > 0 ? INT64_MAX : -INT64_MAX;
+    }
     ++result->unaccounted_instances;
   }
 }
@@ -247,10 +260,9 @@ void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   result_.coverage =
       info.end_ns ? std::min(1.0, double(result_.parallel_ns) / double(info.end_ns)) : 0;
   result_.regions = std::move(s.regions);
-  std::stable_sort(result_.regions.begin(), result_.regions.end(),
-                   [](const RegionOverheads& a, const RegionOverheads& b) {
-                     return a.wall_ns > b.wall_ns;
-                   });
+  std::stable_sort(
+      result_.regions.begin(), result_.regions.end(),
+      [](const RegionOverheads& a, const RegionOverheads& b) { return a.wall_ns > b.wall_ns; });
   s_ = std::make_unique<State>();
 }
 
