@@ -7,6 +7,15 @@
 
 namespace tasklens::format {
 
+// A non-negative double (a mean, a scaled time) as uint64_t: 0 for negative or NaN, UINT64_MAX
+// from 2^64 on, where the plain conversion is undefined (a damaged trace's mean can lie there;
+// UBSan: float-cast-overflow, found by the fuzzer).
+inline uint64_t saturated_u64(double x) {
+  if (!(x > 0)) return 0;
+  if (x >= 0x1p64) return UINT64_MAX;
+  return uint64_t(x);
+}
+
 struct Stat {
   uint64_t count = 0;
   uint64_t sum = 0;

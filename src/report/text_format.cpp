@@ -5,12 +5,12 @@
 
 #include <algorithm>
 
+#include "format/stat.h"
+
 namespace tasklens::report {
 
 std::string mean_duration(double ns) {
-  if (!(ns > 0)) return duration(0);
-  if (ns >= 18446744073709549568.0) return duration(UINT64_MAX);  // the largest double below 2^64
-  return duration(uint64_t(ns + 0.5));
+  return duration(format::saturated_u64(ns + 0.5));
 }
 
 std::string percent(uint64_t part, uint64_t whole) {
@@ -28,7 +28,7 @@ std::string count(uint64_t n) {
 }
 
 std::string sparkline(const std::vector<double>& shares) {
-  static const char* const kBlocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+  static const char* const kBlocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
                                         "\u2585", "\u2586", "\u2587", "\u2588"};
   std::string out;
   for (double s : shares) {

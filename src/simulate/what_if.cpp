@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "format/stat.h"
 #include "replay/replay.h"
 #include "simulate/what_if_recordings.h"
 
@@ -275,12 +276,11 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
       k.estimate = Estimate::kCreateCalls;
       k.samples = own->creation.samples;
     } else {
-      // The profile's mean creation time, clamped: a damaged trace's mean can lie beyond 2^64
-      // ns (the fuzzer found one).
+      // The profile's mean creation time (saturated: a damaged trace's can pass 2^64 ns).
       for (const analysis::TaskConstruct& t : profile_.result().tasks) {
         if (t.codeptr != k.codeptr) continue;
         double mean = t.creation.mean();
-        k.ns = !(mean > 0) ? 0 : mean >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(mean);
+        k.ns = format::saturated_u64(mean);
       }
     }
     costs.creation_ns.push_back(k.ns);

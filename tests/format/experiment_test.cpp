@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "format/chunk_builder.h"
+#include "format/stat.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::format {
@@ -55,8 +57,9 @@ TEST(OpenExperiment, MissingDirectory) {
 TEST(OpenExperiment, FileInsteadOfDirectory) {
   std::string path = scratch_dir() + "/file";
   write_text(path, "hello\n");
-  EXPECT_EQ(open_error(path), path + ": not a directory (tasklens reads the experiment directory "
-                                     "that `tasklens run` wrote)");
+  EXPECT_EQ(open_error(path), path +
+                                  ": not a directory (tasklens reads the experiment directory "
+                                  "that `tasklens run` wrote)");
 }
 
 TEST(OpenExperiment, DirectoryWithoutMetadata) {
@@ -93,8 +96,8 @@ TEST(OpenExperiment, OlderNewerAndForeignAreThreeDistinctErrors) {
   };
   EXPECT_EQ(open_error(older), older + "/experiment.json: written by an older tasklens " +
                                    reads(kOldestReadVersion - 1));
-  EXPECT_EQ(open_error(newer), newer + "/experiment.json: written by a newer tasklens " +
-                                   reads(kFormatVersion + 1));
+  EXPECT_EQ(open_error(newer),
+            newer + "/experiment.json: written by a newer tasklens " + reads(kFormatVersion + 1));
   EXPECT_EQ(open_error(foreign),
             foreign + "/experiment.json: not a tasklens experiment (no \"format\" marker)");
 }
@@ -124,9 +127,9 @@ TEST(OpenExperiment, ReadsStreamsStringsAndProgramName) {
 
 TEST(Clock, CalibratedFromTheStartAndEndSamples) {
   // 3 GHz: 3000 ticks per microsecond.
-  std::string dir = small_experiment(
-      {{"clock", clock_meta("tsc", 1000000, 5000, 1000000 + 3000000000ull,
-                            5000 + 1000000000ull, true)}});
+  std::string dir =
+      small_experiment({{"clock", clock_meta("tsc", 1000000, 5000, 1000000 + 3000000000ull,
+                                             5000 + 1000000000ull, true)}});
   auto x = open_experiment(dir);
   ASSERT_TRUE(x.ok()) << x.error().message;
   const Clock& c = x->clock;
@@ -166,10 +169,21 @@ TEST(Clock, TimesPast2To63NsSaturate) {
   EXPECT_EQ(c.to_ns(~uint64_t(0)), kLatest);
 }
 
+// A mean or scaled time as uint64_t (format/stat.h): negative and NaN give 0, 2^64 and beyond
+// UINT64_MAX (the conversion is undefined there), everything else truncated.
+TEST(SaturatedU64, ClampsWhatNoUint64Holds) {
+  EXPECT_EQ(format::saturated_u64(-1.0), 0u);
+  EXPECT_EQ(format::saturated_u64(std::nan("")), 0u);
+  EXPECT_EQ(format::saturated_u64(41.9), 41u);
+  EXPECT_EQ(format::saturated_u64(0x1p63), uint64_t(1) << 63);
+  EXPECT_EQ(format::saturated_u64(0x1p64), UINT64_MAX);
+  EXPECT_EQ(format::saturated_u64(1e30), UINT64_MAX);
+}
+
 // A run killed before its final clock sample: the latest sample a chunk header carries is used.
 TEST(Clock, CalibratedFromChunkSamplesWhenTheRunDidNotFinish) {
-  std::string dir = small_experiment(
-      {{"status", "running"}, {"clock", clock_meta("tsc", 0, 0, 0, 0, false)}});
+  std::string dir =
+      small_experiment({{"status", "running"}, {"clock", clock_meta("tsc", 0, 0, 0, 0, false)}});
   // Replace thread 0's stream by one whose chunks carry samples at 2 ns per tick.
   std::vector<Event> events = {{100, Kind::kThreadBegin, 0, 1, 0, 0, 0, 0},
                                {400, Kind::kThreadEnd, 0, 0, 0, 0, 0, 0}};
@@ -193,8 +207,9 @@ TEST(Clock, CalibratedFromChunkSamplesWhenTheRunDidNotFinish) {
   EXPECT_DOUBLE_EQ(x->clock.ns_per_tick, 2.0);
   EXPECT_EQ(x->status, "running");
   ASSERT_EQ(x->warnings.size(), 1u);
-  EXPECT_EQ(x->warnings[0], "the run did not finish (killed, or still running): the trace ends "
-                            "at the last chunk written");
+  EXPECT_EQ(x->warnings[0],
+            "the run did not finish (killed, or still running): the trace ends "
+            "at the last chunk written");
 }
 
 TEST(Clock, UncalibratedFallsBackToAGuessAndSaysSo) {
@@ -205,8 +220,9 @@ TEST(Clock, UncalibratedFallsBackToAGuessAndSaysSo) {
   EXPECT_DOUBLE_EQ(x->clock.ns_per_tick, 0.4);
   EXPECT_EQ(x->clock.to_ns(1000 + 2500), 1000u);
   ASSERT_EQ(x->warnings.size(), 1u);
-  EXPECT_EQ(x->warnings[0], "the run ended before its clock could be calibrated; times are "
-                            "approximate (assuming a 2.5 GHz TSC)");
+  EXPECT_EQ(x->warnings[0],
+            "the run ended before its clock could be calibrated; times are "
+            "approximate (assuming a 2.5 GHz TSC)");
 }
 
 TEST(OpenExperiment, WarnsAboutCrashesLossesAndWriteErrors) {
