@@ -76,15 +76,13 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
       item.value = median_of(v);
       med.dag.work_ns += item.value;
     }
-    v.assign(1, first.dag.preempted_ns);
-    for (const MeasuredRecording& o : others) v.push_back(o.dag.preempted_ns);
-    med.dag.preempted_ns = median_of(v);
-    v.assign(1, first.dag.dispatch_ns);
-    for (const MeasuredRecording& o : others) v.push_back(o.dag.dispatch_ns);
-    med.dag.dispatch_ns = median_of(v);
-    v.assign(1, first.dag.preempted_serial_ns);
-    for (const MeasuredRecording& o : others) v.push_back(o.dag.preempted_serial_ns);
-    med.dag.preempted_serial_ns = median_of(v);
+    // The DAG's times left out of its work: each the median over the recordings.
+    for (uint64_t TaskDag::*field :
+         {&TaskDag::preempted_ns, &TaskDag::dispatch_ns, &TaskDag::preempted_serial_ns}) {
+      v.assign(1, first.dag.*field);
+      for (const MeasuredRecording& o : others) v.push_back(o.dag.*field);
+      med.dag.*field = median_of(v);
+    }
     std::vector<const std::vector<uint64_t>*> schedule{&first.costs.schedule_by_construct};
     std::vector<const std::vector<uint64_t>*> creation{&first.costs.creation_ns};
     v.assign(1, first.costs.schedule_ns);
