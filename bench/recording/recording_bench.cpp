@@ -5,6 +5,7 @@
 // 1. Micro (Google Benchmark): rdtsc, CLOCK_MONOTONIC, the record() hot path alone (chunk reused,
 //    never written), and the real OMPT callbacks of libtasklens (task_schedule, task_create) with
 //    the writer thread encoding and writing everything: the sustained cost. Ratio to rdtsc printed.
+//    The read of the perf_event counters that `--counters` adds at every task switch.
 // 2. End to end: bench/programs/fib N (default 30, no cut-off) with one thread, interleaved runs
 //    with the empty OMPT tool and with the recorder (OMP_TOOL_LIBRARIES, as `tasklens run` sets
 //    it); (median recorder - median empty tool) / events recorded = cost per event in the program.
@@ -31,6 +32,7 @@
 #include "format/chunk_builder.h"
 #include "format/event.h"
 #include "recorder/session.h"
+#include "recorder/task_counters.h"
 #include "recorder/thread_buffer.h"
 
 extern "C" ompt_start_tool_result_t* ompt_start_tool(unsigned int, const char*);
@@ -42,8 +44,8 @@ namespace fs = std::filesystem;
 using format::Kind;
 
 std::string scratch(const std::string& name) {
-  std::string dir = fs::temp_directory_path() / ("tasklens-bench-" + std::to_string(getpid())) /
-                    name;
+  std::string dir =
+      fs::temp_directory_path() / ("tasklens-bench-" + std::to_string(getpid())) / name;
   fs::remove_all(dir);
   fs::create_directories(fs::path(dir).parent_path());
   return dir;
@@ -65,8 +67,8 @@ BENCHMARK(BM_ClockMonotonic);
 // stores and the clock read, without the pool or the writer.
 void BM_RecordHotPath(benchmark::State& state) {
   // The clock the recorder would choose (before start-up the recorder's default is monotonic).
-  recorder::g_clock_source =
-      recorder::tsc_is_invariant() ? recorder::ClockSource::kTsc : recorder::ClockSource::kMonotonic;
+  recorder::g_clock_source = recorder::tsc_is_invariant() ? recorder::ClockSource::kTsc
+                                                          : recorder::ClockSource::kMonotonic;
   static recorder::Chunk chunk;
   recorder::ThreadBuffer tb;
   tb.cur = chunk.events;
@@ -83,12 +85,32 @@ BENCHMARK(BM_RecordHotPath);
 
 // The writer's share: encoding a full chunk of fib-like events (create, switch in, complete) and
 // its checksum, per event.
+// The read `--counters` adds at every task switch (task_counters.h): argument 0 reads page-faults
+// alone (one group, one read(2)), 1 task-clock alone, 2 both (two reads: they are never grouped).
+void BM_CounterRead(benchmark::State& state) {
+  const char* lists[] = {"page-faults", "task-clock", "page-faults,task-clock"};
+  if (recorder::prof::setup_counters(lists[state.range(0)], true) == 0) {
+    state.SkipWithError("perf_event_open refused (perf_event_paranoid?)");
+    return;
+  }
+  recorder::prof::ThreadCounters fds = recorder::prof::open_thread_counters();
+  uint64_t v[format::kMaxCounters];
+  for (auto _ : state) benchmark::DoNotOptimize(recorder::prof::read_counters(fds, v));
+  state.SetLabel(lists[state.range(0)]);
+  for (int fd : {fds.clock, fds.group}) {
+    if (fd >= 0) close(fd);
+  }
+  recorder::prof::setup_counters(nullptr, true);
+}
+BENCHMARK(BM_CounterRead)->Arg(0)->Arg(1)->Arg(2);
+
 void BM_EncodeChunk(benchmark::State& state) {
   std::vector<format::Event> events;
   uint64_t t = 1000000, parent = format::make_id(0, 3);
   for (uint64_t i = 0; events.size() < recorder::kChunkEvents; ++i) {
     uint64_t task = format::make_id(0, 4 + i);
-    events.push_back({t += 40, Kind::kTaskCreate, 0, 0, 4, task, parent, 0x55d0c0de1000 + i % 2 * 64});
+    events.push_back(
+        {t += 40, Kind::kTaskCreate, 0, 0, 4, task, parent, 0x55d0c0de1000 + i % 2 * 64});
     events.push_back({t += 60, Kind::kTaskSchedule, 7, 0, 0, parent, task, 0});
     events.push_back({t += 90, Kind::kTaskSchedule, 1, 0, 0, task, parent, 0});
   }
@@ -99,9 +121,9 @@ void BM_EncodeChunk(benchmark::State& state) {
     benchmark::DoNotOptimize(format::build_chunk(events.data(), events.size(), info, out.data()));
   }
   state.SetItemsProcessed(int64_t(state.iterations() * events.size()));
-  state.counters["ns_per_event"] = benchmark::Counter(
-      double(state.iterations() * events.size()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_event"] =
+      benchmark::Counter(double(state.iterations() * events.size()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_EncodeChunk);
 
@@ -133,7 +155,8 @@ bool start_recorder() {
 
 void BM_TaskScheduleCallback(benchmark::State& state) {
   if (!start_recorder()) return state.SkipWithError("the recorder did not start");
-  auto fn = reinterpret_cast<ompt_callback_task_schedule_t>(g_callbacks[ompt_callback_task_schedule]);
+  auto fn =
+      reinterpret_cast<ompt_callback_task_schedule_t>(g_callbacks[ompt_callback_task_schedule]);
   ompt_data_t a{}, b{};
   a.value = format::make_id(0, 1);
   b.value = format::make_id(0, 2);
@@ -165,9 +188,13 @@ class Collecting : public benchmark::ConsoleReporter {
 
 // ---- 2. end to end --------------------------------------------------------------------------
 
-std::string example(const std::string& name) { return std::string(TASKLENS_EXAMPLES_DIR) + "/" + name; }
+std::string example(const std::string& name) {
+  return std::string(TASKLENS_EXAMPLES_DIR) + "/" + name;
+}
 // bench/programs/fib: examples/fib also records a user parameter per call (the user API).
-std::string plain_fib() { return std::string(TASKLENS_BENCH_PROGRAMS_DIR) + "/fib"; }
+std::string plain_fib() {
+  return std::string(TASKLENS_BENCH_PROGRAMS_DIR) + "/fib";
+}
 
 nlohmann::json read_meta(const std::string& dir) {
   std::ifstream in(dir + "/experiment.json");
@@ -182,18 +209,21 @@ double end_to_end(int fib_n, int runs, double rdtsc_ns) {
               fib_n, runs);
   for (int i = 0; i < runs; ++i) {
     plain.push_back(run_process(argv, {"OMP_NUM_THREADS=1"}).seconds);
-    ProcessRun e = run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_EMPTY_TOOL});
+    ProcessRun e =
+        run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_EMPTY_TOOL});
     empty.push_back(e.seconds);
     empty_cpu.push_back(e.cpu_seconds);
     std::string dir = scratch("e2e");
-    ProcessRun r = run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_RECORDER_LIBRARY,
-                                      "TASKLENS_OUTPUT=" + dir});
+    ProcessRun r =
+        run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_RECORDER_LIBRARY,
+                           "TASKLENS_OUTPUT=" + dir});
     recorded.push_back(r.seconds);
     recorded_cpu.push_back(r.cpu_seconds);
     nlohmann::json meta = read_meta(dir);
     writer_cpu.push_back(double(meta["recorder"].value("writer_cpu_ns", uint64_t(0))) * 1e-9);
     events = meta["recorder"]["events_written"].get<uint64_t>();
-    if (meta["recorder"]["events_lost"].get<uint64_t>() != 0) std::printf("  (events were lost!)\n");
+    if (meta["recorder"]["events_lost"].get<uint64_t>() != 0)
+      std::printf("  (events were lost!)\n");
     fs::remove_all(dir);
   }
   double p = median(plain), e = median(empty), r = median(recorded);
@@ -208,11 +238,13 @@ double end_to_end(int fib_n, int runs, double rdtsc_ns) {
   // the extra CPU time is spent in the program's thread (callbacks, and the program slowed).
   double ec = median(empty_cpu), rc = median(recorded_cpu), wc = median(writer_cpu);
   double extra = (rc - ec) * 1e9 / double(events), writer = wc * 1e9 / double(events);
-  std::printf("  median CPU time: empty tool %.3f s, recorder %.3f s, of which writer thread %.3f s\n",
-              ec, rc, wc);
-  std::printf("  extra CPU per event %.2f ns = program thread %.2f ns (%.2f x rdtsc) + writer "
-              "thread %.2f ns\n",
-              extra, extra - writer, (extra - writer) / rdtsc_ns, writer);
+  std::printf(
+      "  median CPU time: empty tool %.3f s, recorder %.3f s, of which writer thread %.3f s\n", ec,
+      rc, wc);
+  std::printf(
+      "  extra CPU per event %.2f ns = program thread %.2f ns (%.2f x rdtsc) + writer "
+      "thread %.2f ns\n",
+      extra, extra - writer, (extra - writer) / rdtsc_ns, writer);
   return per_event;
 }
 
@@ -228,12 +260,12 @@ void trace_sizes() {
                              {"dep_chain", {"5000", "0"}},
                              {"wavefront", {"40", "0"}}};
   std::printf("\nTrace size, 2 threads (bar: <= 12 bytes per event)\n");
-  std::printf("  %-10s %10s %12s %14s %14s\n", "program", "events", "stream bytes",
-              "bytes/event", "with metadata");
+  std::printf("  %-10s %10s %12s %14s %14s\n", "program", "events", "stream bytes", "bytes/event",
+              "with metadata");
   for (const Case& c : cases) {
     std::string dir = scratch("size-" + c.name);
-    std::vector<std::string> argv = {TASKLENS_BIN, "run", "-q", "-n", "2", "-o", dir, "--",
-                                     example(c.name)};
+    std::vector<std::string> argv = {TASKLENS_BIN, "run", "-q", "-n",           "2",
+                                     "-o",         dir,   "--", example(c.name)};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     ProcessRun r = run_process(argv, {});
     nlohmann::json meta = read_meta(dir);
@@ -258,11 +290,13 @@ void memory(int fib_n) {
   std::printf("\nMemory: %s %d, 1 thread, default pool\n", argv[0].c_str(), fib_n);
   ProcessRun plain = run_process(argv, {"OMP_NUM_THREADS=1"});
   std::string dir = scratch("memory");
-  ProcessRun rec = run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_RECORDER_LIBRARY,
-                                      "TASKLENS_OUTPUT=" + dir});
+  ProcessRun rec =
+      run_process(argv, {"OMP_NUM_THREADS=1", "OMP_TOOL_LIBRARIES=" TASKLENS_RECORDER_LIBRARY,
+                         "TASKLENS_OUTPUT=" + dir});
   nlohmann::json meta = read_meta(dir);
   uint64_t events = meta["recorder"]["events_written"], lost = meta["recorder"]["events_lost"];
-  uint64_t pool = meta["recorder"]["buffer_bytes"], peak_chunks = meta["recorder"]["peak_chunks_in_use"];
+  uint64_t pool = meta["recorder"]["buffer_bytes"],
+           peak_chunks = meta["recorder"]["peak_chunks_in_use"];
   uint64_t chunk = meta["recorder"]["chunk_bytes"];
   std::printf("  events recorded %llu (lost %llu), wall %.1f s (uninstrumented %.1f s)\n",
               (unsigned long long)events, (unsigned long long)lost, rec.seconds, plain.seconds);
@@ -285,11 +319,16 @@ int main(int argc, char** argv) {
   std::vector<char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--skip-micro") micro = false;
-    else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
-    else if (a == "--fib" && i + 1 < argc) fib_n = std::atoi(argv[++i]);
-    else if (a == "--memory" && i + 1 < argc) memory_fib = std::atoi(argv[++i]);
-    else rest.push_back(argv[i]);
+    if (a == "--skip-micro")
+      micro = false;
+    else if (a == "--runs" && i + 1 < argc)
+      runs = std::atoi(argv[++i]);
+    else if (a == "--fib" && i + 1 < argc)
+      fib_n = std::atoi(argv[++i]);
+    else if (a == "--memory" && i + 1 < argc)
+      memory_fib = std::atoi(argv[++i]);
+    else
+      rest.push_back(argv[i]);
   }
   // First, while this process is small: a child's peak RSS counts what it had before exec.
   if (memory_fib > 0) memory(memory_fib);

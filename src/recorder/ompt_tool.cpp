@@ -21,9 +21,15 @@ namespace {
 
 using format::Kind;
 
-inline uint64_t value(const ompt_data_t* d) { return d ? d->value : 0; }
-inline uint64_t code(const void* p) { return reinterpret_cast<uintptr_t>(p); }
-inline uint32_t clamp32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : uint32_t(v); }
+inline uint64_t value(const ompt_data_t* d) {
+  return d ? d->value : 0;
+}
+inline uint64_t code(const void* p) {
+  return reinterpret_cast<uintptr_t>(p);
+}
+inline uint32_t clamp32(uint64_t v) {
+  return v > 0xffffffffu ? 0xffffffffu : uint32_t(v);
+}
 
 // `codeptr`, or the program's call site of the enclosing taskloop when libomp gave an address of
 // its own (runtime_call_site.h).
@@ -75,8 +81,8 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_da
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   new_task->value = new_id(tb);
-  record(tb, Kind::kTaskCreate, uint8_t(has_dependences != 0), 0, uint32_t(flags),
-         new_task->value, value(encountering_task), program_code(tb, codeptr));
+  record(tb, Kind::kTaskCreate, uint8_t(has_dependences != 0), 0, uint32_t(flags), new_task->value,
+         value(encountering_task), program_code(tb, codeptr));
 }
 
 void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
@@ -84,15 +90,18 @@ void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t
 }
 
 // With `--counters` (and only then: the plain callback above costs nothing more), the thread's
-// counter group is read with one read(2) before the switch and recorded as `counters` events
+// counters are read (a read(2) or two) before the switch and recorded as `counters` events
 // (format/event_views.h), so that the replay gives the delta since the previous switch to the
 // task that ran in between.
 void on_task_schedule_counted(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
-  if (__builtin_expect(tb->counter_fd == -2, 0)) tb->counter_fd = prof::open_thread_counters();
+  if (__builtin_expect(!tb->counters_opened, 0)) {
+    tb->counters = prof::open_thread_counters();
+    tb->counters_opened = true;
+  }
   uint64_t v[format::kMaxCounters];
-  int n = tb->counter_fd >= 0 ? prof::read_counters(tb->counter_fd, v) : 0;
+  int n = tb->counters.open() ? prof::read_counters(tb->counters, v) : 0;
   for (int first = 0; first < n; first += int(format::kCountersPerEvent)) {
     int count = std::min(n - first, int(format::kCountersPerEvent));
     record(tb, Kind::kCounters, 0, uint16_t(first), uint32_t(count), v[first],
@@ -128,8 +137,8 @@ void record_sync(Kind k, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
          program_code(tb, codeptr));
 }
 
-void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                    ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
+                    ompt_data_t* task, const void* codeptr) {
   record_sync(Kind::kSyncRegion, kind, endpoint, parallel, task, codeptr);
 }
 
@@ -260,10 +269,14 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   return g_session.begin() ? 1 : 0;
 }
 
-void finalize(ompt_data_t*) { g_session.finish(); }
+void finalize(ompt_data_t*) {
+  g_session.finish();
+}
 
 // The runtime calls finalize at exit; this covers runtimes that do not (and is a no-op after it).
-__attribute__((destructor)) void finish_at_unload() { g_session.finish(); }
+__attribute__((destructor)) void finish_at_unload() {
+  g_session.finish();
+}
 
 }  // namespace
 }  // namespace tasklens::recorder

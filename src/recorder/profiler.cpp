@@ -30,7 +30,9 @@ std::atomic<int64_t> g_ready{0};
 
 __thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
 
-uint8_t k(NK kind) { return uint8_t(kind); }
+uint8_t k(NK kind) {
+  return uint8_t(kind);
+}
 
 // --- the breakdown -------------------------------------------------------------------------
 
@@ -44,8 +46,12 @@ State state_of(const Thread* th) {
 void close_interval(Thread* th, uint64_t now) {
   uint64_t d = now > th->state_since ? now - th->state_since : 0;
   switch (th->state) {
-    case State::kWork: th->work += d; break;
-    case State::kSerial: th->serial += d; break;
+    case State::kWork:
+      th->work += d;
+      break;
+    case State::kSerial:
+      th->serial += d;
+      break;
     case State::kRuntime: {
       // Overhead while a task is ready, idleness while none is: sampled at both ends.
       bool ready = g_ready.load(std::memory_order_relaxed) > 0;
@@ -100,8 +106,12 @@ void free_task(Thread* th, Task* t) {
   ++th->free_count;
 }
 
-uint64_t clock(const Task& r, uint64_t now) { return r.running ? r.clock + (now - r.since) : r.clock; }
-uint64_t top_node(const Task& r) { return r.depth ? r.frames[r.depth - 1].node : 0; }
+uint64_t clock(const Task& r, uint64_t now) {
+  return r.running ? r.clock + (now - r.since) : r.clock;
+}
+uint64_t top_node(const Task& r) {
+  return r.depth ? r.frames[r.depth - 1].node : 0;
+}
 
 bool push(Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, FrameType type,
           uint64_t now, uint64_t match = 0) {
@@ -111,8 +121,16 @@ bool push(Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, F
     if (!f) return false;
     r.frames = f, r.cap = ncap;
   }
-  r.frames[r.depth++] = Frame{node_key(parent, kind, sub, code), parent, code, clock(r, now), 0,
-                              match, r.fragments, type, kind, sub};
+  r.frames[r.depth++] = Frame{node_key(parent, kind, sub, code),
+                              parent,
+                              code,
+                              clock(r, now),
+                              0,
+                              match,
+                              r.fragments,
+                              type,
+                              kind,
+                              sub};
   return true;
 }
 
@@ -145,7 +163,9 @@ bool close_to(Thread* th, Task& r, uint64_t now, Pred pred) {
   return true;
 }
 
-Construct* construct(Thread* th, uint64_t code) { return th->constructs.get(code); }
+Construct* construct(Thread* th, uint64_t code) {
+  return th->constructs.get(code);
+}
 
 void set_active(Thread* th, Task& x, int delta) {
   Construct* c = construct(th, x.code);
@@ -178,15 +198,15 @@ void exit_stub(Thread* th, Task& task, uint64_t now) {
 
 // The counters' deltas of the fragment that ends now go to the task.
 void stop_counters(Thread* th, Task& x) {
-  if (th->counter_fd < 0) return;
+  if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
-  int n = read_counters(th->counter_fd, v);
+  int n = read_counters(th->counters, v);
   for (int i = 0; i < n; ++i) x.counter_sum[i] += v[i] - x.counter_start[i];
 }
 
 void start_counters(Thread* th, Task& x) {
-  if (th->counter_fd < 0) return;
-  read_counters(th->counter_fd, x.counter_start);
+  if (!th->counters.open()) return;
+  read_counters(th->counters, x.counter_start);
 }
 
 void resume(Thread* th, Task& x, uint64_t now) {
@@ -246,7 +266,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   if (Construct* c = construct(th, x.code)) {
     c->time.add(total);
     if (!finished) ++c->unfinished;
-    if (th->counter_fd >= 0) {
+    if (th->counters.open()) {
       for (int i = 0; i < kMaxCounters; ++i) c->counters[i].add(x.counter_sum[i]);
     }
   }
@@ -260,7 +280,8 @@ void resolve_pending(Thread* th, uint64_t now, bool switched_out) {
   if (Construct* c = construct(th, th->pending_code)) {
     c->creation.add(now > th->pending_since ? now - th->pending_since : 0);
   }
-  if (!creator || !creator->depth || creator->frames[creator->depth - 1].type != FrameType::kCreate) {
+  if (!creator || !creator->depth ||
+      creator->frames[creator->depth - 1].type != FrameType::kCreate) {
     return;
   }
   if (switched_out) {
@@ -288,8 +309,12 @@ void end_implicit(Thread* th, Task* r, uint64_t now) {
   if (r) free_task(th, r);
 }
 
-bool is_implicit_barrier(uint16_t kind) { return kind == 2 || kind == 6 || kind == 7; }
-bool is_workshare_barrier(uint16_t kind) { return kind == 2 || kind == 6; }
+bool is_implicit_barrier(uint16_t kind) {
+  return kind == 2 || kind == 6 || kind == 7;
+}
+bool is_workshare_barrier(uint16_t kind) {
+  return kind == 2 || kind == 6;
+}
 
 }  // namespace
 
@@ -303,7 +328,7 @@ Thread* this_thread_profile() {
   new (th) Thread{};
   th->index = index;
   th->begin = th->state_since = now_ticks();
-  th->counter_fd = open_thread_counters();
+  th->counters = open_thread_counters();
   t_thread = th;
   g_threads[index].store(th, std::memory_order_release);
   return th;
@@ -320,7 +345,9 @@ uint32_t thread_count() {
   return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
 }
 
-Thread* thread_at(uint32_t i) { return g_threads[i].load(std::memory_order_acquire); }
+Thread* thread_at(uint32_t i) {
+  return g_threads[i].load(std::memory_order_acquire);
+}
 
 void close_thread(Thread* th, uint64_t now, bool own) {
   if (own) {
@@ -333,7 +360,9 @@ void close_thread(Thread* th, uint64_t now, bool own) {
   th->ended = true;
 }
 
-Thread* current_thread_profile() { return t_thread; }
+Thread* current_thread_profile() {
+  return t_thread;
+}
 
 void on_thread_begin(Thread* th, bool initial, uint64_t now) {
   on_other(th, now);
@@ -417,8 +446,8 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now) 
   // ompt_task_status_t: complete 1, yield 2, cancel 3, detach 4, early 5, late fulfill 6,
   // switch 7, taskwait_complete 8.
   if (th->pending_since) {
-    bool out = prior && prior == th->pending_creator && next != prior &&
-               (status == 7 || status == 2);
+    bool out =
+        prior && prior == th->pending_creator && next != prior && (status == 7 || status == 2);
     resolve_pending(th, now, out);
     th->pending_since = 0;
   }
@@ -426,7 +455,10 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now) 
   if (prior == next) return;
   if (prior) {
     switch (status) {
-      case 1: case 3: case 4: case 8:
+      case 1:
+      case 3:
+      case 4:
+      case 8:
         if (prior->implicit) break;
         if (prior->started) {
           task_end(th, *prior, now, true);

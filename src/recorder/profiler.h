@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "recorder/profile_tables.h"
+#include "recorder/task_counters.h"
 
 namespace tasklens::recorder::prof {
 
@@ -16,10 +17,10 @@ enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub };
 
 struct Frame {
   uint64_t node, parent, code;
-  uint64_t enter;      // the task's clock at enter
-  uint64_t child;      // inclusive time of closed children
-  uint64_t match;      // what ends it
-  uint32_t frag0;      // the task's fragment count at enter
+  uint64_t enter;  // the task's clock at enter
+  uint64_t child;  // inclusive time of closed children
+  uint64_t match;  // what ends it
+  uint32_t frag0;  // the task's fragment count at enter
   FrameType type;
   uint8_t kind;
   uint16_t sub;
@@ -31,7 +32,7 @@ struct Task {
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
-  uint32_t waits = 0;  // open synchronization waits (the thread is in the runtime)
+  uint32_t waits = 0;            // open synchronization waits (the thread is in the runtime)
   Task* stub_owner = nullptr;    // explicit: the implicit task holding its stub frame
   Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
   uint64_t parallel_code = 0;
@@ -74,8 +75,8 @@ struct Thread {
   uint64_t begin = 0, end = 0, state_since = 0;
   bool ready_at_since = false;
   uint64_t work = 0, overhead = 0, idle = 0, serial = 0;
-  // perf_event counters (task_counters.h): the group leader's fd, -1 when none.
-  int counter_fd = -1;
+  // perf_event counters (task_counters.h), none open when not asked for.
+  ThreadCounters counters;
   // Freed task records, reused: at most kMaxFree kept, the rest go back to malloc.
   static constexpr uint32_t kMaxFree = 4096;
   Task* free_list = nullptr;

@@ -10,6 +10,7 @@
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
 #include "recorder/config.h"
+#include "recorder/task_counters.h"
 
 namespace tasklens::recorder {
 
@@ -27,7 +28,7 @@ struct ThreadBuffer {
   int call_site_depth = 0;    // how many taskloops the thread is inside (call_sites below)
   uint64_t lost_pending = 0;  // events dropped since the last chunk was taken
   uint64_t lost_total = 0;
-  uint64_t stall_ticks = 0;   // time spent waiting for a free chunk
+  uint64_t stall_ticks = 0;  // time spent waiting for a free chunk
   // The program's call sites of the taskloops this thread is inside (innermost last), recorded
   // instead of libomp's own addresses (runtime_call_site.h); deeper than kMaxCallSites, the
   // innermost kept is used. call_site_depth sits on the first cache line, read on every create.
@@ -40,9 +41,10 @@ struct ThreadBuffer {
   bool times_taken = false;
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
-  // Counters per task in a trace (`--counters`, task_counters.h): this thread's counter group,
-  // opened at its first task switch (-2: not yet, -1: none). Only the counting callback reads it.
-  int counter_fd = -2;
+  // Counters per task in a trace (`--counters`, task_counters.h): this thread's counters, opened
+  // at its first task switch. Only the counting callback reads them.
+  bool counters_opened = false;
+  prof::ThreadCounters counters;
 };
 
 class Writer;
@@ -89,7 +91,9 @@ inline ThreadBuffer* this_thread() {
   return tb;
 }
 
-inline uint64_t new_id(ThreadBuffer* tb) { return format::make_id(tb->index, ++tb->id_counter); }
+inline uint64_t new_id(ThreadBuffer* tb) {
+  return format::make_id(tb->index, ++tb->id_counter);
+}
 
 // Fills slot `e` of tb's chunk and moves `cur` past it.
 inline void store_event(ThreadBuffer* tb, format::Event* e, format::Kind kind, uint8_t op,

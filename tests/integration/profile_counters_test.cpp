@@ -4,7 +4,6 @@
 // pages and one that only computes: the page faults must be on the first, and each construct's
 // task-clock must be its measured work (within 15 %) when the machine was not busy.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -30,9 +29,9 @@ int line_of(const std::string& location) {  // "fresh_memory.c:34" -> 34
 
 void check_fresh_memory(const std::string& mode) {
   SCOPED_TRACE(mode + " mode");
-  std::string dir = (fs::temp_directory_path() /
-                     ("tasklens-counters-" + mode + "-" + std::to_string(getpid())))
-                        .string();
+  std::string dir =
+      (fs::temp_directory_path() / ("tasklens-counters-" + mode + "-" + std::to_string(getpid())))
+          .string();
   MachineContention window;
   CommandResult run = run_command({tasklens_bin(), "run", "-q", "-n", "2", "--mode", mode,
                                    "--counters", "page-faults,task-clock,cycles", "-o", dir,
@@ -65,9 +64,11 @@ void check_fresh_memory(const std::string& mode) {
   }
   uint64_t f = (*fresh)["counters"]["page-faults"]["sum"].get<uint64_t>();
   uint64_t c = (*compute)["counters"]["page-faults"]["sum"].get<uint64_t>();
-  // 16 tasks x 1024 pages, one fault each (the kernel may map a few pages at once: at least
-  // 90 % of them), and at least 90 % of all the faults on this construct. Load-independent.
-  EXPECT_GE(f, 16u * 1024 * 9 / 10);
+  // 16 tasks x 1024 pages, one fault each (perf stat counts every one), and at least 90 % of all
+  // the faults on this construct. Every task has its own: a task-clock grouped with page-faults
+  // lost up to all of them, a few tasks' at a time. Load-independent.
+  EXPECT_GE(f, 16u * 1024);
+  EXPECT_GE((*fresh)["counters"]["page-faults"]["min"].get<uint64_t>(), 1024u);
   EXPECT_GE(f * 10, (f + c) * 9) << "fresh " << f << ", compute " << c;
   // task-clock runs while the task does: never more than its measured running time (+1 %),
   // and, on a machine nobody else used, within 15 % of it.
@@ -83,8 +84,8 @@ void check_fresh_memory(const std::string& mode) {
     EXPECT_GT(clock, 0u);
     EXPECT_LE(clock, time + time / 100) << (*t)["location"];
     if (busy.empty()) {
-      EXPECT_GE(clock, time - time * 15 / 100) << (*t)["location"] << ": task-clock " << clock
-                                               << " ns, work " << time << " ns";
+      EXPECT_GE(clock, time - time * 15 / 100)
+          << (*t)["location"] << ": task-clock " << clock << " ns, work " << time << " ns";
     }
   }
   if (!busy.empty()) {
