@@ -1,5 +1,6 @@
 #!/bin/sh
 # what_if_accuracy.sh BUILD_DIR [RUNS=5]: the what-if model against real runs (docs/WHAT-IF.md).
+# PROGRAMS="name args;name args" replaces the thread-count examples; CUTOFF=0 skips the cut-off.
 # Thread counts, per example: a 1-thread recording predicts 2 threads, compared with the median
 # run.run_ns of RUNS real 2-thread recordings; and the reverse (the first 2-thread recording
 # predicts 1 thread, against the median of RUNS 1-thread recordings). The issue's bar: 10 %.
@@ -50,7 +51,9 @@ uptime
 # "pred": from the first recording alone; "all": from all RUNS recordings (--what-if-also).
 printf '%-28s %12s %12s %12s %7s %7s   %12s %12s %12s %7s %7s\n' program "pred 2 (1)" "all" "real 2" \
   err "err all" "pred 1 (2)" "all" "real 1" err "err all"
-for spec in "dep_chain 100 100" "tree 6 2 400" "wavefront 16 100" "imbalance 10000 1000"; do
+programs=${PROGRAMS:-dep_chain 100 100;tree 6 2 400;wavefront 16 100;uneven_tasks 50 8 20}
+echo "$programs" | tr ';' '\n' > "$tmp/programs"
+while read -r spec; do
   set -- $spec
   name=$1
   record 1 "$name" "$@"
@@ -66,8 +69,9 @@ for spec in "dep_chain 100 100" "tree 6 2 400" "wavefront 16 100" "imbalance 100
     printf "%-28s %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%   %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%\n",
       s, p2/1e6, a2/1e6, r2/1e6, 100*(p2-r2)/r2, 100*(a2-r2)/r2, p1/1e6, a1/1e6, r1/1e6,
       100*(p1-r1)/r1, 100*(a1-r1)/r1 }'
-  rm -rf "$tmp"/*
-done
+  find "$tmp" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+done < "$tmp/programs"
+[ "${CUTOFF:-1}" = 0 ] && exit 0
 echo
 printf '%-28s %12s %12s %12s %7s %7s\n' "cut-off at depth 3, 2 thr." "predicted" "all" "real" err \
   "err all"

@@ -18,7 +18,7 @@ struct TaskState {
   uint32_t open_group = kNone;  // innermost taskgroup it has open
   uint32_t region = kNone;      // region whose barrier waits for it (explicit) or its own
   uint32_t worker = kNone;
-  uint32_t team_index = 0;      // implicit tasks: number in the recorded team
+  uint32_t team_index = 0;  // implicit tasks: number in the recorded team
   uint32_t wait_gen = 0;
   Wait wait = Wait::kNone;
   bool created = false;
@@ -32,8 +32,8 @@ struct Group {
 };
 
 struct RegionState {
-  uint32_t size = 1;   // S: team size in the simulation
-  uint32_t team = 0;   // members that have implicit tasks to run
+  uint32_t size = 1;  // S: team size in the simulation
+  uint32_t team = 0;  // members that have implicit tasks to run
   uint32_t arrived = 0, done = 0, gen = 0;
   uint64_t live_explicit = 0;
   uint32_t encountering = kNone;
@@ -55,7 +55,10 @@ struct Worker {
 class Simulation {
  public:
   Simulation(const TaskDag& dag, const SimCosts& costs, const SimConfig& config)
-      : dag_(dag), costs_(costs), cfg_(config), ts_(dag.tasks.size()),
+      : dag_(dag),
+        costs_(costs),
+        cfg_(config),
+        ts_(dag.tasks.size()),
         regions_(dag.regions.size()),
         workers_(std::clamp<uint32_t>(config.threads, 1, kMaxWorkers)) {
     rng_ = cfg_.seed ? cfg_.seed : 1;
@@ -372,7 +375,11 @@ class Simulation {
       case Wait::kNone:
         return true;
       case Wait::kTaskwait:
-        return s.live_children == 0;
+        if (s.live_children) return false;
+        // Over: left as it was, the task's next children would count as waited for (it would
+        // run each at once from its own deque, as a task in a taskwait does).
+        s.wait = Wait::kNone;
+        return true;
       case Wait::kGroup:
         if (groups_[s.open_group].live) return false;
         // Closed once: asked again, the task must not pop a second (perhaps no) group.
@@ -475,8 +482,8 @@ class Simulation {
     Worker& wk = workers_[w];
     for (;;) {
       if (done_) return;
-      if (wk.stack.empty() || (ts_[wk.stack.back()].wait != Wait::kNone &&
-                               !satisfied(wk.stack.back(), w))) {
+      if (wk.stack.empty() ||
+          (ts_[wk.stack.back()].wait != Wait::kNone && !satisfied(wk.stack.back(), w))) {
         uint32_t t = find_work(w);
         if (t == kNone) {
           go_idle(w);
@@ -564,9 +571,9 @@ class Simulation {
   std::vector<RegionState> regions_;
   std::vector<Worker> workers_;
   std::vector<Group> groups_;
-  std::vector<uint32_t> idle_[2];     // idle workers: free, constrained (go_idle)
-  std::vector<uint32_t> ready_;       // workers whose deques hold tasks
-  std::vector<uint32_t> pre_, size_;  // the creation tree in pre-order (number_subtrees)
+  std::vector<uint32_t> idle_[2];       // idle workers: free, constrained (go_idle)
+  std::vector<uint32_t> ready_;         // workers whose deques hold tasks
+  std::vector<uint32_t> pre_, size_;    // the creation tree in pre-order (number_subtrees)
   replay::IdMap<uint32_t> done_preds_;  // task + 1 -> predecessors completed before its creation
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   uint64_t rng_ = 1;

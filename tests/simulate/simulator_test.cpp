@@ -144,6 +144,38 @@ TEST(Simulator, StealingTakesTheOldestTask) {
   EXPECT_EQ(r.steals, 2u);
 }
 
+// A team of one runs every task at its creation (libomp flags them undeferred): the creator
+// makes tasks 10..17 of 1000..8000 ns, each run at once, 10 ns apart, then waits in a taskwait.
+// More workers defer them: on two, worker 1 steals 10 at its creation (10..1010), worker 0
+// queues the others by 80 and runs 17, its newest (80..8080); worker 1 steals the oldest ones,
+// 11 (1010..3010), 12 (..6010), 13 (..10010); worker 0 runs 16 (8080..15080); worker 1 steals
+// 14 (10010..15010) and 15 (15010..21010). The taskwait ends at 21010. A second round (tasks
+// 18..25) goes the same way from there: the region ends 10 ns after it, the program 10 later.
+// The uneven loop of tasks of examples/uneven_tasks. (The taskwait's wait once stayed on after
+// it ended, and the creator then ran every task of the second round at once itself.)
+TEST(Simulator, ATeamOfOnesTasksSpreadOverTwoWorkers) {
+  TraceBuilder t;
+  t.solo_begin();
+  uint64_t at = 0;
+  for (uint64_t round = 0; round < 2; ++round) {
+    for (uint64_t k = 0; k < 8; ++k) {
+      at += 10;
+      t.create(0, at, 10 + 8 * round + k, kImplicit, 0x2000,
+               format::task_flag::kExplicit | format::task_flag::kUndeferred);
+      t.schedule(0, at, kImplicit, Status::kSwitch, 10 + 8 * round + k);
+      at += 1000 * (k + 1);
+      t.schedule(0, at, 10 + 8 * round + k, Status::kComplete, kImplicit);
+    }
+    t.sync_span(0, at, at, SyncKind::kTaskwait, 100, kImplicit);
+  }
+  t.solo_end(at + 10, at + 20);
+  TaskDag dag = record(t);
+  EXPECT_EQ(sim(dag, 1).wall_ns, at + 20);
+  SimResult r = sim(dag, 2);
+  EXPECT_EQ(r.steals, 12u);
+  EXPECT_EQ(r.wall_ns, 2 * 21010u + 20);
+}
+
 // Task X runs 40..140 and its thread is preempted 60..90: X's work is 70 ns, and the one-thread
 // simulation of the run is 30 ns shorter than the recording.
 TEST(Simulator, PreemptedTimeIsNotWork) {
