@@ -18,6 +18,55 @@ uint64_t median_at(const std::vector<const std::vector<uint64_t>*>& all, size_t 
   return median_of(v);
 }
 
+// Recording r simulated at `threads` with the recursion of the construct at `codeptr` cut below
+// `depth` (0: no cut-off); the construct found by its address, as graphs number them apart.
+// Whether r has that construct.
+bool simulate_cut(const MeasuredRecording& r, uint32_t threads, uint64_t codeptr, uint32_t depth,
+                  uint64_t* wall_ns) {
+  SimConfig config;
+  config.threads = threads;
+  if (depth) {
+    const std::vector<DagConstruct>& ks = r.dag.constructs;
+    auto k = std::find_if(ks.begin(), ks.end(),
+                          [&](const DagConstruct& c) { return c.codeptr == codeptr; });
+    if (k == ks.end()) return false;
+    config.cutoff_construct = k->group;
+    config.cutoff_depth = depth;
+  }
+  *wall_ns = simulate(r.dag, r.costs, config).wall_ns;
+  return true;
+}
+
+// Graphs of other shapes: each cut-off's time the median of the recordings' own (each with its
+// own graph and costs), and the best depth of each recursion chosen again from those.
+void median_cutoffs(WhatIf& w, const MeasuredRecording& first,
+                    const std::vector<MeasuredRecording>& others) {
+  const uint32_t threads = std::clamp<uint32_t>(first.dag.recorded_threads, 1, kMaxWorkers);
+  auto median_wall = [&](uint64_t first_wall, uint64_t codeptr, uint32_t depth) {
+    std::vector<uint64_t> v{first_wall};
+    uint64_t wall = 0;
+    for (const MeasuredRecording& o : others) {
+      if (simulate_cut(o, threads, codeptr, depth, &wall)) v.push_back(wall);
+    }
+    return median_of(v);
+  };
+  for (CutoffPrediction& c : w.cutoffs) c.wall_ns = median_wall(c.wall_ns, c.codeptr, c.depth);
+  for (CutoffBest& best : w.best_cutoffs) {
+    best.wall_now_ns = median_wall(best.wall_now_ns, best.codeptr, 0);
+    best.depth = 0;
+    best.tasks = best.tasks_now;
+    best.wall_ns = best.wall_now_ns;
+    for (const CutoffPrediction& c : w.cutoffs) {
+      if (c.codeptr != best.codeptr || c.wall_ns >= best.wall_ns || c.tasks >= best.tasks_now) {
+        continue;
+      }
+      best.depth = c.depth;
+      best.tasks = c.tasks;
+      best.wall_ns = c.wall_ns;
+    }
+  }
+}
+
 }  // namespace
 
 bool same_shape(const TaskDag& a, const TaskDag& b) {
@@ -126,6 +175,7 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
     if (!w.predictions.empty() && w.predictions.front().threads == 1) {
       w.one_thread_ns = w.predictions.front().sim.wall_ns;
     }
+    median_cutoffs(w, first, others);
     w.combination = Combination::kMedianPrediction;
   }
   for (size_t i = 0; i < w.predictions.size(); ++i) {

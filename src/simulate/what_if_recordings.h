@@ -8,8 +8,9 @@
 //     scheduling and creation costs, and every prediction and cut-off comes from it
 //     (Combination::kMedianWork);
 //   - else each recording predicts alone, and each thread count's prediction is the recording
-//     whose predicted time is the median (Combination::kMedianPrediction); cut-offs stay the
-//     first recording's.
+//     whose predicted time is the median (Combination::kMedianPrediction); each cut-off the
+//     first recording simulated is simulated on every recording (the construct found by its
+//     address) and takes the median time, and each recursion's best depth is chosen from those.
 // Either way each thread count gets the spread of the recordings' own predictions.
 #pragma once
 

@@ -117,7 +117,7 @@ TEST(WhatIf, ThreadCountsBeyondTheLimitAreClamped) {
 // took 1000, 3000 and 2000 ns, scheduling 10, 50, 30 ns per task: one shape, so the prediction
 // is the tree with the median leaf (2000) and the median cost (30), and each recording's own
 // prediction is the spread. A recording of another shape (2^4 leaves) makes it the median
-// prediction instead.
+// prediction instead, and each cut-off the median of the recordings' own.
 TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   auto measured = [](uint32_t levels, uint64_t leaf_ns, uint64_t schedule_ns) {
     Tree tree(levels, leaf_ns);
@@ -164,6 +164,32 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
     std::sort(own.begin(), own.end());
     EXPECT_EQ(v.predictions[i].sim.wall_ns, own[1]);
   }
+  // Each cut-off: the median of the three recordings' own times with that cut-off (once the
+  // first recording's alone), and the best depth the fastest of those.
+  auto cut = [](const MeasuredRecording& r, uint32_t depth) {
+    SimConfig config;
+    config.threads = 1;
+    config.cutoff_construct = 0;
+    config.cutoff_depth = depth;
+    return simulate(r.dag, r.costs, config).wall_ns;
+  };
+  ASSERT_FALSE(v.cutoffs.empty());
+  ASSERT_EQ(v.best_cutoffs.size(), 1u);
+  const CutoffPrediction* fastest = nullptr;
+  for (const CutoffPrediction& c : v.cutoffs) {
+    std::vector<uint64_t> own = {cut(a, c.depth), cut(b, c.depth), cut(d, c.depth)};
+    std::sort(own.begin(), own.end());
+    EXPECT_EQ(c.wall_ns, own[1]) << "depth " << c.depth;
+    if (!fastest || c.wall_ns < fastest->wall_ns) fastest = &c;
+  }
+  std::vector<uint64_t> now = {alone(a).predictions[0].sim.wall_ns,
+                               alone(b).predictions[0].sim.wall_ns,
+                               alone(d).predictions[0].sim.wall_ns};
+  std::sort(now.begin(), now.end());
+  EXPECT_EQ(v.best_cutoffs[0].wall_now_ns, now[1]);
+  ASSERT_LT(fastest->wall_ns, now[1]);  // inlining saves the 5 ns creations and the starts
+  EXPECT_EQ(v.best_cutoffs[0].depth, fastest->depth);
+  EXPECT_EQ(v.best_cutoffs[0].wall_ns, fastest->wall_ns);
 }
 
 }  // namespace
