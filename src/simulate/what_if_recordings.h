@@ -34,10 +34,8 @@ struct MeasuredRecording {
 };
 
 // The first recording's what-if `w` (from `first`, `graph`) with the others folded in.
-void combine_recordings(WhatIf& w, const MeasuredRecording& first,
-                        const analysis::TaskGraph& graph,
-                        const std::vector<MeasuredRecording>& others,
-                        const WhatIfOptions& options);
+void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysis::TaskGraph& graph,
+                        const std::vector<MeasuredRecording>& others, const WhatIfOptions& options);
 
 // Whether two graphs have one shape (combine_recordings).
 bool same_shape(const TaskDag& a, const TaskDag& b);
