@@ -1,8 +1,10 @@
 // Replay throughput: events per second through the merge alone, the merge plus the task model,
 // and the merge, model and breakdown pass (the budget: >= 30 M events/s on one core), with the
 // peak memory; then the merge and model with the call-path profile pass, with the overheads
-// pass, and with the task graph pass (what `report --profile`, `--overheads` and `--graph` add).
-// Usage: replay_bench EXPERIMENT_DIR [repetitions [merge|model|breakdown|profile|overheads|graph]];
+// pass, and with the task graph pass (what `report --profile`, `--overheads` and `--graph` add),
+// and the what-if's own passes (`--what-if`: its task DAG and its per-construct costs).
+// Usage: replay_bench EXPERIMENT_DIR [repetitions
+//        [merge|model|breakdown|profile|overheads|graph|dag|costs]];
 // naming a stage runs only that one (for a profiler).
 // Times are CPU time of this process (the machine is shared and noisy); medians are printed.
 #include <sys/resource.h>
@@ -21,6 +23,8 @@
 #include "format/experiment.h"
 #include "replay/merged_stream.h"
 #include "replay/replay.h"
+#include "simulate/task_costs.h"
+#include "simulate/task_dag.h"
 
 namespace {
 
@@ -46,7 +50,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s EXPERIMENT_DIR [repetitions "
-                 "[merge|model|breakdown|profile|overheads|graph]]\n",
+                 "[merge|model|breakdown|profile|overheads|graph|dag|costs]]\n",
                  argv[0]);
     return 2;
   }
@@ -58,7 +62,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", x.error().message.c_str());
     return 2;
   }
-  std::vector<double> merge_s, model_s, breakdown_s, profile_s, overheads_s, graph_s;
+  std::vector<double> merge_s, model_s, breakdown_s, profile_s, overheads_s, graph_s, dag_s,
+      costs_s;
   uint64_t events = 0, peak_live = 0;
   for (int i = 0; i < reps; ++i) {
     double t0 = cpu_seconds();
@@ -98,6 +103,14 @@ int main(int argc, char** argv) {
       analysis::OverheadsPass overheads;
       timed(overheads, overheads_s);
     }
+    if (runs("dag")) {
+      simulate::TaskDagPass dag;
+      timed(dag, dag_s);
+    }
+    if (runs("costs")) {
+      simulate::TaskCostPass costs;
+      timed(costs, costs_s);
+    }
   }
   rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -112,6 +125,8 @@ int main(int argc, char** argv) {
   std::printf("merge + model + profile    %7.1f M events/s\n", rate(profile_s));
   std::printf("merge + model + overheads  %7.1f M events/s\n", rate(overheads_s));
   std::printf("merge + model + graph      %7.1f M events/s\n", rate(graph_s));
+  std::printf("merge + model + what-if DAG %6.1f M events/s\n", rate(dag_s));
+  std::printf("merge + model + task costs %7.1f M events/s\n", rate(costs_s));
   std::printf("peak RSS                   %7.1f MiB (live tasks at most %llu, sampled)\n",
               double(ru.ru_maxrss) / 1024.0, (unsigned long long)peak_live);
   return 0;
