@@ -15,7 +15,7 @@ and exit. Modes, one run of each per round, the order rotating from round to rou
     tasklens  tasklens run -q -o a new directory -- the program
 
 --before OTHER_BUILD adds recorder-before and tasklens-before: the same two modes with another
-build's bin/tasklens and lib/libtasklens.so (a copy of bin/ and lib/ is enough), interleaved in the
+build's bin/tasklens and lib/libtasklens.so (a copy of bin/, lib/ and libexec/), interleaved in the
 same rounds, to measure a change.
 
 A run's wall time is from the fork to the end of wait4() (the same Python fork/exec cost in every

@@ -19,6 +19,11 @@ void add_run_command(CLI::App& app, int* exit_code);
 // `tasklens run [options] [--] program args`: keeps program and args for the run command and
 // returns how many leading arguments CLI11 should parse.
 size_t split_run_command(int argc, char** argv);
+// The launcher (launcher_main.cpp) hands the summary of the run it started to the full CLI:
+// `tasklens-cli --launcher-run-summary DIR SIGNALED CODE WALL_NS -- program args`. Prints it and
+// returns the run's exit status (the program's).
+inline constexpr char kRunSummaryArg[] = "--launcher-run-summary";
+int print_handed_summary(int argc, char** argv);
 void add_dump_command(CLI::App& app, int* exit_code);
 void add_check_command(CLI::App& app, int* exit_code);
 void add_report_command(CLI::App& app, int* exit_code);

@@ -1,4 +1,6 @@
-// tasklens: record OpenMP task programs through OMPT and explain where their time goes.
+// tasklens: record OpenMP task programs through OMPT and explain where their time goes. The full
+// CLI (libexec/tasklens/tasklens-cli): bin/tasklens, the launcher (launcher_main.cpp), starts
+// it with the command line as typed for everything but a plain `tasklens run`.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "cli/tool_paths.h"
 
 namespace {
 
@@ -59,6 +62,10 @@ std::string suggest_option(const CLI::App* sub, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tasklens::cli::take_launcher_path();
+  if (argc > 1 && std::string_view(argv[1]) == tasklens::cli::kRunSummaryArg) {
+    return tasklens::cli::print_handed_summary(argc, argv);
+  }
   CLI::App app{
       "tasklens: records an OpenMP task program through OMPT and explains where its time goes.\n"
       "Start with `tasklens run -- ./app args`, then `tasklens report DIR`."};

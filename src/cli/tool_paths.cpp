@@ -21,7 +21,22 @@ std::vector<fs::path> recorder_candidates() { return library_candidates("libtask
 
 }  // namespace
 
+namespace {
+std::string g_launcher;
+}  // namespace
+
+void take_launcher_path() {
+  if (const char* l = std::getenv("TASKLENS_LAUNCHER"); l && *l) g_launcher = l;
+  unsetenv("TASKLENS_LAUNCHER");
+}
+
+std::string full_cli_path() {
+  fs::path bin = fs::path(self_executable()).parent_path();
+  return (bin / "../" TASKLENS_INSTALL_LIBEXECDIR "/tasklens/tasklens-cli").lexically_normal();
+}
+
 std::string self_executable() {
+  if (!g_launcher.empty()) return g_launcher;
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0) return "tasklens";

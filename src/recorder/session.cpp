@@ -36,17 +36,16 @@ namespace key = format::key;
 
 namespace {
 
-// The session is about 350 KB (per-thread tables) and its constructor writes zeros over most of
-// it. On fresh heap memory that was one page fault per 4 KiB, about 90 at every start while the
-// runtime loads the recorder (a fault costs about 10 us on this machine kind); with
-// MADV_POPULATE_WRITE the kernel provides the pages in one call (Linux 5.14; before, nothing
-// changes). On the heap still, so that leak checkers see what the session points to.
+// The session is about 350 KB, most of it per-thread tables (kMaxThreads entries) of which a
+// run uses a few. It is made in zeroed memory (calloc of this size is a fresh mapping, which
+// glibc does not clear again) and its constructor leaves those tables alone (session.h,
+// writer.h): the kernel gives their pages, zero, when a thread first uses its entries. Zeroing
+// them in the constructor cost a page fault per 4 KiB or, populated in one madvise call, still
+// the writes: 1-2 ms of every run under load. On the heap still, so that leak checkers see
+// what the session points to.
 Session* make_session() {
-  void* p = ::operator new(sizeof(Session));
-  constexpr uintptr_t kPage = 4096;
-  uintptr_t from = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-  uintptr_t to = (reinterpret_cast<uintptr_t>(p) + sizeof(Session)) & ~(kPage - 1);
-  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+  void* p = std::calloc(1, sizeof(Session));
+  if (!p) std::abort();  // 350 KB at load time: nothing to record with
   return new (p) Session;
 }
 

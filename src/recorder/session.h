@@ -52,7 +52,8 @@ class Session {
   Config config;
   ChunkPool pool;
   Writer writer;
-  std::atomic<ThreadBuffer*> threads[kMaxThreads] = {};
+  // Not initialized (32 KB): the session is made in zeroed memory (session.cpp, make_session).
+  std::atomic<ThreadBuffer*> threads[kMaxThreads];
   std::atomic<uint32_t> thread_count{0};
   std::atomic<uint64_t> threads_refused{0};  // events of threads beyond kMaxThreads
 
@@ -86,7 +87,7 @@ class Session {
   // lock (the writer thread, a signal handler) up to string_count_, published with release.
   static constexpr uint32_t kMaxStrings = 8192;
   std::mutex strings_mutex_;
-  const char* strings_[kMaxStrings] = {};
+  const char* strings_[kMaxStrings];  // not initialized (64 KB): zeroed memory, as threads
   std::atomic<uint32_t> string_count_{0};
 
   std::atomic_flag metadata_busy_ = ATOMIC_FLAG_INIT;

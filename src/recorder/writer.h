@@ -15,12 +15,14 @@
 
 namespace tasklens::recorder {
 
+// No initializers: the writer's table of them lives in the session's zeroed memory (see
+// Writer's per-thread arrays below).
 struct StreamStats {
-  uint64_t events = 0;
-  uint64_t chunks = 0;
-  uint64_t bytes = 0;  // on disk, headers included
-  uint64_t lost = 0;   // dropped by the threads (lost_before) or by failed writes
-  uint64_t last_ns_sample_ticks = 0;
+  uint64_t events;
+  uint64_t chunks;
+  uint64_t bytes;  // on disk, headers included
+  uint64_t lost;   // dropped by the threads (lost_before) or by failed writes
+  uint64_t last_ns_sample_ticks;
 };
 
 // What the writer thread needs from its owner, given at start: the threads' buffers (their OS
@@ -99,9 +101,12 @@ class Writer {
   uint32_t out_thread_ = 0;
   Staged staged_[kMaxStaged];
   uint32_t staged_count_ = 0;
+  // Per thread, kMaxThreads of each (220 KB): not initialized here. The writer is a member of
+  // the session, which is made in zeroed memory whose pages a run touches only for the threads
+  // it has (session.cpp, make_session); start() sets fds_ to -1.
   int fds_[kMaxThreads];
-  uint64_t offsets_[kMaxThreads] = {};
-  uint32_t seq_[kMaxThreads] = {};
+  uint64_t offsets_[kMaxThreads];
+  uint32_t seq_[kMaxThreads];
   StreamStats stats_[kMaxThreads];
   uint64_t kinds_[size_t(format::Kind::kCount)] = {};
   uint64_t total_events_ = 0, total_bytes_ = 0, clamped_ = 0, explicit_tasks_ = 0;

@@ -1,0 +1,65 @@
+// An MPI rank's share of `tasklens run`'s experiment directory (docs/MPI.md).
+#include "cli/mpi_run_output.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_output.h"
+#include "format/chunk.h"
+#include "format/experiment_dir.h"
+#include "format/mpi_env.h"
+#include "format/mpi_run.h"
+
+namespace tasklens::cli {
+namespace fs = std::filesystem;
+
+bool claim_mpi_rank_output(const std::string& dir, long rank, long size, bool force,
+                           const std::vector<std::string>& args, RunOutput* out,
+                           std::string* error) {
+  char why[4400];
+  int fd = format::open_experiment_dir(dir.c_str(), why, sizeof why);  // every rank: mkdir -p
+  if (fd < 0) {
+    *error = why;
+    return false;
+  }
+  close(fd);
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / format::kMetadataFile, ec)) {
+    *error = dir + " holds the experiment of a single process, not an MPI run; choose another -o";
+    return false;
+  }
+  if (!claim_run_output((fs::path(dir) / format::rank_dir_name(rank)).string(), force, out,
+                        error)) {
+    return false;
+  }
+  if (rank == 0) {
+    // Written whole then renamed: readers never see half of it.
+    fs::path desc = fs::path(dir) / format::kMpiRunFile;
+    fs::path tmp = desc.string() + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << format::mpi_run_json(size, args).dump(1) << "\n";
+      if (!f) {
+        *error = "cannot write " + tmp.string();
+        return false;
+      }
+    }
+    fs::rename(tmp, desc, ec);
+    if (ec) {
+      *error = "cannot write " + desc.string() + ": " + ec.message();
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string default_mpi_output_dir(const std::string& program) {
+  std::string job = format::mpi_job_id();
+  return job.empty() ? "" : "tasklens-" + fs::path(program).filename().string() + "-mpi-" + job;
+}
+
+}  // namespace tasklens::cli
