@@ -418,19 +418,11 @@ Result<ExportSummary> export_otf2_run(const format::MpiRun& run, const std::stri
   if (!opened) return opened.error();
   ExportSummary all;
   all.unit = "events";
-  for (RunRank& r : *ranks) {
-    symbols::Symbolizer symbols(r.x.metadata.objects, o.symbols);
-    Otf2Exporter e(r.x, o, &symbols, &archive, nullptr, Otf2Place{r.label() + ": ", r.clock});
-    auto stats = replay::run_replay(r.x, {&e.pass()}, progress, &symbols);
-    if (!stats) return Error{r.label() + ": " + stats.error().message};
-    auto s = e.finish(*stats);
-    if (!s) return s.error();
-    all.events_in += stats->events;
-    all.records_out += s->records_out;
-    for (const auto& n : s->notes) all.notes.push_back(r.label() + ": " + n);
-    for (const auto& w : r.x.warnings) all.notes.push_back(r.label() + ": " + w);
-    for (const auto& p : stats->problems) all.notes.push_back(r.label() + ": " + p.message);
-  }
+  auto done = export_ranks(*ranks, o, progress, [&](RunRank& r, symbols::Symbolizer* symbols) {
+    return std::make_unique<Otf2Exporter>(r.x, o, symbols, &archive, nullptr,
+                                          Otf2Place{r.label() + ": ", r.clock});
+  }, all);
+  if (!done) return done.error();
   auto closed = archive.close();
   if (!closed) return closed.error();
   all.files.push_back(archive.anchor());

@@ -18,7 +18,9 @@
 #include <functional>
 #include <queue>
 
+#include "export/mpi_ranks.h"
 #include "export/output.h"
+#include "export/paraver_mpi.h"
 #include "export/paraver_trace.h"
 #include "export/timeline_exporter.h"
 #include "format/kinds.h"
@@ -63,13 +65,22 @@ uint64_t make_slot(uint32_t serial, uint32_t row_plus_one) {
   return uint64_t(serial) | (uint64_t(row_plus_one) << 32);
 }
 
+// Where one experiment goes in the trace: alone, or one rank of an MPI run (a Paraver task).
+struct ParaverPlace {
+  std::string name;  // "rank 1" (empty alone)
+  RankClock clock;   // its times on the run's time line (identity alone)
+};
+
 class ParaverExporter final : public TimelineExporter {
  public:
   // `trace` outlives the exporter; `owned` when the exporter writes it (one experiment).
   ParaverExporter(const format::Experiment& x, const ExportOptions& o,
                   symbols::Symbolizer* symbols, ParaverTrace* trace,
-                  std::unique_ptr<ParaverTrace> owned)
-      : TimelineExporter(x, o, symbols), trace_(trace), owned_(std::move(owned)) {}
+                  std::unique_ptr<ParaverTrace> owned, ParaverPlace place)
+      : TimelineExporter(x, o, symbols),
+        trace_(trace),
+        owned_(std::move(owned)),
+        place_(std::move(place)) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
@@ -78,8 +89,10 @@ class ParaverExporter final : public TimelineExporter {
   struct ThreadRow {
     bool shown = false;
     uint32_t row = 0;
-    uint32_t state = kNoState;
+    uint32_t state = kNoState;  // the state shown since `since`
     uint64_t since = 0;
+    uint32_t timeline = kNoState;  // the timeline's state (shown when not in an MPI call)
+    uint32_t mpi = kNoState;       // the state of the MPI call the thread is in
     std::vector<uint32_t> regions;  // open regions (values), innermost last
     // perf_event counters: the running totals at the previous sample (valid: bit i set).
     uint64_t counter_last[format::kMaxCounters] = {};
@@ -100,7 +113,7 @@ class ParaverExporter final : public TimelineExporter {
   void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override;
   void end(uint64_t t) override;
 
-  uint64_t ts(uint64_t t) const { return t; }
+  uint64_t ts(uint64_t t) const { return place_.clock.map(t); }
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
     trace_->event(row, ts(t), type, value);
   }
@@ -116,9 +129,14 @@ class ParaverExporter final : public TimelineExporter {
   // Gives the task its serial number (and its task-view row if the view shows it).
   void number(TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
+  // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
+  void show_state(ThreadRow& r, uint64_t t);
+  // An MPI call's region entered (its Extrae event and state) or left.
+  void mpi_call(ThreadRow& r, uint64_t t, uint32_t region, bool entered);
 
   ParaverTrace* trace_;
   std::unique_ptr<ParaverTrace> owned_;
+  ParaverPlace place_;
   std::vector<ThreadRow> threads_;
   std::vector<uint32_t> values_;  // region id - 1 -> the trace's value
   uint32_t ready_row_ = kNoThread;
@@ -130,7 +148,7 @@ class ParaverExporter final : public TimelineExporter {
 };
 
 void ParaverExporter::begin(const TimelineInfo& info) {
-  trace_->add_process("", x_.program_name(), x_.metadata.host, x_.metadata.start_unix_ns);
+  trace_->add_process(place_.name, x_.program_name(), x_.metadata.host, x_.metadata.start_unix_ns);
   trace_->window(ts(info.from_ns), ts(info.to_ns));
   trace_->threads_seen(info.threads);
   threads_.assign(info.threads, ThreadRow{});
@@ -162,7 +180,8 @@ uint32_t ParaverExporter::value(uint32_t id) {
 
 void ParaverExporter::number(TimelineTask& task) {
   if (task.slot) return;
-  std::string label = id_text(task.id) + " " + regions_.at(task.region).name;
+  std::string label = (place_.name.empty() ? "" : place_.name + ": ") + id_text(task.id) + " " +
+                      regions_.at(task.region).name;
   uint32_t serial = trace_->task_serial(label);
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {
@@ -185,6 +204,7 @@ void ParaverExporter::enter(uint32_t th, uint64_t t, uint32_t region, const Time
   ThreadRow& r = threads_[th];
   r.regions.push_back(value(region));
   event(r.row, t, kTypeRegion, r.regions.back());
+  mpi_call(r, t, region, true);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, th + 1);
   }
@@ -194,6 +214,7 @@ void ParaverExporter::leave(uint32_t th, uint64_t t, uint32_t region, const Time
   ThreadRow& r = threads_[th];
   if (!r.regions.empty()) r.regions.pop_back();
   event(r.row, t, kTypeRegion, r.regions.empty() ? 0 : r.regions.back());
+  mpi_call(r, t, region, false);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, 0);
   }
@@ -276,11 +297,27 @@ void ParaverExporter::task_alive_at_end(uint64_t t, TimelineTask& task) {
 
 void ParaverExporter::thread_state(uint32_t th, uint64_t t, ThreadState s) {
   ThreadRow& r = threads_[th];
-  uint32_t v = state_value(s);
+  r.timeline = state_value(s);
+  show_state(r, t);
+}
+
+void ParaverExporter::show_state(ThreadRow& r, uint64_t t) {
+  uint32_t v = r.mpi != kNoState ? r.mpi : r.timeline;
   if (r.state == v) return;
   if (r.state != kNoState) state(r.row, r.since, t, r.state);
   r.state = v;
   r.since = t;
+}
+
+void ParaverExporter::mpi_call(ThreadRow& r, uint64_t t, uint32_t region, bool entered) {
+  const Region& reg = regions_.at(region);
+  if (reg.kind != Construct::kMpi) return;
+  uint16_t op = uint16_t(std::min<uint64_t>(reg.key, 0xffff));
+  MpiCallPrv c = mpi_call_prv(op);
+  trace_->mpi_call(op);
+  if (c.value) event(r.row, t, c.type, entered ? c.value : 0);
+  r.mpi = entered ? c.state : kNoState;
+  show_state(r, t);
 }
 
 void ParaverExporter::ready_tasks(uint64_t t, uint64_t count) {
@@ -316,6 +353,22 @@ void ParaverExporter::end(uint64_t t) {
   }
 }
 
+// The trace's rows and relations, and the parameter values left out.
+std::vector<std::string> summary_notes(const ParaverTrace& t) {
+  std::vector<std::string> notes;
+  notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(t.thread_rows(), "thread row"),
+                              format::plural(t.task_rows(), "task row"),
+                              t.per_instance() ? "one per task instance"
+                                               : "shared by tasks that do not overlap",
+                              format::plural(t.comms(), "communication")));
+  if (t.parameters_capped()) {
+    notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
+                                "were left out",
+                                ParaverTrace::kMaxParameterValues));
+  }
+  return notes;
+}
+
 Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) {
   value(regions_.size());  // every region of the table is named in the .pcf
   ExportSummary s;
@@ -326,16 +379,7 @@ Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) 
     s.records_out = owned_->records();
     s.files = {owned_->path().join(".prv"), owned_->path().join(".pcf"),
                owned_->path().join(".row")};
-    s.notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(owned_->thread_rows(), "thread row"),
-                                  format::plural(owned_->task_rows(), "task row"),
-                                  per_instance_ ? "one per task instance"
-                                                : "shared by tasks that do not overlap",
-                                  format::plural(owned_->comms(), "communication")));
-    if (owned_->parameters_capped()) {
-      s.notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
-                                    "were left out",
-                                    ParaverTrace::kMaxParameterValues));
-    }
+    s.notes = summary_notes(*owned_);
   }
   add_timeline_notes(s);
   return s;
@@ -347,7 +391,31 @@ Result<std::unique_ptr<Exporter>> make_paraver_exporter(const format::Experiment
                                                         symbols::Symbolizer* symbols) {
   auto trace = std::make_unique<ParaverTrace>(split_output(out, ".prv"), o.sort_run_records);
   ParaverTrace* t = trace.get();
-  return open_exporter<ParaverExporter>(x, o, symbols, t, std::move(trace));
+  return open_exporter<ParaverExporter>(x, o, symbols, t, std::move(trace), ParaverPlace{});
+}
+
+// An MPI run: every rank replayed in turn into one trace, a Paraver task each.
+Result<ExportSummary> export_paraver_run(const format::MpiRun& run, const std::string& out,
+                                         const ExportOptions& o, const replay::Progress& progress) {
+  auto ranks = open_run_ranks(run, o);
+  if (!ranks) return ranks.error();
+  ParaverTrace trace(split_output(out, ".prv"), o.sort_run_records);
+  auto opened = trace.open();
+  if (!opened) return opened.error();
+  ExportSummary all;
+  all.unit = "records";
+  auto done = export_ranks(*ranks, o, progress, [&](RunRank& r, symbols::Symbolizer* symbols) {
+    return std::make_unique<ParaverExporter>(r.x, o, symbols, &trace, nullptr,
+                                             ParaverPlace{r.label(), r.clock});
+  }, all);
+  if (!done) return done.error();
+  auto written = trace.write();
+  if (!written) return written.error();
+  all.records_out = trace.records();
+  all.files = {trace.path().join(".prv"), trace.path().join(".pcf"), trace.path().join(".row")};
+  std::vector<std::string> notes = summary_notes(trace);
+  all.notes.insert(all.notes.begin(), notes.begin(), notes.end());
+  return all;
 }
 
 }  // namespace
@@ -359,6 +427,6 @@ const ExportFormat kParaverFormat = {
     "Paraver (thread and task views)",
     150,  // measured 130-140 (.prv and .pcf)
     make_paraver_exporter,
-    nullptr};
+    export_paraver_run};
 
 }  // namespace tasklens::exports

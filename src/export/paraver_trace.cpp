@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "export/formats.h"
+#include "export/paraver_mpi.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
@@ -17,11 +18,6 @@ using namespace paraver;
 
 namespace {
 
-struct StateName {
-  uint32_t value;
-  const char* name;
-  const char* color;
-};
 constexpr StateName kStates[] = {
     {kIdle, "Idle", "{117,195,255}"},
     {kRunning, "Running", "{0,0,255}"},
@@ -284,8 +280,14 @@ Result<bool> ParaverTrace::write_pcf() {
       "THREAD_FUNC          State As Is\n\n\n"
       "STATES\n");
   for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.name);
+  if (!mpi_ops_.empty()) {
+    for (const StateName& s : kMpiStates) pcf_.print("{:<4} {}\n", s.value, s.name);
+  }
   pcf_.write("\n\nSTATES_COLOR\n");
   for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.color);
+  if (!mpi_ops_.empty()) {
+    for (const StateName& s : kMpiStates) pcf_.print("{:<4} {}\n", s.value, s.color);
+  }
 
   auto type = [&](uint32_t id, const std::string& name) {
     pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\nVALUES\n", id, plain_label(name));
@@ -328,6 +330,22 @@ Result<bool> ParaverTrace::write_pcf() {
   for (size_t i = 0; i < param_names_.size(); ++i) {
     type(kTypeParameter + uint32_t(i), "Parameter " + param_names_[i]);
     for (int64_t v : param_values_[i]) pcf_.print("{:<6} {}\n", v, v);
+  }
+  // Extrae's MPI event types, each with the calls of the trace (as Extrae names them).
+  for (auto [id, name] : {std::pair{kTypeMpiPointToPoint, "MPI Point-to-point"},
+                          {kTypeMpiCollective, "MPI Collective Comm"},
+                          {kTypeMpiOther, "MPI Other"}}) {
+    bool any = false;
+    for (uint16_t op : mpi_ops_) {
+      MpiCallPrv c = mpi_call_prv(op);
+      if (c.type != id || c.value == 0) continue;
+      if (!any) {
+        type(id, name);
+        pcf_.write("0      End\n");
+        any = true;
+      }
+      pcf_.print("{:<6} MPI_{}\n", c.value, format::mpi_op_name(op));
+    }
   }
   return pcf_.close();
 }

@@ -10,7 +10,8 @@
 //
 // Values. What names the same thing gets one value in the whole trace: a region (a construct at a
 // source location, a user region, an MPI call) by kind and name, a user parameter and a counter by
-// name. Task instances are numbered from 1 over the trace.
+// name. Task instances are numbered from 1 over the trace. MPI calls are Extrae's states, event
+// types and values (paraver_mpi.h), named in the .pcf when the trace has one.
 //
 // Times are on the trace's time line (a rank's own times moved there by its exporter); the .prv
 // counts them from the earliest window start the processes gave.
@@ -68,6 +69,8 @@ class ParaverTrace {
   uint32_t counter_index(const std::string& name);
   void ready_tasks(uint64_t count) { max_ready_ = std::max(max_ready_, count); }
   void threads_seen(uint32_t n) { max_threads_ = std::max(max_threads_, n); }
+  // An MPI call (format::MpiOp) in the trace: the .pcf names its state, event type and value.
+  void mpi_call(uint16_t op) { mpi_ops_.insert(op); }
 
   // Records, by row (kTaskRow: a task-view row).
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
@@ -138,6 +141,7 @@ class ParaverTrace {
   size_t param_value_count_ = 0;
   bool params_capped_ = false;
   std::vector<std::string> counters_;
+  std::set<uint16_t> mpi_ops_;
 };
 
 }  // namespace tasklens::exports
