@@ -132,7 +132,7 @@ class ParaverExporter final : public TimelineExporter {
   // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
   void show_state(ThreadRow& r, uint64_t t);
   // An MPI call's region entered (its Extrae event and state) or left.
-  void mpi_call(ThreadRow& r, uint64_t t, uint32_t region, bool entered);
+  void mpi_region(ThreadRow& r, uint64_t t, uint32_t region, bool entered);
 
   ParaverTrace* trace_;
   std::unique_ptr<ParaverTrace> owned_;
@@ -204,7 +204,7 @@ void ParaverExporter::enter(uint32_t th, uint64_t t, uint32_t region, const Time
   ThreadRow& r = threads_[th];
   r.regions.push_back(value(region));
   event(r.row, t, kTypeRegion, r.regions.back());
-  mpi_call(r, t, region, true);
+  mpi_region(r, t, region, true);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, th + 1);
   }
@@ -214,7 +214,7 @@ void ParaverExporter::leave(uint32_t th, uint64_t t, uint32_t region, const Time
   ThreadRow& r = threads_[th];
   if (!r.regions.empty()) r.regions.pop_back();
   event(r.row, t, kTypeRegion, r.regions.empty() ? 0 : r.regions.back());
-  mpi_call(r, t, region, false);
+  mpi_region(r, t, region, false);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, 0);
   }
@@ -309,7 +309,7 @@ void ParaverExporter::show_state(ThreadRow& r, uint64_t t) {
   r.since = t;
 }
 
-void ParaverExporter::mpi_call(ThreadRow& r, uint64_t t, uint32_t region, bool entered) {
+void ParaverExporter::mpi_region(ThreadRow& r, uint64_t t, uint32_t region, bool entered) {
   const Region& reg = regions_.at(region);
   if (reg.kind != Construct::kMpi) return;
   uint16_t op = uint16_t(std::min<uint64_t>(reg.key, 0xffff));
