@@ -3,6 +3,7 @@
 // messages (tags 7, 8, 9) to rank 0, which answers once (tag 99).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <tuple>
 
 #include "mpi_recording.h"
+#include "support/recording.h"
 #include "support/test_paths.h"
 #include "support/trace_builder.h"
 
@@ -74,6 +76,37 @@ TEST(MpiP2p, Otf2HasEveryMessageSentAndReceivedOnTheWorld) {
                                      {{0, 1, 99, 4096}, 1}};
   EXPECT_EQ(sent, expected);
   EXPECT_EQ(received, expected);
+}
+
+// Rank 1 sleeps 200 ms before its first send: rank 0's first receive waits on it, a late sender,
+// for the time rank 0 measured around that receive (and about the sleep, unless the loaded
+// machine stretched it). All 4 messages are matched; rank 0 waits most on rank 1.
+TEST(MpiP2p, TheReceiverOfALateSenderWaitsTheSendersDelay) {
+  const MpiRecording& rec = p2p_recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.out << rec.run.err;
+  JsonReport rep = report_json(rec.dir, {});
+  ASSERT_EQ(rep.command.status, 0) << rep.command.err;
+  const auto& w = rep.doc["waits"];
+  EXPECT_EQ(w["messages_matched"], 4) << w.dump();
+  EXPECT_EQ(w["p2p_calls_left_out"], 0);
+  const auto& r0 = w["ranks"][0];
+  EXPECT_EQ(r0["p2p_waited_most_on"], 1);
+  EXPECT_EQ(w["ranks"][1]["made_others_wait_p2p_ns"], r0["p2p_waited_most_on_ns"]);
+  size_t line0 = rec.run.out.find("rank=0");
+  ASSERT_NE(line0, std::string::npos) << rec.run.out;
+  long long measured = printed_value(rec.run.out.substr(line0), "first_recv_ns");
+  ASSERT_GT(measured, 0) << rec.run.out;
+  double late = r0["late_sender_wait_ns"].get<double>();
+  EXPECT_NEAR(late, double(measured), 0.15 * double(measured)) << w.dump();
+  EXPECT_LT(w["ranks"][1]["late_sender_wait_ns"].get<double>(), late / 10);
+  // The late-sender lines of the text form.
+  CommandResult text = run_command({tasklens_bin(), "report", rec.dir});
+  EXPECT_NE(text.out.find("waits in point-to-point calls (4 messages matched"), std::string::npos)
+      << text.out;
+  if (std::abs(double(measured) - kP2pDelayMs * 1e6) > 0.15 * kP2pDelayMs * 1e6) {
+    GTEST_SKIP() << "the machine is loaded: rank 0 waited " << measured << " ns, not ~200 ms";
+  }
+  EXPECT_NEAR(late, kP2pDelayMs * 1e6, 0.15 * kP2pDelayMs * 1e6);
 }
 
 }  // namespace
