@@ -30,7 +30,8 @@ void MpiTimePass::begin(const replay::ReplayInfo& info) {
   result_.thread_mpi_ns.assign(info.threads, 0);
 }
 
-void MpiTimePass::close(uint32_t thread, uint64_t t, uint64_t bytes) {
+void MpiTimePass::close(uint32_t thread, uint64_t t, uint64_t bytes,
+                        const format::ev::MpiCall* end) {
   Open& o = open_[thread];
   if (!o.open) return;
   o.open = false;
@@ -48,6 +49,13 @@ void MpiTimePass::close(uint32_t thread, uint64_t t, uint64_t bytes) {
     if (format::is_mpi_collective(o.op)) {
       result_.collectives.push_back({o.op, o.comm, o.begin_ns, std::max(t, o.begin_ns)});
     }
+    using format::MpiOp;
+    if (end && (o.op == uint16_t(MpiOp::kSend) || o.op == uint16_t(MpiOp::kSsend) ||
+                o.op == uint16_t(MpiOp::kRecv))) {
+      bool recv = o.op == uint16_t(MpiOp::kRecv);  // its end says the source and tag received
+      result_.p2p.push_back({o.op, o.comm, recv ? end->peer : o.peer, recv ? end->tag : o.tag,
+                             o.begin_ns, std::max(t, o.begin_ns)});
+    }
   }
   MpiOpTime& op = result_.by_op[o.op];
   ++op.calls;
@@ -64,10 +72,14 @@ void MpiTimePass::after(const replay::Record& r, const replay::TaskModel&) {
   if (ev::MpiCall::is(r.ev.kind)) {
     auto call = ev::MpiCall::of(r.ev);
     if (call.endpoint == uint8_t(format::Endpoint::kBegin)) {
-      close(r.thread, r.ev.time, 0);  // a begin without its end: closed here, no bytes
-      open_[r.thread] = {call.mpi_op, call.comm, r.ev.time, true};
+      close(r.thread, r.ev.time, 0, nullptr);  // a begin without its end: closed here, no bytes
+      open_[r.thread] = {call.mpi_op, call.comm, r.ev.time, true, call.peer, call.tag};
     } else if (open_[r.thread].open && open_[r.thread].op == call.mpi_op) {
-      close(r.thread, r.ev.time, call.bytes);
+      close(r.thread, r.ev.time, call.bytes, &call);
+    }
+    if (call.mpi_op == uint16_t(format::MpiOp::kInit) &&
+        call.endpoint == uint8_t(format::Endpoint::kEnd)) {
+      result_.world_comm = call.comm;
     }
   } else if (ev::MpiClock::is(r.ev.kind)) {
     auto c = ev::MpiClock::of(r.ev);
@@ -88,7 +100,7 @@ double mpi_clock_offset(const std::optional<MpiClockOffset>& init,
 }
 
 void MpiTimePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) {
-  for (uint32_t t = 0; t < open_.size(); ++t) close(t, info.end_ns, 0);
+  for (uint32_t t = 0; t < open_.size(); ++t) close(t, info.end_ns, 0, nullptr);
 }
 
 }  // namespace tasklens::analysis

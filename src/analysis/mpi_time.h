@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "format/event_views.h"
 #include "format/off_cpu.h"
 #include "replay/pass.h"
 
@@ -22,6 +23,15 @@ struct MpiOpTime {
 struct MpiCollectiveCall {
   uint16_t op = 0;
   uint64_t comm = 0;  // the communicator's Fortran handle
+  uint64_t begin_ns = 0, end_ns = 0;
+};
+
+// A blocking point-to-point call (Send, Ssend, Recv), for matching messages across ranks.
+struct MpiP2pCall {
+  uint16_t op = 0;
+  uint64_t comm = 0;   // the communicator's Fortran handle
+  int64_t peer = -1;   // the destination; a receive's actual source (-1: not known)
+  uint32_t tag = 0;    // the tag + 1 (a receive's received tag; 0: not known)
   uint64_t begin_ns = 0, end_ns = 0;
 };
 
@@ -55,6 +65,8 @@ struct MpiTime {
   std::vector<uint64_t> thread_mpi_ns;     // by thread index
   std::optional<MpiClockOffset> init_clock, finalize_clock;
   std::vector<MpiCollectiveCall> collectives;  // in the order they ended
+  std::vector<MpiP2pCall> p2p;                 // Send, Ssend, Recv, in the order they ended
+  std::optional<uint64_t> world_comm;          // MPI_COMM_WORLD's handle (MPI_Init's end)
 
   double offset_at(uint64_t local_ns) const {
     return mpi_clock_offset(init_clock, finalize_clock, local_ns);
@@ -75,8 +87,11 @@ class MpiTimePass : public replay::Pass {
     uint64_t comm = 0;
     uint64_t begin_ns = 0;
     bool open = false;
+    int64_t peer = -1;
+    uint32_t tag = 0;
   };
-  void close(uint32_t thread, uint64_t t, uint64_t bytes);
+  // `end`: the call's end event (nullptr: closed without one).
+  void close(uint32_t thread, uint64_t t, uint64_t bytes, const format::ev::MpiCall* end);
   std::vector<Open> open_;
   std::vector<std::vector<format::OffCpuInterval>> preempted_;  // by thread
   MpiTime result_;

@@ -6,6 +6,7 @@
 
 #include "analysis/mpi_time.h"
 #include "replay/replay.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::exports {
 
@@ -50,6 +51,25 @@ Result<std::vector<RunRank>> open_run_ranks(const format::MpiRun& run, const Exp
     ranks[i].clock.drift = std::isfinite(slope[i]) ? slope[i] : 0;
   }
   return ranks;
+}
+
+Result<bool> export_ranks(std::vector<RunRank>& ranks, const ExportOptions& o,
+                          const replay::Progress& progress, const MakeRankExporter& make,
+                          ExportSummary& all) {
+  for (RunRank& r : ranks) {
+    symbols::Symbolizer symbols(r.x.metadata.objects, o.symbols);
+    std::unique_ptr<Exporter> e = make(r, &symbols);
+    auto stats = replay::run_replay(r.x, {&e->pass()}, progress, &symbols);
+    if (!stats) return Error{r.label() + ": " + stats.error().message};
+    auto s = e->finish(*stats);
+    if (!s) return s.error();
+    all.events_in += stats->events;
+    all.records_out += s->records_out;
+    for (const auto& n : s->notes) all.notes.push_back(r.label() + ": " + n);
+    for (const auto& w : r.x.warnings) all.notes.push_back(r.label() + ": " + w);
+    for (const auto& p : stats->problems) all.notes.push_back(r.label() + ": " + p.message);
+  }
+  return true;
 }
 
 }  // namespace tasklens::exports

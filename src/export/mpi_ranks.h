@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,5 +36,13 @@ struct RunRank {
 // against each, and reads the clock offsets of each rank on another host than the first rank's
 // (one replay of its MPI events; ranks on that host share its clock: analysis::mpi_same_clock).
 Result<std::vector<RunRank>> open_run_ranks(const format::MpiRun& run, const ExportOptions& o);
+
+// Replays the ranks in turn, each through the exporter `make` gives it (writing into the run's
+// one output), and adds each rank's events, records and notes ("rank R: ...") to `all`.
+using MakeRankExporter =
+    std::function<std::unique_ptr<Exporter>(RunRank& rank, symbols::Symbolizer* symbols)>;
+Result<bool> export_ranks(std::vector<RunRank>& ranks, const ExportOptions& o,
+                          const replay::Progress& progress, const MakeRankExporter& make,
+                          ExportSummary& all);
 
 }  // namespace tasklens::exports

@@ -242,6 +242,30 @@ void Otf2Archive::write_definitions() {
                                          OTF2_COMM_FLAG_NONE));
   }
 
+  // MPI_COMM_WORLD over the ranks, rank r being the first location shown of group `rank` r.
+  if (world_ != OTF2_UNDEFINED_COMM && world_ == groups_.size()) {
+    std::vector<uint64_t> rank_locations, ranks;
+    for (int64_t r = 0;; ++r) {
+      auto g = std::find_if(groups_.begin(), groups_.end(),
+                            [&](const Otf2GroupDef& d) { return d.rank == r; });
+      if (g == groups_.end()) break;
+      auto shown = std::find(g->shown.begin(), g->shown.end(), true);
+      rank_locations.push_back(g->first_location + uint64_t(shown - g->shown.begin()));
+      ranks.push_back(uint64_t(r));
+    }
+    const OTF2_GroupRef locations = 1 + uint32_t(groups_.size()), world = locations + 1;
+    check(OTF2_GlobalDefWriter_WriteGroup(
+        defs_, locations, string_ref("MPI ranks"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, uint32_t(rank_locations.size()),
+        rank_locations.data()));
+    check(OTF2_GlobalDefWriter_WriteGroup(defs_, world, string_ref("MPI_COMM_WORLD"),
+                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                          OTF2_GROUP_FLAG_NONE, uint32_t(ranks.size()),
+                                          ranks.data()));
+    check(OTF2_GlobalDefWriter_WriteComm(defs_, world_, string_ref("MPI_COMM_WORLD"), world,
+                                         OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+  }
+
   for (uint32_t ref = 0; ref < regions_.size(); ++ref) {
     const Otf2RegionDef& r = *regions_[ref];
     OTF2_StringRef name = string_ref(r.name);

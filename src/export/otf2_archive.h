@@ -37,6 +37,7 @@ struct Otf2GroupDef {
   std::vector<bool> shown;                // by thread: a location is defined
   std::vector<uint64_t> events;           // by thread
   uint64_t metric_location = UINT64_MAX;  // where its ready-task metric is recorded
+  int64_t rank = -1;                      // an MPI run's rank (its index in MPI_COMM_WORLD)
 };
 
 class Otf2Archive {
@@ -63,6 +64,11 @@ class Otf2Archive {
   // The window written, in the archive's time, and the wall-clock time of its start (0: unknown).
   void window(uint64_t from_ns, uint64_t to_ns, uint64_t start_unix_ns);
   void uses_mpi() { mpi_ = true; }
+  // MPI messages are written (MpiSend, MpiRecv on mpi_world()): MPI_COMM_WORLD is defined over
+  // the groups' ranks 0..ranks-1, each rank by its first location shown. Its ref follows the
+  // `ranks` teams' (OTF2 wants definitions in the order of their refs).
+  void mpi_messages(uint32_t ranks) { world_ = ranks; }
+  OTF2_CommRef mpi_world() const { return world_; }
 
   // Writes the definitions and closes the archive; errors: what OTF2 said first.
   Result<bool> close();
@@ -90,6 +96,7 @@ class Otf2Archive {
   uint64_t next_location_ = 0;
   uint64_t from_ns_ = UINT64_MAX, to_ns_ = 0, start_unix_ns_ = 0;
   bool mpi_ = false;
+  OTF2_CommRef world_ = OTF2_UNDEFINED_COMM;
 };
 
 }  // namespace tasklens::exports

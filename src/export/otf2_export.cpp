@@ -141,6 +141,7 @@ uint32_t generation(uint64_t id) {
 struct Otf2Place {
   std::string prefix;  // "rank 1: " (empty alone)
   RankClock clock;     // its times on the run's time line (identity alone)
+  int64_t rank = -1;   // an MPI run's rank whose messages are written (-1: none are)
 };
 
 class Otf2Exporter final : public TimelineExporter {
@@ -196,6 +197,7 @@ class Otf2Exporter final : public TimelineExporter {
     v.unsigned_int = value;
     check(OTF2_EvtWriter_Metric(w, nullptr, ts(th, t), counter_refs_[index], 1, &type, &v));
   }
+  void mpi_call(uint32_t th, uint64_t t, const format::ev::MpiCall& c) override;
   void end(uint64_t t) override;
 
   OTF2_EvtWriter* writer(uint32_t th);
@@ -217,6 +219,8 @@ class Otf2Exporter final : public TimelineExporter {
   std::vector<uint32_t> region_refs_;         // region id - 1 -> archive ref + 1 (0: not yet)
   replay::IdMap<uint32_t> params_;            // user string id -> archive parameter ref + 1
   std::vector<OTF2_MetricRef> counter_refs_;  // the metadata's counter index -> metric ref
+  uint64_t world_ = 0;  // MPI_COMM_WORLD's handle (MPI_Init's end says it; Open MPI's is 0)
+  uint64_t sends_ = 0, receives_ = 0, other_comms_ = 0;
 };
 
 void Otf2Exporter::begin(const TimelineInfo& info) {
@@ -234,6 +238,7 @@ void Otf2Exporter::begin(const TimelineInfo& info) {
   g.shown.resize(info.threads);
   for (uint32_t th = 0; th < info.threads; ++th) g.shown[th] = filter_.thread(th);
   g.events.assign(info.threads, 0);
+  g.rank = place_.rank;
   group_ = archive_->add_group(std::move(g));
   first_location_ = archive_->group(group_).first_location;
   const std::vector<std::string>& counters = x_.metadata.counters;
@@ -347,6 +352,36 @@ void Otf2Exporter::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t val
   }
 }
 
+// Point-to-point messages as Score-P writes them: MpiSend after the Enter of a blocking send,
+// MpiRecv before the Leave of a receive, on MPI_COMM_WORLD (peers are ranks there). Messages on
+// other communicators are left out (their ranks are not the run's: counted in a note).
+void Otf2Exporter::mpi_call(uint32_t th, uint64_t t, const format::ev::MpiCall& c) {
+  using format::MpiOp;
+  if (place_.rank < 0) return;
+  MpiOp op = MpiOp(c.mpi_op);
+  bool begin = c.endpoint == uint8_t(format::Endpoint::kBegin);
+  if (op == MpiOp::kInit && !begin) world_ = c.comm;
+  bool send = begin && (op == MpiOp::kSend || op == MpiOp::kSsend);
+  bool receive = !begin && op == MpiOp::kRecv;
+  if ((!send && !receive) || c.peer < 0) return;
+  if (c.comm != world_) {
+    ++other_comms_;
+    return;
+  }
+  uint32_t tag = c.tag ? c.tag - 1 : 0;
+  if (OTF2_EvtWriter* w = writer(th)) {
+    if (send) {
+      check(OTF2_EvtWriter_MpiSend(w, nullptr, ts(th, t), uint32_t(c.peer), archive_->mpi_world(),
+                                   tag, c.bytes));
+      ++sends_;
+    } else {
+      check(OTF2_EvtWriter_MpiRecv(w, nullptr, ts(th, t), uint32_t(c.peer), archive_->mpi_world(),
+                                   tag, c.bytes));
+      ++receives_;
+    }
+  }
+}
+
 void Otf2Exporter::end(uint64_t t) {
   // Teams and forks still open at the end of the window are closed there.
   for (uint32_t th = 0; th < locations_.size(); ++th) {
@@ -389,6 +424,14 @@ Result<ExportSummary> Otf2Exporter::finish(const replay::ReplayStats& stats) {
     s.files.push_back(owned_->anchor());
   }
   s.events_in = stats.events;
+  if (sends_ || receives_) {
+    s.notes.push_back(fmt::format("MPI messages: {} sent, {} received", sends_, receives_));
+  }
+  if (other_comms_) {
+    s.notes.push_back(fmt::format("{} point-to-point calls on communicators other than "
+                                  "MPI_COMM_WORLD: no message written",
+                                  other_comms_));
+  }
   add_timeline_notes(s);
   return s;
 }
@@ -418,19 +461,16 @@ Result<ExportSummary> export_otf2_run(const format::MpiRun& run, const std::stri
   if (!opened) return opened.error();
   ExportSummary all;
   all.unit = "events";
-  for (RunRank& r : *ranks) {
-    symbols::Symbolizer symbols(r.x.metadata.objects, o.symbols);
-    Otf2Exporter e(r.x, o, &symbols, &archive, nullptr, Otf2Place{r.label() + ": ", r.clock});
-    auto stats = replay::run_replay(r.x, {&e.pass()}, progress, &symbols);
-    if (!stats) return Error{r.label() + ": " + stats.error().message};
-    auto s = e.finish(*stats);
-    if (!s) return s.error();
-    all.events_in += stats->events;
-    all.records_out += s->records_out;
-    for (const auto& n : s->notes) all.notes.push_back(r.label() + ": " + n);
-    for (const auto& w : r.x.warnings) all.notes.push_back(r.label() + ": " + w);
-    for (const auto& p : stats->problems) all.notes.push_back(r.label() + ": " + p.message);
-  }
+  // Messages name ranks of MPI_COMM_WORLD: written when the run has every rank 0..n-1.
+  bool messages = true;
+  for (size_t i = 0; i < ranks->size(); ++i) messages &= (*ranks)[i].rank == int64_t(i);
+  if (messages) archive.mpi_messages(uint32_t(ranks->size()));
+  auto done = export_ranks(*ranks, o, progress, [&](RunRank& r, symbols::Symbolizer* symbols) {
+    return std::make_unique<Otf2Exporter>(r.x, o, symbols, &archive, nullptr,
+                                          Otf2Place{r.label() + ": ", r.clock,
+                                                    messages ? r.rank : -1});
+  }, all);
+  if (!done) return done.error();
   auto closed = archive.close();
   if (!closed) return closed.error();
   all.files.push_back(archive.anchor());

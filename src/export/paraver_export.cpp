@@ -1,6 +1,5 @@
-// Paraver export: the timeline as .prv records (sorted on disk when needed), .pcf and .row.
-//
-// Paraver export (.prv records, .pcf names, .row object names), times in ns. Two applications:
+// Paraver export: the timeline of an experiment written into a Paraver trace (paraver_trace.h:
+// the objects, the values and the files), times in ns. Two applications:
 //   1. the thread view: one row per thread, its state (running a task, idle, synchronization,
 //      runtime overhead, not created) and events for the innermost region, the running task's
 //      construct and instance, the number of ready tasks and user parameters;
@@ -9,41 +8,33 @@
 //      ExportOptions::max_task_rows instances, rows are shared by instances that do not overlap
 //      in time (the executing task is an event of each row).
 // Task creation, dependences and migrations are communications (tags 1, 2, 3) in the thread
-// view; creation and dependences also in the task view. Records are sorted by time through an
-// external sort, so memory does not grow with the trace.
+// view; creation and dependences also in the task view.
 //
 // `out` names the trace: "dir/name.prv" or "dir/name" writes dir/name.prv, .pcf and .row.
 #include "export/formats.h"
 
 #include <fmt/format.h>
-#include <time.h>
 
-#include <charconv>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <queue>
-#include <set>
 
-#include "export/external_sort.h"
+#include "export/mpi_ranks.h"
 #include "export/output.h"
-#include "export/prv_record.h"
+#include "export/paraver_mpi.h"
+#include "export/paraver_trace.h"
 #include "export/timeline_exporter.h"
 #include "format/kinds.h"
 #include "format/plural.h"
 
 namespace tasklens::exports {
-namespace fs = std::filesystem;
 using namespace paraver;
 using replay::TaskState;
 
 namespace {
 
-constexpr uint32_t kTaskRow = 0x80000000u;
+constexpr uint32_t kTaskRow = ParaverTrace::kTaskRow;
 constexpr uint32_t kNoState = 0xffffffffu;
 constexpr uint8_t kEnded = 0xff;  // TimelineTask::sink_state of a task whose row was given back
-constexpr size_t kMaxParameterValues = 100000;
 
 uint32_t state_value(ThreadState s) {
   switch (s) {
@@ -67,23 +58,6 @@ uint32_t state_value(TaskState s) {
   }
 }
 
-struct StateName {
-  uint32_t value;
-  const char* name;
-  const char* color;
-};
-constexpr StateName kStates[] = {
-    {kIdle, "Idle", "{117,195,255}"},
-    {kRunning, "Running", "{0,0,255}"},
-    {kNotCreated, "Not created", "{255,255,255}"},
-    {kCreated, "Created, not ready (dependences)", "{255,180,80}"},
-    {kReady, "Ready", "{255,230,0}"},
-    {kSynchronization, "Synchronization", "{255,0,0}"},
-    {kSuspended, "Suspended", "{180,0,180}"},
-    {kOverhead, "Runtime overhead", "{0,160,0}"},
-    {kDetached, "Detached (waiting for fulfill)", "{120,120,120}"},
-};
-
 // The task a TimelineTask::slot describes: serial number (from 1) and task-view row + 1.
 uint32_t slot_serial(uint64_t slot) { return uint32_t(slot); }
 uint32_t slot_row(uint64_t slot) { return uint32_t(slot >> 32); }  // 0: no row
@@ -91,27 +65,35 @@ uint64_t make_slot(uint32_t serial, uint32_t row_plus_one) {
   return uint64_t(serial) | (uint64_t(row_plus_one) << 32);
 }
 
+// Where one experiment goes in the trace: alone, or one rank of an MPI run (a Paraver task).
+struct ParaverPlace {
+  std::string name;  // "rank 1" (empty alone)
+  RankClock clock;   // its times on the run's time line (identity alone)
+};
+
 class ParaverExporter final : public TimelineExporter {
  public:
+  // `trace` outlives the exporter; `owned` when the exporter writes it (one experiment).
   ParaverExporter(const format::Experiment& x, const ExportOptions& o,
-                  symbols::Symbolizer* symbols, OutputPath path)
-      : TimelineExporter(x, o, symbols), path_(std::move(path)) {}
-  ~ParaverExporter() override {
-    sorter_.reset();
-    std::error_code ec;
-    if (!tmp_dir_.empty()) fs::remove_all(tmp_dir_, ec);
-  }
+                  symbols::Symbolizer* symbols, ParaverTrace* trace,
+                  std::unique_ptr<ParaverTrace> owned, ParaverPlace place)
+      : TimelineExporter(x, o, symbols),
+        trace_(trace),
+        owned_(std::move(owned)),
+        place_(std::move(place)) {}
 
-  Result<bool> open();
+  Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:
   struct ThreadRow {
     bool shown = false;
     uint32_t row = 0;
-    uint32_t state = kNoState;
+    uint32_t state = kNoState;  // the state shown since `since`
     uint64_t since = 0;
-    std::vector<uint32_t> regions;  // open regions, innermost last
+    uint32_t timeline = kNoState;  // the timeline's state (shown when not in an MPI call)
+    uint32_t mpi = kNoState;       // the state of the MPI call the thread is in
+    std::vector<uint32_t> regions;  // open regions (values), innermost last
     // perf_event counters: the running totals at the previous sample (valid: bit i set).
     uint64_t counter_last[format::kMaxCounters] = {};
     uint32_t counter_valid = 0;
@@ -131,98 +113,86 @@ class ParaverExporter final : public TimelineExporter {
   void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override;
   void end(uint64_t t) override;
 
-  uint64_t rel(uint64_t t) const { return t - from_; }
+  uint64_t ts(uint64_t t) const { return place_.clock.map(t); }
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
-    sorter_->add(PrvRecord{rel(t), 0, value, type, row, 0, 2});
+    trace_->event(row, ts(t), type, value);
   }
   void state(uint32_t row, uint64_t begin, uint64_t end, uint32_t value) {
-    if (end > begin) sorter_->add(PrvRecord{rel(begin), rel(end), value, 0, row, 0, 1});
+    trace_->state(row, ts(begin), ts(end), value);
   }
   void comm(uint32_t from_row, uint64_t from_t, uint32_t to_row, uint64_t to_t, uint32_t tag) {
-    sorter_->add(PrvRecord{rel(from_t), rel(to_t), tag, 0, from_row, to_row, 3});
-    ++comms_;
+    trace_->comm(from_row, ts(from_t), to_row, ts(to_t), tag);
   }
+  // The trace's value of region `id` of this experiment's table (regions are numbered in the
+  // table's order, so one experiment alone keeps the table's ids).
+  uint32_t value(uint32_t id);
   // Gives the task its serial number (and its task-view row if the view shows it).
   void number(TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
+  // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
+  void show_state(ThreadRow& r, uint64_t t);
+  // An MPI call's region entered (its Extrae event and state) or left.
+  void mpi_region(ThreadRow& r, uint64_t t, uint32_t region, bool entered);
 
-  Result<bool> write_prv();
-  Result<bool> write_pcf();
-  Result<bool> write_row();
-
-  OutputPath path_;
-  std::string tmp_dir_;
-  TextOut prv_, pcf_, row_;
-  TextOut values_;     // serial <TAB> label, one line per task, in serial order
-  TextOut row_names_;  // task-view row names in row order (one row per instance)
-  std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
+  ParaverTrace* trace_;
+  std::unique_ptr<ParaverTrace> owned_;
+  ParaverPlace place_;
   std::vector<ThreadRow> threads_;
-  uint32_t thread_rows_ = 0;
+  std::vector<uint32_t> values_;  // region id - 1 -> the trace's value
   uint32_t ready_row_ = kNoThread;
   bool per_instance_ = true;
-  uint32_t serials_ = 0;
-  uint32_t task_rows_ = 0;
+  uint32_t first_task_row_ = 0;   // the trace's row of this experiment's first task row
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> free_rows_;
-  uint64_t from_ = 0, to_ = 0;
-  uint64_t max_ready_ = 0;
-  uint64_t comms_ = 0;
-  std::vector<uint64_t> param_names_;
-  replay::IdMap<uint32_t> param_index_;  // user string id -> index + 1
-  std::vector<std::set<int64_t>> param_values_;
-  size_t param_value_count_ = 0;
-  bool params_capped_ = false;
+  std::vector<uint32_t> counters_;                 // metadata counter -> the trace's index
+  replay::IdMap<uint32_t> param_index_;            // user string id -> the trace's index + 1
 };
 
-Result<bool> ParaverExporter::open() {
-  for (auto [out, suffix] : {std::pair{&prv_, ".prv"}, {&pcf_, ".pcf"}, {&row_, ".row"}}) {
-    auto r = out->open(path_.join(suffix));
-    if (!r) return r.error();
-  }
-  tmp_dir_ = path_.join(".prv-tmp");
-  std::error_code ec;
-  fs::remove_all(tmp_dir_, ec);
-  fs::create_directories(tmp_dir_, ec);
-  if (ec) return Error{"cannot create " + tmp_dir_ + ": " + ec.message()};
-  for (auto [out, name] : {std::pair{&values_, "/values.txt"}, {&row_names_, "/rows.txt"}}) {
-    auto r = out->open(tmp_dir_ + name);
-    if (!r) return r.error();
-  }
-  sorter_ = std::make_unique<ExternalSorter<PrvRecord, PrvCodec>>(tmp_dir_, options_.sort_run_records);
-  return true;
-}
-
 void ParaverExporter::begin(const TimelineInfo& info) {
-  from_ = info.from_ns;
-  to_ = info.to_ns;
+  trace_->add_process(place_.name, x_.program_name(), x_.metadata.host, x_.metadata.start_unix_ns);
+  trace_->window(ts(info.from_ns), ts(info.to_ns));
+  trace_->threads_seen(info.threads);
   threads_.assign(info.threads, ThreadRow{});
   for (uint32_t th = 0; th < info.threads; ++th) {
     if (!filter_.thread(th)) continue;
     threads_[th].shown = true;
-    threads_[th].row = thread_rows_++;
+    threads_[th].row = trace_->add_thread_row(th);
     if (ready_row_ == kNoThread) ready_row_ = threads_[th].row;
   }
+  first_task_row_ = trace_->task_rows();
   // One row per task instance when the run has few enough tasks (the recorder counted them).
   const format::Metadata& m = x_.metadata;
   uint64_t tasks = m.count(format::layout(format::Kind::kTaskCreate).name.data()) +
                    m.count(format::layout(format::Kind::kImplicitTask).name.data()) / 2;
   per_instance_ = m.counts && tasks <= options_.max_task_rows;
+  trace_->set_per_instance(per_instance_);
+  for (uint32_t i = 0; i < m.counters.size() && i < format::kMaxCounters; ++i) {
+    counters_.push_back(trace_->counter_index(m.counters[i]));
+  }
+}
+
+uint32_t ParaverExporter::value(uint32_t id) {
+  if (id == 0) return 0;
+  while (values_.size() < id && values_.size() < regions_.size()) {
+    values_.push_back(trace_->region_value(regions_.at(uint32_t(values_.size()) + 1)));
+  }
+  return id <= values_.size() ? values_[id - 1] : 0;
 }
 
 void ParaverExporter::number(TimelineTask& task) {
   if (task.slot) return;
-  uint32_t serial = ++serials_;
-  std::string label = id_text(task.id) + " " + regions_.at(task.region).name;
-  values_.print("{}\t{}\n", serial, plain_label(label));
+  std::string label = (place_.name.empty() ? "" : place_.name + ": ") + id_text(task.id) + " " +
+                      regions_.at(task.region).name;
+  uint32_t serial = trace_->task_serial(label);
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {
     if (per_instance_) {
-      row = task_rows_++;
-      row_names_.print("task {}: {}\n", serial, plain_label(label));
+      row = trace_->add_task_row(fmt::format("task {}: {}", serial, label));
     } else if (!free_rows_.empty()) {
       row = free_rows_.top();
       free_rows_.pop();
     } else {
-      row = task_rows_++;
+      row = trace_->add_task_row(
+          fmt::format("task row {}", trace_->task_rows() - first_task_row_ + 1));
     }
     task.slot = make_slot(serial, row + 1);
   } else {
@@ -232,8 +202,9 @@ void ParaverExporter::number(TimelineTask& task) {
 
 void ParaverExporter::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
   ThreadRow& r = threads_[th];
-  r.regions.push_back(region);
-  event(r.row, t, kTypeRegion, region);
+  r.regions.push_back(value(region));
+  event(r.row, t, kTypeRegion, r.regions.back());
+  mpi_region(r, t, region, true);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, th + 1);
   }
@@ -243,6 +214,7 @@ void ParaverExporter::leave(uint32_t th, uint64_t t, uint32_t region, const Time
   ThreadRow& r = threads_[th];
   if (!r.regions.empty()) r.regions.pop_back();
   event(r.row, t, kTypeRegion, r.regions.empty() ? 0 : r.regions.back());
+  mpi_region(r, t, region, false);
   if (region == owner.region && slot_row(owner.slot)) {
     event((slot_row(owner.slot) - 1) | kTaskRow, t, kTypeThread, 0);
   }
@@ -258,7 +230,7 @@ void ParaverExporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
                                   const SwitchInfo& how) {
   uint32_t row = threads_[th].row;
   if (task) number(*task);
-  event(row, t, kTypeTaskConstruct, task ? task->region : 0);
+  event(row, t, kTypeTaskConstruct, task ? value(task->region) : 0);
   event(row, t, kTypeTaskInstance, task ? slot_serial(task->slot) : 0);
   if (!task || how.resumed_here) return;
   uint32_t task_row = slot_row(task->slot);  // + 1
@@ -309,7 +281,7 @@ void ParaverExporter::task_state(uint64_t t, TimelineTask& task, TaskState s) {
   uint32_t v = state_value(s);
   if (v == kNoState) return;
   if (task.sink_state == 0) {
-    event(task_row, t, kTypeTaskConstruct, task.region);
+    event(task_row, t, kTypeTaskConstruct, value(task.region));
   } else if (task.sink_state - 1u == v) {
     return;
   } else {
@@ -325,35 +297,39 @@ void ParaverExporter::task_alive_at_end(uint64_t t, TimelineTask& task) {
 
 void ParaverExporter::thread_state(uint32_t th, uint64_t t, ThreadState s) {
   ThreadRow& r = threads_[th];
-  uint32_t v = state_value(s);
+  r.timeline = state_value(s);
+  show_state(r, t);
+}
+
+void ParaverExporter::show_state(ThreadRow& r, uint64_t t) {
+  uint32_t v = r.mpi != kNoState ? r.mpi : r.timeline;
   if (r.state == v) return;
   if (r.state != kNoState) state(r.row, r.since, t, r.state);
   r.state = v;
   r.since = t;
 }
 
+void ParaverExporter::mpi_region(ThreadRow& r, uint64_t t, uint32_t region, bool entered) {
+  const Region& reg = regions_.at(region);
+  if (reg.kind != Construct::kMpi) return;
+  uint16_t op = uint16_t(std::min<uint64_t>(reg.key, 0xffff));
+  MpiCallPrv c = mpi_call_prv(op);
+  trace_->mpi_call(op);
+  if (c.value) event(r.row, t, c.type, entered ? c.value : 0);
+  r.mpi = entered ? c.state : kNoState;
+  show_state(r, t);
+}
+
 void ParaverExporter::ready_tasks(uint64_t t, uint64_t count) {
   if (ready_row_ == kNoThread) return;
   event(ready_row_, t, kTypeReadyTasks, int64_t(count));
-  max_ready_ = std::max(max_ready_, count);
+  trace_->ready_tasks(count);
 }
 
 void ParaverExporter::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) {
   uint32_t& index = param_index_[name ? name : ~uint64_t(0)];
-  if (index == 0) {
-    param_names_.push_back(name);
-    param_values_.emplace_back();
-    index = uint32_t(param_names_.size());
-  }
-  auto& values = param_values_[index - 1];
-  if (!values.count(value)) {
-    if (param_value_count_ >= kMaxParameterValues) {
-      params_capped_ = true;
-      return;  // the .pcf could not name it: not written
-    }
-    values.insert(value);
-    ++param_value_count_;
-  }
+  if (index == 0) index = trace_->parameter_index(x_.string(name)) + 1;
+  if (!trace_->parameter_value(index - 1, value)) return;  // the .pcf could not name it
   event(threads_[th].row, t, kTypeParameter + index - 1, value);
 }
 
@@ -363,8 +339,8 @@ void ParaverExporter::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t 
 void ParaverExporter::counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) {
   ThreadRow& r = threads_[th];
   uint32_t bit = 1u << index;
-  if ((r.counter_valid & bit) && value >= r.counter_last[index]) {
-    event(r.row, t, kTypeCounter + index, int64_t(value - r.counter_last[index]));
+  if ((r.counter_valid & bit) && value >= r.counter_last[index] && index < counters_.size()) {
+    event(r.row, t, kTypeCounter + counters_[index], int64_t(value - r.counter_last[index]));
   }
   r.counter_last[index] = value;
   r.counter_valid |= bit;
@@ -377,195 +353,33 @@ void ParaverExporter::end(uint64_t t) {
   }
 }
 
-char* put(char* p, uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
-char* put(char* p, int64_t v) { return std::to_chars(p, p + 20, v).ptr; }
-char* put(char* p, const char* s, size_t n) {
-  std::memcpy(p, s, n);
-  return p + n;
-}
-
-// The record's object fields, cpu:appl:task:thread.
-char* put_object(char* p, uint32_t row) {
-  if (row & kTaskRow) {
-    p = put(p, "0:2:1:", 6);
-    return put(p, uint64_t((row & ~kTaskRow) + 1));
+// The trace's rows and relations, and the parameter values left out.
+std::vector<std::string> summary_notes(const ParaverTrace& t) {
+  std::vector<std::string> notes;
+  notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(t.thread_rows(), "thread row"),
+                              format::plural(t.task_rows(), "task row"),
+                              t.per_instance() ? "one per task instance"
+                                               : "shared by tasks that do not overlap",
+                              format::plural(t.comms(), "communication")));
+  if (t.parameters_capped()) {
+    notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
+                                "were left out",
+                                ParaverTrace::kMaxParameterValues));
   }
-  p = put(p, uint64_t(row + 1));
-  p = put(p, ":1:1:", 5);
-  return put(p, uint64_t(row + 1));
-}
-
-Result<bool> ParaverExporter::write_prv() {
-  uint64_t start_unix = x_.metadata.start_unix_ns;
-  time_t when = time_t(start_unix / 1000000000ull);
-  tm local{};
-  localtime_r(&when, &local);
-  char date[32];
-  strftime(date, sizeof date, "%d/%m/%y at %H:%M", &local);
-  prv_.print("#Paraver ({}):{}_ns:1({}):{}:1({}:1)", date, to_ - from_, thread_rows_,
-             task_rows_ ? 2 : 1, thread_rows_);
-  if (task_rows_) prv_.print(":1({}:1)", task_rows_);
-
-  // Events of one object at one time share a line: a line ends when the next record starts.
-  // Formatted straight into the output buffer: the longest record is under 200 bytes.
-  PrvRecord r, last{};
-  bool event_line = false;
-  while (sorter_->next(r)) {
-    char* p = prv_.reserve(256);
-    if (r.kind == 2 && event_line && last.time == r.time && last.row == r.row) {
-      *p++ = ':';
-    } else {
-      *p++ = '\n';
-      *p++ = char('0' + r.kind);
-      *p++ = ':';
-      p = put_object(p, r.row);
-      *p++ = ':';
-      p = put(p, r.time);
-      *p++ = ':';
-    }
-    event_line = r.kind == 2;
-    last = r;
-    switch (r.kind) {
-      case 1:  // state: begin:end:state
-        p = put(p, r.time2);
-        *p++ = ':';
-        p = put(p, r.value);
-        break;
-      case 2:  // event: time:type:value
-        p = put(p, uint64_t(r.type));
-        *p++ = ':';
-        p = put(p, r.value);
-        break;
-      default:  // communication: lsend:psend:receiver:lrecv:precv:size:tag
-        p = put(p, r.time);
-        *p++ = ':';
-        p = put_object(p, r.row2);
-        *p++ = ':';
-        p = put(p, r.time2);
-        *p++ = ':';
-        p = put(p, r.time2);
-        p = put(p, ":0:", 3);
-        p = put(p, r.value);
-        break;
-    }
-    prv_.commit(p);
-  }
-  prv_.write("\n");
-  return prv_.close();
-}
-
-Result<bool> ParaverExporter::write_pcf() {
-  pcf_.write(
-      "DEFAULT_OPTIONS\n\n"
-      "LEVEL               THREAD\n"
-      "UNITS               NANOSEC\n"
-      "LOOK_BACK           100\n"
-      "SPEED               1\n"
-      "FLAG_ICONS          ENABLED\n"
-      "NUM_OF_STATE_COLORS 1000\n"
-      "YMAX_SCALE          37\n\n\n"
-      "DEFAULT_SEMANTIC\n\n"
-      "THREAD_FUNC          State As Is\n\n\n"
-      "STATES\n");
-  for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.name);
-  pcf_.write("\n\nSTATES_COLOR\n");
-  for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.color);
-
-  auto type = [&](uint32_t id, const std::string& name) {
-    pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\nVALUES\n", id, plain_label(name));
-  };
-  type(kTypeRegion, "Region (innermost open region on the thread)");
-  pcf_.write("0      End\n");
-  for (uint32_t id = 1; id <= regions_.size(); ++id) {
-    pcf_.print("{:<6} {}\n", id, plain_label(regions_.at(id).name));
-  }
-  type(kTypeTaskConstruct, "Task construct (running on the thread / of the task)");
-  pcf_.write("0      End\n");
-  for (uint32_t id = 1; id <= regions_.size(); ++id) {
-    if (is_task(regions_.at(id).kind)) {
-      pcf_.print("{:<6} {}\n", id, plain_label(regions_.at(id).name));
-    }
-  }
-  type(kTypeTaskInstance, "Task instance (running on the thread)");
-  pcf_.write("0      End\n");
-  auto closed = values_.close();
-  if (!closed) return closed.error();
-  {
-    std::ifstream in(tmp_dir_ + "/values.txt");
-    std::string line;
-    while (std::getline(in, line)) {
-      size_t tab = line.find('\t');
-      if (tab == std::string::npos) continue;
-      pcf_.print("{:<6} {}\n", line.substr(0, tab), line.substr(tab + 1));
-    }
-  }
-  type(kTypeReadyTasks, "Ready tasks");
-  for (uint64_t v = 0; v <= max_ready_; ++v) pcf_.print("{:<6} {}\n", v, v);
-  type(kTypeThread, "Executing thread (task view)");
-  pcf_.write("0      None\n");
-  for (uint32_t th = 0; th < threads_.size(); ++th) pcf_.print("{:<6} thread {}\n", th + 1, th);
-  const std::vector<std::string>& counters = x_.metadata.counters;
-  for (uint32_t i = 0; i < counters.size() && i < format::kMaxCounters; ++i) {
-    pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\n", kTypeCounter + i,
-               plain_label(counters[i] + " (perf_event, since the thread's previous task switch" +
-                           (counters[i] == "task-clock" ? ", ns)" : ")")));
-  }
-  for (size_t i = 0; i < param_names_.size(); ++i) {
-    type(kTypeParameter + uint32_t(i), "Parameter " + x_.string(param_names_[i]));
-    for (int64_t v : param_values_[i]) pcf_.print("{:<6} {}\n", v, v);
-  }
-  return pcf_.close();
-}
-
-Result<bool> ParaverExporter::write_row() {
-  row_.print("LEVEL CPU SIZE {}\n", thread_rows_);
-  for (uint32_t th = 0; th < threads_.size(); ++th) {
-    if (threads_[th].shown) row_.print("CPU of thread {}\n", th);
-  }
-  row_.print("\nLEVEL NODE SIZE 1\n{}\n",
-             plain_label(x_.metadata.host.empty() ? std::string("node") : x_.metadata.host));
-  uint32_t apps = task_rows_ ? 2 : 1;
-  row_.print("\nLEVEL APPL SIZE {}\n{} (threads)\n", apps, x_.program_name());
-  if (task_rows_) row_.print("{} (tasks)\n", x_.program_name());
-  row_.print("\nLEVEL TASK SIZE {}\nthreads\n", apps);
-  if (task_rows_) row_.write("tasks\n");
-  row_.print("\nLEVEL THREAD SIZE {}\n", thread_rows_ + task_rows_);
-  for (uint32_t th = 0; th < threads_.size(); ++th) {
-    if (threads_[th].shown) row_.print("thread {}\n", th);
-  }
-  auto closed = row_names_.close();
-  if (!closed) return closed.error();
-  if (per_instance_) {
-    std::ifstream in(tmp_dir_ + "/rows.txt");
-    std::string line;
-    while (std::getline(in, line)) row_.print("{}\n", line);
-  } else {
-    for (uint32_t k = 0; k < task_rows_; ++k) row_.print("task row {}\n", k + 1);
-  }
-  return row_.close();
+  return notes;
 }
 
 Result<ExportSummary> ParaverExporter::finish(const replay::ReplayStats& stats) {
-  auto sealed = sorter_->seal();
-  if (!sealed) return sealed.error();
+  value(regions_.size());  // every region of the table is named in the .pcf
   ExportSummary s;
   s.unit = "records";
-  s.records_out = sorter_->count();
-  for (auto step : {&ParaverExporter::write_prv, &ParaverExporter::write_pcf,
-                    &ParaverExporter::write_row}) {
-    auto r = (this->*step)();
-    if (!r) return r.error();
-  }
-  s.files = {path_.join(".prv"), path_.join(".pcf"), path_.join(".row")};
-  s.notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(thread_rows_, "thread row"),
-                                format::plural(task_rows_, "task row"),
-                                per_instance_ ? "one per task instance"
-                                              : "shared by tasks that do not overlap",
-                                format::plural(comms_, "communication")));
-  if (params_capped_) {
-    s.notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
-                                  "were left out",
-                                  kMaxParameterValues));
+  if (owned_) {
+    auto written = owned_->write();
+    if (!written) return written.error();
+    s.records_out = owned_->records();
+    s.files = {owned_->path().join(".prv"), owned_->path().join(".pcf"),
+               owned_->path().join(".row")};
+    s.notes = summary_notes(*owned_);
   }
   add_timeline_notes(s);
   return s;
@@ -575,7 +389,33 @@ Result<std::unique_ptr<Exporter>> make_paraver_exporter(const format::Experiment
                                                         const std::string& out,
                                                         const ExportOptions& o,
                                                         symbols::Symbolizer* symbols) {
-  return open_exporter<ParaverExporter>(x, o, symbols, split_output(out, ".prv"));
+  auto trace = std::make_unique<ParaverTrace>(split_output(out, ".prv"), o.sort_run_records);
+  ParaverTrace* t = trace.get();
+  return open_exporter<ParaverExporter>(x, o, symbols, t, std::move(trace), ParaverPlace{});
+}
+
+// An MPI run: every rank replayed in turn into one trace, a Paraver task each.
+Result<ExportSummary> export_paraver_run(const format::MpiRun& run, const std::string& out,
+                                         const ExportOptions& o, const replay::Progress& progress) {
+  auto ranks = open_run_ranks(run, o);
+  if (!ranks) return ranks.error();
+  ParaverTrace trace(split_output(out, ".prv"), o.sort_run_records);
+  auto opened = trace.open();
+  if (!opened) return opened.error();
+  ExportSummary all;
+  all.unit = "records";
+  auto done = export_ranks(*ranks, o, progress, [&](RunRank& r, symbols::Symbolizer* symbols) {
+    return std::make_unique<ParaverExporter>(r.x, o, symbols, &trace, nullptr,
+                                             ParaverPlace{r.label(), r.clock});
+  }, all);
+  if (!done) return done.error();
+  auto written = trace.write();
+  if (!written) return written.error();
+  all.records_out = trace.records();
+  all.files = {trace.path().join(".prv"), trace.path().join(".pcf"), trace.path().join(".row")};
+  std::vector<std::string> notes = summary_notes(trace);
+  all.notes.insert(all.notes.begin(), notes.begin(), notes.end());
+  return all;
 }
 
 }  // namespace
@@ -587,6 +427,6 @@ const ExportFormat kParaverFormat = {
     "Paraver (thread and task views)",
     150,  // measured 130-140 (.prv and .pcf)
     make_paraver_exporter,
-    nullptr};
+    export_paraver_run};
 
 }  // namespace tasklens::exports

@@ -356,10 +356,13 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto c = format::ev::MpiCall::of(e);
       uint64_t id = top(th);
       if (!id) break;
-      if (begins(e))
+      if (begins(e)) {
         enter_in(th, t, id, regions_.intern(Construct::kMpi, c.mpi_op));
-      else if (ends(e))
+        if (emitting(th)) sink_.mpi_call(th, t, c);
+      } else if (ends(e)) {
+        if (emitting(th)) sink_.mpi_call(th, t, c);
         leave_in(th, t, id, Construct::kMpi, 0, true);
+      }
       break;
     }
     case Kind::kUserParam:

@@ -27,6 +27,7 @@
 
 #include "export/recent.h"
 #include "export/regions.h"
+#include "format/event_views.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
 #include "replay/stable_id_map.h"
@@ -137,6 +138,9 @@ class TimelineSink {
   // A perf_event counter's running total on the thread at a task switch (`--counters`): `index`
   // is below the metadata's counters (info.experiment->metadata.counters names it).
   virtual void counter_value(uint32_t thread, uint64_t t, uint32_t index, uint64_t value) {}
+  // An MPI call's begin (after the enter of its region) or end (before the leave), with what the
+  // PMPI library recorded (peer, bytes, tag; format/event_views.h).
+  virtual void mpi_call(uint32_t thread, uint64_t t, const format::ev::MpiCall& call) {}
   // At the end of the window, for every task still alive whose state the sink was shown.
   virtual void task_alive_at_end(uint64_t t, TimelineTask& task) {}
   // After the window closed; every region was left.

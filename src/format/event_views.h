@@ -369,9 +369,11 @@ struct MpiCall : View<MpiCall, Kind::kMpiCall> {
   uint64_t comm = 0;     // the communicator's Fortran handle (MPI_Comm_c2f); 0: none
   int64_t peer = 0;      // the peer rank, or the root; -1: none (kMpiNoPeer)
   uint64_t bytes = 0;    // this rank's bytes (a receive's end: the bytes received)
+  uint32_t tag = 0;      // the message tag + 1; 0: none or unknown (format::mpi_tag_field)
   static constexpr auto fields() {
     return std::make_tuple(TASKLENS_EV_FIELD(MpiCall, endpoint, kOp),
                            TASKLENS_EV_FIELD(MpiCall, mpi_op, kSub),
+                           TASKLENS_EV_FIELD(MpiCall, tag, kFlags),
                            TASKLENS_EV_FIELD(MpiCall, comm, kA),
                            TASKLENS_EV_FIELD(MpiCall, peer, kB),
                            TASKLENS_EV_FIELD(MpiCall, bytes, kC));

@@ -76,7 +76,7 @@ inline constexpr std::array<KindLayout, size_t(Kind::kCount)> kKindLayouts = {{
     {"user_param", "", "", "", Slot::kRaw, Slot::kSigned, Slot::kNone, "name", "value", ""},
     {"lost", "", "", "count", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
     {"tool_stall", "endpoint", "", "", Slot::kNone, Slot::kNone, Slot::kNone, "", "", ""},
-    {"mpi_call", "endpoint", "mpi_op", "", Slot::kRaw, Slot::kSigned, Slot::kRaw, "comm", "peer",
+    {"mpi_call", "endpoint", "mpi_op", "tag", Slot::kRaw, Slot::kSigned, Slot::kRaw, "comm", "peer",
      "bytes"},
     {"mpi_clock", "", "which", "", Slot::kRaw, Slot::kRaw, Slot::kNone, "local_ns", "root_ns", ""},
     {"counters", "", "first", "count", Slot::kRaw, Slot::kRaw, Slot::kRaw, "value0", "value1",

@@ -83,13 +83,19 @@ inline bool is_mpi_collective(uint16_t op) {
 // A peer that is none (a collective) or any (MPI_ANY_SOURCE): the `peer` of kMpiCall.
 inline constexpr int64_t kMpiNoPeer = -1;
 
+// A message tag in a kMpiCall event (its `tag`): the tag + 1; 0 for a call without one, a
+// receive's begin with MPI_ANY_TAG, and recordings made before tags were recorded.
+inline constexpr uint32_t mpi_tag_field(int tag) { return tag >= 0 ? uint32_t(tag) + 1 : 0; }
+
 // The entry points libtasklens.so gives the PMPI library (found with dlsym, as the user API's):
-// `tasklens_mpi_call(endpoint, op, comm, peer, bytes)` records kMpiCall on the calling thread,
+// `tasklens_mpi_call2(endpoint, op, comm, peer, bytes, tag)` records kMpiCall on the calling
+// thread (tag: mpi_tag_field; the name changed with the tag, so that a library and a recorder of
+// different versions do not call each other with the wrong arguments),
 // `tasklens_mpi_clock(which, local_ns, root_ns)` kMpiClock (which: 0 at Init, 1 at Finalize).
 using MpiCallFn = void (*)(uint8_t endpoint, uint16_t op, uint64_t comm, int64_t peer,
-                           uint64_t bytes);
+                           uint64_t bytes, uint32_t tag);
 using MpiClockFn = void (*)(uint16_t which, uint64_t local_ns, uint64_t root_ns);
-inline constexpr char kMpiCallSymbol[] = "tasklens_mpi_call";
+inline constexpr char kMpiCallSymbol[] = "tasklens_mpi_call2";
 inline constexpr char kMpiClockSymbol[] = "tasklens_mpi_clock";
 
 }  // namespace tasklens::format

@@ -53,13 +53,13 @@ bool find_recorder() {
   return true;
 }
 
-void emit(Endpoint ep, MpiOp op, MPI_Comm comm, int64_t peer, uint64_t bytes) {
+void emit(Endpoint ep, MpiOp op, MPI_Comm comm, int64_t peer, uint64_t bytes, int tag = -1) {
   if (!find_recorder()) return;
   if (g_init_sample.pending.exchange(false)) {
     g_clock.load()(0, g_init_sample.local_ns, g_init_sample.root_ns);
   }
   uint64_t c = comm == MPI_COMM_NULL ? 0 : uint64_t(uint32_t(MPI_Comm_c2f(comm)));
-  g_call.load()(uint8_t(ep), uint16_t(op), c, peer, bytes);
+  g_call.load()(uint8_t(ep), uint16_t(op), c, peer, bytes, tasklens::format::mpi_tag_field(tag));
 }
 
 uint64_t bytes_of(int count, MPI_Datatype type) {
@@ -108,11 +108,19 @@ struct Scope {
   MPI_Comm comm;
   int64_t peer;
   uint64_t bytes;
-  Scope(MpiOp o, MPI_Comm c, int64_t p, uint64_t b) : op(o), comm(c), peer(p), bytes(b) {
-    emit(Endpoint::kBegin, op, comm, peer, bytes);
+  int tag;
+  Scope(MpiOp o, MPI_Comm c, int64_t p, uint64_t b, int t = -1)
+      : op(o), comm(c), peer(p), bytes(b), tag(t) {
+    emit(Endpoint::kBegin, op, comm, peer, bytes, tag);
   }
-  ~Scope() { emit(Endpoint::kEnd, op, comm, peer, bytes); }
+  ~Scope() { emit(Endpoint::kEnd, op, comm, peer, bytes, tag); }
 };
+
+// Init's end names MPI_COMM_WORLD (its handle: the communicator messages are matched on).
+void init_end(int rc) {
+  emit(Endpoint::kEnd, MpiOp::kInit, rc == MPI_SUCCESS ? MPI_COMM_WORLD : MPI_COMM_NULL,
+       kMpiNoPeer, 0);
+}
 
 }  // namespace
 
@@ -120,22 +128,18 @@ struct Scope {
 
 TASKLENS_MPI_EXPORT int MPI_Init(int* argc, char*** argv) {
   start_openmp();
-  int rc;
-  {
-    Scope s(MpiOp::kInit, MPI_COMM_NULL, kMpiNoPeer, 0);
-    rc = PMPI_Init(argc, argv);
-  }
+  emit(Endpoint::kBegin, MpiOp::kInit, MPI_COMM_NULL, kMpiNoPeer, 0);
+  int rc = PMPI_Init(argc, argv);
+  init_end(rc);
   if (rc == MPI_SUCCESS) sample_clock(0);
   return rc;
 }
 
 TASKLENS_MPI_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   start_openmp();
-  int rc;
-  {
-    Scope s(MpiOp::kInit, MPI_COMM_NULL, kMpiNoPeer, 0);
-    rc = PMPI_Init_thread(argc, argv, required, provided);
-  }
+  emit(Endpoint::kBegin, MpiOp::kInit, MPI_COMM_NULL, kMpiNoPeer, 0);
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  init_end(rc);
   if (rc == MPI_SUCCESS) sample_clock(0);
   return rc;
 }
@@ -149,13 +153,13 @@ TASKLENS_MPI_EXPORT int MPI_Finalize() {
 // Point to point.
 TASKLENS_MPI_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
                                  MPI_Comm comm) {
-  Scope s(MpiOp::kSend, comm, dest, bytes_of(count, type));
+  Scope s(MpiOp::kSend, comm, dest, bytes_of(count, type), tag);
   return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
 TASKLENS_MPI_EXPORT int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag,
                                   MPI_Comm comm) {
-  Scope s(MpiOp::kSsend, comm, dest, bytes_of(count, type));
+  Scope s(MpiOp::kSsend, comm, dest, bytes_of(count, type), tag);
   return PMPI_Ssend(buf, count, type, dest, tag, comm);
 }
 
@@ -164,25 +168,25 @@ TASKLENS_MPI_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype type, int so
   // The end carries the sender and the bytes received.
   MPI_Status own;
   if (status == MPI_STATUS_IGNORE) status = &own;
-  emit(Endpoint::kBegin, MpiOp::kRecv, comm, source, bytes_of(count, type));
+  emit(Endpoint::kBegin, MpiOp::kRecv, comm, source, bytes_of(count, type), tag);
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
   int got = 0;
   if (rc == MPI_SUCCESS) PMPI_Get_count(status, type, &got);
   emit(Endpoint::kEnd, MpiOp::kRecv, comm, rc == MPI_SUCCESS ? status->MPI_SOURCE : source,
-       bytes_of(got, type));
+       bytes_of(got, type), rc == MPI_SUCCESS ? status->MPI_TAG : tag);
   return rc;
 }
 
 TASKLENS_MPI_EXPORT int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest,
                                      int stag, void* rbuf, int rcount, MPI_Datatype rtype,
                                      int source, int rtag, MPI_Comm comm, MPI_Status* status) {
-  Scope s(MpiOp::kSendrecv, comm, dest, bytes_of(scount, stype) + bytes_of(rcount, rtype));
+  Scope s(MpiOp::kSendrecv, comm, dest, bytes_of(scount, stype) + bytes_of(rcount, rtype), stag);
   return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
                        status);
 }
 
 TASKLENS_MPI_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  Scope s(MpiOp::kProbe, comm, source, 0);
+  Scope s(MpiOp::kProbe, comm, source, 0, tag);
   return PMPI_Probe(source, tag, comm, status);
 }
 

@@ -8,13 +8,13 @@
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
 
-extern "C" __attribute__((visibility("default"))) void tasklens_mpi_call(
-    uint8_t endpoint, uint16_t op, uint64_t comm, int64_t peer, uint64_t bytes) {
+extern "C" __attribute__((visibility("default"))) void tasklens_mpi_call2(
+    uint8_t endpoint, uint16_t op, uint64_t comm, int64_t peer, uint64_t bytes, uint32_t tag) {
   using namespace tasklens;
   if (!recorder::g_session.recording()) return;
   recorder::ThreadBuffer* tb = recorder::this_thread();
   if (!tb) return;
-  recorder::record(tb, format::Kind::kMpiCall, endpoint, op, 0, comm, uint64_t(peer), bytes);
+  recorder::record(tb, format::Kind::kMpiCall, endpoint, op, tag, comm, uint64_t(peer), bytes);
 }
 
 extern "C" __attribute__((visibility("default"))) void tasklens_mpi_clock(uint16_t which,

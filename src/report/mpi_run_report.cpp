@@ -61,6 +61,7 @@ nlohmann::json mpi_run_json(const format::MpiRun& run, const std::vector<nlohman
     // The collective calls were there for the waits below: not part of the rank's report.
     if (own.is_object() && own.contains("mpi") && own["mpi"].is_object()) {
       own["mpi"].erase("collectives");
+      own["mpi"].erase("p2p");
     }
     ranks.push_back({{"rank", run.ranks[i].rank},
                      {"dir", run.ranks[i].dir},
@@ -135,6 +136,21 @@ std::string mpi_run_text(const nlohmann::json& doc) {
                          duration(one["collective_wait_ns"].get<uint64_t>()), on,
                          one["arrived_last"].get<uint64_t>(),
                          duration(one["made_others_wait_ns"].get<uint64_t>()));
+    }
+  }
+  if (w.contains("messages_matched") && w["messages_matched"].get<uint64_t>() > 0) {
+    out += fmt::format("\n  waits in point-to-point calls ({} messages matched across ranks):\n",
+                       w["messages_matched"].get<uint64_t>());
+    out += fmt::format("  {:<6} {:>14} {:>16} {:>16} {:>16}\n", "rank", "late sender",
+                       "late receiver", "most on rank", "others waited");
+    for (const auto& one : w["ranks"]) {
+      std::string on = one["p2p_waited_most_on"].is_null()
+                           ? std::string("-")
+                           : std::to_string(one["p2p_waited_most_on"].get<int64_t>());
+      out += fmt::format("  {:<6} {:>14} {:>16} {:>16} {:>16}\n", one["rank"].get<int64_t>(),
+                         duration(one["late_sender_wait_ns"].get<uint64_t>()),
+                         duration(one["late_receiver_wait_ns"].get<uint64_t>()), on,
+                         duration(one["made_others_wait_p2p_ns"].get<uint64_t>()));
     }
   }
   out += "  A rank's own sections: tasklens report DIR/rank-N (or --json here: ranks[].report)\n";

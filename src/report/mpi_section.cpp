@@ -73,6 +73,24 @@ class MpiSection : public Section {
                           {"comm", comm},
                           {"arrive_ns", arrive},
                           {"leave_ns", leave}};
+      // The blocking point-to-point calls, for late senders and receivers (mpi_waits.cpp).
+      nlohmann::json op = nlohmann::json::array(), pcomm = op, peer = op, tag = op, begin = op,
+                     end = op;
+      for (const analysis::MpiP2pCall& c : m.p2p) {
+        op.push_back(c.op);
+        pcomm.push_back(c.comm);
+        peer.push_back(c.peer);
+        tag.push_back(c.tag);
+        begin.push_back(start + c.begin_ns);
+        end.push_back(start + c.end_ns);
+      }
+      j["p2p"] = {{"world", m.world_comm ? nlohmann::json(*m.world_comm) : nlohmann::json()},
+                  {"op", op},
+                  {"comm", pcomm},
+                  {"peer", peer},
+                  {"tag", tag},
+                  {"begin_ns", begin},
+                  {"end_ns", end}};
     }
     return j;
   }

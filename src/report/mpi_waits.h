@@ -3,6 +3,8 @@
 // ranks -- the n-th collective on a communicator of every rank that uses it is one operation --
 // and in each, every rank waits from its arrival until the last rank arrives (or until it leaves,
 // if sooner): the last to arrive is the one the others wait on.
+// In point-to-point calls (the section's `p2p`): blocking sends and receives on MPI_COMM_WORLD
+// matched by (source, destination, tag, order), late senders and late receivers (Scalasca's).
 #pragma once
 
 #include <vector>

@@ -82,6 +82,52 @@ TEST(MpiTime, CallsButInitAndFinalizeAreMpiTimeAndPreemptionInThemIsSaid) {
   EXPECT_DOUBLE_EQ(mpi_clock_offset(std::nullopt, std::nullopt, 9000), 0.0);
 }
 
+format::Event p2p(uint64_t t, Endpoint ep, MpiOp op, uint64_t comm, int64_t peer, uint32_t tag) {
+  format::ev::MpiCall v;
+  v.endpoint = uint8_t(ep);
+  v.mpi_op = uint16_t(op);
+  v.comm = comm;
+  v.peer = peer;
+  v.bytes = 16;
+  v.tag = tag;
+  return v.event(t);
+}
+
+// The blocking point-to-point calls kept for the run's late senders and receivers: a Send with
+// its destination and tag, a Recv from MPI_ANY_SOURCE with any tag whose end says who sent it and
+// with which tag; MPI_COMM_WORLD's handle from Init's end. A Barrier is not one of them.
+TEST(MpiTime, PointToPointCallsKeepTheirPeerAndTag) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.event(0, p2p(100, Endpoint::kBegin, MpiOp::kInit, 0, -1, 0));
+  t.event(0, p2p(200, Endpoint::kEnd, MpiOp::kInit, 9, -1, 0));
+  t.event(0, p2p(1000, Endpoint::kBegin, MpiOp::kSend, 9, 1, format::mpi_tag_field(7)));
+  t.event(0, p2p(1010, Endpoint::kEnd, MpiOp::kSend, 9, 1, format::mpi_tag_field(7)));
+  t.event(0, p2p(2000, Endpoint::kBegin, MpiOp::kRecv, 9, -1, format::mpi_tag_field(-1)));
+  t.event(0, p2p(2500, Endpoint::kEnd, MpiOp::kRecv, 9, 2, format::mpi_tag_field(42)));
+  t.event(0, p2p(3000, Endpoint::kBegin, MpiOp::kBarrier, 9, -1, 0));
+  t.event(0, p2p(3100, Endpoint::kEnd, MpiOp::kBarrier, 9, -1, 0));
+  t.solo_end(4000, 4100);
+  MpiTimePass pass;
+  ASSERT_TRUE(testing::replay_experiment(t.write(), {&pass}));
+  const MpiTime& m = pass.result();
+  ASSERT_TRUE(m.world_comm);
+  EXPECT_EQ(*m.world_comm, 9u);
+  ASSERT_EQ(m.p2p.size(), 2u);
+  EXPECT_EQ(m.p2p[0].op, uint16_t(MpiOp::kSend));
+  EXPECT_EQ(m.p2p[0].peer, 1);
+  EXPECT_EQ(m.p2p[0].tag, 8u);
+  EXPECT_EQ(m.p2p[0].begin_ns, 1000u);
+  EXPECT_EQ(m.p2p[0].end_ns, 1010u);
+  EXPECT_EQ(m.p2p[1].op, uint16_t(MpiOp::kRecv));
+  EXPECT_EQ(m.p2p[1].comm, 9u);
+  EXPECT_EQ(m.p2p[1].peer, 2);
+  EXPECT_EQ(m.p2p[1].tag, 43u);
+  EXPECT_EQ(m.p2p[1].begin_ns, 2000u);
+  EXPECT_EQ(m.p2p[1].end_ns, 2500u);
+  EXPECT_EQ(m.collectives.size(), 1u);
+}
+
 // A call still open at the end (the program died in it) counts up to the end of the run.
 TEST(MpiTime, ACallOpenAtTheEndCountsToTheEnd) {
   TraceBuilder t;

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "export/export_checks.h"
 #include "mpi_recording.h"
 #include "support/test_paths.h"
 #include "support/trace_builder.h"
@@ -129,21 +132,88 @@ TEST(MpiExport, PerfettoProtobufHasAProcessPerRank) {
   EXPECT_EQ(barriers, 2);  // interned once in each rank's sequence: a slice on each rank
 }
 
+// Paraver (docs/EXPORTS.md, "MPI runs"): one trace for the run, a Paraver task per rank in each
+// application, each rank's two threads as its threads; a region has one value for the whole run;
+// the MPI calls are Extrae's event types and states; rank 0's wait in the barrier is its MPI
+// collective state.
+TEST(MpiExport, ParaverHasATaskPerRankAndOneValuePerRegion) {
+  const MpiRecording& rec = mpi_recording();
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  std::string base = scratch_dir("mpi-paraver") + "/run";
+  CommandResult ex =
+      run_command({tasklens_bin(), "export", rec.dir, "--to", "paraver", "-o", base + ".prv"});
+  ASSERT_EQ(ex.status, 0) << ex.out << ex.err;
+  EXPECT_NE(ex.out.find("2 ranks, a process each"), std::string::npos) << ex.out;
+  ParaverFacts f;
+  std::vector<std::string> bad = check_paraver(base, &f);
+  EXPECT_TRUE(bad.empty()) << ::testing::PrintToString(bad);
+  std::ifstream prv(base + ".prv");
+  std::string header;
+  std::getline(prv, header);
+  // Application 1: two tasks (ranks) of two threads on node 1; application 2: their task rows.
+  static const std::regex form(R"(#Paraver \(.*\):\d+_ns:1\(4\):2:2\(2:1,2:1\):2\((\d+):1,(\d+):1\))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(header, m, form)) << header;
+  // Each rank's 20 tasks, its initial and 2 implicit tasks have a task-view row.
+  EXPECT_EQ(m[1], "23");
+  EXPECT_EQ(m[2], "23");
+  // Every record of application 1 belongs to task 1 or 2; both ranks' threads have records.
+  std::set<std::string> objects;
+  for (const std::string& line : f.lines) {
+    std::vector<std::string> v;
+    std::stringstream in(line);
+    for (std::string p; std::getline(in, p, ':');) v.push_back(p);
+    if (v.size() > 4 && v[2] == "1") objects.insert(v[3] + "." + v[4]);
+  }
+  EXPECT_EQ(objects, (std::set<std::string>{"1.1", "1.2", "2.1", "2.2"}));
+  // The .pcf names each region once: the task construct of both ranks is one value.
+  std::ifstream pcf(base + ".pcf");
+  std::string text((std::istreambuf_iterator<char>(pcf)), std::istreambuf_iterator<char>());
+  size_t regions_at = text.find("60000001");
+  ASSERT_NE(regions_at, std::string::npos);
+  std::string regions = text.substr(regions_at, text.find("EVENT_TYPE", regions_at) - regions_at);
+  std::regex task_value(R"(\n\d+ +task mpi_tasks\.c:\d+\n)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(regions.begin(), regions.end(), task_value),
+                          std::sregex_iterator()),
+            1)
+      << regions;
+  // Extrae's MPI types: the barrier (8) and the allreduce (10) collectives, Init and Finalize.
+  EXPECT_NE(text.find("50000002    MPI Collective Comm"), std::string::npos);
+  EXPECT_NE(text.find("8      MPI_Barrier"), std::string::npos);
+  EXPECT_NE(text.find("31     MPI_Init"), std::string::npos);
+  EXPECT_GE(f.event_types[50000002], 8u);  // 2 collectives x (enter, leave) x 2 ranks
+  // Rank 0 waits in the barrier: its MPI collective state (14) lasts about as long as the wait
+  // the program measured (the whole time of both collectives: at least the barrier).
+  uint64_t collective_ns = 0;
+  for (const std::string& line : f.lines) {
+    std::vector<std::string> v;
+    std::stringstream in(line);
+    for (std::string p; std::getline(in, p, ':');) v.push_back(p);
+    if (v.size() == 8 && v[0] == "1" && v[2] == "1" && v[3] == "1" && v[7] == "14") {
+      collective_ns += std::stoull(v[6]) - std::stoull(v[5]);
+    }
+  }
+  std::smatch b;
+  static const std::regex barrier(R"(rank=0 .*barrier_ns=(\d+))");
+  ASSERT_TRUE(std::regex_search(rec.run.out, b, barrier)) << rec.run.out;
+  EXPECT_GE(collective_ns, std::stoull(b[1])) << "rank 0's barrier: " << b[1];
+}
+
 // A format that exports one rank says so and names those that export the run; a whole-run
 // export refuses standard output.
 TEST(MpiExport, OneRankFormatsAndStdoutAreRefusedWithTheWayOut) {
   const MpiRecording& rec = mpi_recording();
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   std::string dir = scratch_dir("mpi-refused");
-  CommandResult prv = run_command({tasklens_bin(), "export", rec.dir, "--to", "paraver", "-o",
-                                   dir + "/run.prv"});
-  EXPECT_EQ(prv.status, 2);
-  EXPECT_NE(prv.err.find("--to paraver exports one rank, give its folder"), std::string::npos)
-      << prv.err;
-  EXPECT_NE(prv.err.find("otf2, perfetto and perfetto-json (to a file) export every rank"),
+  CommandResult dot = run_command({tasklens_bin(), "export", rec.dir, "--to", "dot", "-o",
+                                   dir + "/run.dot"});
+  EXPECT_EQ(dot.status, 2);
+  EXPECT_NE(dot.err.find("--to dot exports one rank, give its folder"), std::string::npos)
+      << dot.err;
+  EXPECT_NE(dot.err.find("otf2, paraver, perfetto and perfetto-json (to a file) export every rank"),
             std::string::npos)
-      << prv.err;
-  EXPECT_FALSE(std::filesystem::exists(dir + "/run.prv"));
+      << dot.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run.dot"));
   CommandResult out = run_command({tasklens_bin(), "export", rec.dir, "--to", "perfetto", "-o", "-"});
   EXPECT_EQ(out.status, 2);
   EXPECT_TRUE(out.out.empty());

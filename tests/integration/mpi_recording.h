@@ -23,4 +23,9 @@ struct MpiRecording {
 // Recorded at the first call (mpi_test.cpp).
 const MpiRecording& mpi_recording();
 
+// `mpirun --oversubscribe -np 2 tasklens run -q -n 2 -o DIR -- example args` into a new
+// scratch directory named after `example`.
+MpiRecording record_mpi_example(const std::string& example_name,
+                                const std::vector<std::string>& args);
+
 }  // namespace tasklens::testing

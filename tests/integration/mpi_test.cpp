@@ -18,17 +18,21 @@
 namespace tasklens::testing {
 
 // `mpirun -np 2 tasklens run -q -n 2 -o DIR -- mpi_tasks`, once for every test.
+MpiRecording record_mpi_example(const std::string& example_name,
+                                const std::vector<std::string>& args) {
+  MpiRecording r;
+  r.dir = scratch_dir(example_name) + "/run";
+  std::vector<std::string> command = {TASKLENS_MPIEXEC, "--oversubscribe", "--allow-run-as-root",
+                                      "-np", "2", tasklens_bin(), "run", "-q", "-n", "2", "-o",
+                                      r.dir, "--", example(example_name)};
+  command.insert(command.end(), args.begin(), args.end());
+  r.run = run_command(command, kMpiRootEnv);
+  return r;
+}
+
 const MpiRecording& mpi_recording() {
-  static const MpiRecording rec = [] {
-    MpiRecording r;
-    r.dir = scratch_dir("mpi") + "/run";
-    r.run = run_command({TASKLENS_MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", "2",
-                         tasklens_bin(), "run", "-q", "-n", "2", "-o", r.dir, "--",
-                         example("mpi_tasks"), std::to_string(kMpiTasks),
-                         std::to_string(kMpiDelayMs)},
-                        kMpiRootEnv);
-    return r;
-  }();
+  static const MpiRecording rec = record_mpi_example(
+      "mpi_tasks", {std::to_string(kMpiTasks), std::to_string(kMpiDelayMs)});
   return rec;
 }
 

@@ -81,6 +81,79 @@ TEST(MpiWaits, AnotherHostsTimesAreMovedByItsOffsetsAndUnequalCommunicatorsLeftO
   EXPECT_EQ(w["ranks"][0]["collective_wait_ns"], 0);
 }
 
+// A blocking point-to-point call as the mpi section's `p2p` lists it (op: format::MpiOp).
+struct P2p {
+  uint16_t op;
+  uint64_t comm;
+  int64_t peer;
+  uint32_t tag;  // + 1
+  uint64_t begin, end;
+};
+
+nlohmann::json with_p2p(nlohmann::json doc, nlohmann::json world, const std::vector<P2p>& calls) {
+  nlohmann::json op = nlohmann::json::array(), comm = op, peer = op, tag = op, begin = op, end = op;
+  for (const P2p& c : calls) {
+    op.push_back(c.op);
+    comm.push_back(c.comm);
+    peer.push_back(c.peer);
+    tag.push_back(c.tag);
+    begin.push_back(c.begin);
+    end.push_back(c.end);
+  }
+  doc["mpi"]["p2p"] = {{"world", world}, {"op", op},       {"comm", comm},
+                       {"peer", peer},   {"tag", tag},     {"begin_ns", begin},
+                       {"end_ns", end}};
+  return doc;
+}
+
+constexpr uint16_t kSend = 3, kRecv = 4, kSsend = 18;
+
+// Two ranks on one host, MPI_COMM_WORLD's handle 0:
+//  - rank 1 sends tag 7 at 1000; rank 0's receive began at 100: a late sender, 900 ns;
+//  - rank 0's Ssend (tag 99) at 2000 blocks until 2600; rank 1's receive began at 2500: a late
+//    receiver, 500 ns;
+//  - two sends of tag 8 from rank 1 (3000 and 3100, eager: each over at once) and two receives
+//    at 2950 and 3200, matched in order: the first waits 50 ns, the second nothing;
+//  - a Send on communicator 5 and a receive from rank 7 (no rank of the run) are left out.
+TEST(MpiWaits, LateSendersAndLateReceiversAreMatchedInOrder) {
+  std::vector<nlohmann::json> docs = {
+      with_p2p(rank_doc("h", {}), 0,
+               {{kRecv, 0, 1, 8, 100, 1020},
+                {kSsend, 0, 1, 100, 2000, 2600},
+                {kRecv, 0, 1, 9, 2950, 3005},
+                {kRecv, 0, 1, 9, 3200, 3210},
+                {kRecv, 0, 7, 9, 4000, 4010}}),
+      with_p2p(rank_doc("h", {}), 0,
+               {{kSend, 0, 0, 8, 1000, 1010},
+                {kRecv, 0, 0, 100, 2500, 2610},
+                {kSend, 0, 0, 9, 3000, 3001},
+                {kSend, 0, 0, 9, 3100, 3101},
+                {kSend, 5, 0, 9, 5000, 5001}}),
+  };
+  nlohmann::json w = mpi_waits_json(run_of(2), docs);
+  EXPECT_EQ(w["messages_matched"], 4);
+  EXPECT_EQ(w["p2p_calls_left_out"], 2);
+  const auto& r = w["ranks"];
+  EXPECT_EQ(r[0]["late_sender_wait_ns"], 900 + 50);
+  EXPECT_EQ(r[0]["late_receiver_wait_ns"], 500);
+  EXPECT_EQ(r[0]["p2p_waited_most_on"], 1);
+  EXPECT_EQ(r[0]["p2p_waited_most_on_ns"], 1450);
+  EXPECT_EQ(r[0]["made_others_wait_p2p_ns"], 0);
+  EXPECT_EQ(r[1]["late_sender_wait_ns"], 0);
+  EXPECT_EQ(r[1]["late_receiver_wait_ns"], 0);
+  EXPECT_TRUE(r[1]["p2p_waited_most_on"].is_null());
+  EXPECT_EQ(r[1]["made_others_wait_p2p_ns"], 1450);
+  // The collective keys are untouched.
+  EXPECT_EQ(r[0]["collective_wait_ns"], 0);
+  EXPECT_EQ(w["collectives_matched"], 0);
+  // Without MPI_COMM_WORLD's handle a rank's peers are of an unknown communicator: left out.
+  docs[1]["mpi"]["p2p"]["world"] = nullptr;
+  w = mpi_waits_json(run_of(2), docs);
+  EXPECT_EQ(w["messages_matched"], 0);
+  EXPECT_EQ(w["p2p_calls_left_out"], 10);
+  EXPECT_EQ(w["ranks"][0]["late_sender_wait_ns"], 0);
+}
+
 // Documents without the calls, or with calls that do not read, match nothing and do not crash.
 TEST(MpiWaits, DamagedOrMissingCallsMatchNothing) {
   std::vector<nlohmann::json> docs = {
@@ -89,8 +162,10 @@ TEST(MpiWaits, DamagedOrMissingCallsMatchNothing) {
       {{"mpi", {{"clock", 3}, {"collectives", {{"host", 4}, {"comm", {-1, 0}},
                                                {"arrive_ns", {1.5, 2}}, {"leave_ns", {1}}}}}}},
   };
+  docs[2]["mpi"]["p2p"] = {{"world", "x"}, {"op", {3}}, {"comm", 1}, {"peer", {-5}}};
   nlohmann::json w = mpi_waits_json(run_of(3), docs);
   EXPECT_EQ(w["collectives_matched"], 0);
+  EXPECT_EQ(w["messages_matched"], 0);
   EXPECT_TRUE(w["most_waiting_rank"].is_null());
   EXPECT_EQ(mpi_waits_json(run_of(3), {})["ranks"].size(), 0u);
 }

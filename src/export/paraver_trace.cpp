@@ -1,0 +1,395 @@
+// ParaverTrace: a Paraver trace's objects, values and files (.prv, .pcf, .row).
+#include "export/paraver_trace.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "export/formats.h"
+#include "export/paraver_mpi.h"
+
+namespace tasklens::exports {
+namespace fs = std::filesystem;
+using namespace paraver;
+
+namespace {
+
+constexpr StateName kStates[] = {
+    {kIdle, "Idle", "{117,195,255}"},
+    {kRunning, "Running", "{0,0,255}"},
+    {kNotCreated, "Not created", "{255,255,255}"},
+    {kCreated, "Created, not ready (dependences)", "{255,180,80}"},
+    {kReady, "Ready", "{255,230,0}"},
+    {kSynchronization, "Synchronization", "{255,0,0}"},
+    {kSuspended, "Suspended", "{180,0,180}"},
+    {kOverhead, "Runtime overhead", "{0,160,0}"},
+    {kDetached, "Detached (waiting for fulfill)", "{120,120,120}"},
+};
+
+char* put(char* p, uint64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+char* put(char* p, int64_t v) { return std::to_chars(p, p + 20, v).ptr; }
+char* put(char* p, const char* s, size_t n) {
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+}  // namespace
+
+ParaverTrace::ParaverTrace(OutputPath path, size_t sort_run_records)
+    : path_(std::move(path)), sort_run_records_(sort_run_records) {}
+
+ParaverTrace::~ParaverTrace() {
+  sorter_.reset();
+  std::error_code ec;
+  if (!tmp_dir_.empty()) fs::remove_all(tmp_dir_, ec);
+}
+
+Result<bool> ParaverTrace::open() {
+  for (auto [out, suffix] : {std::pair{&prv_, ".prv"}, {&pcf_, ".pcf"}, {&row_, ".row"}}) {
+    auto r = out->open(path_.join(suffix));
+    if (!r) return r.error();
+  }
+  tmp_dir_ = path_.join(".prv-tmp");
+  std::error_code ec;
+  fs::remove_all(tmp_dir_, ec);
+  fs::create_directories(tmp_dir_, ec);
+  if (ec) return Error{"cannot create " + tmp_dir_ + ": " + ec.message()};
+  for (auto [out, name] : {std::pair{&values_, "/values.txt"}, {&row_names_, "/rows.txt"}}) {
+    auto r = out->open(tmp_dir_ + name);
+    if (!r) return r.error();
+  }
+  sorter_ = std::make_unique<ExternalSorter<PrvRecord, PrvCodec>>(tmp_dir_, sort_run_records_);
+  return true;
+}
+
+void ParaverTrace::add_process(std::string name, std::string program, std::string host,
+                               uint64_t start_unix_ns) {
+  Process p;
+  p.name = std::move(name);
+  p.program = std::move(program);
+  p.start_unix_ns = start_unix_ns;
+  p.host = host.empty() ? std::string("node") : std::move(host);
+  auto node = std::find(nodes_.begin(), nodes_.end(), p.host);
+  p.node = uint32_t(node - nodes_.begin());
+  if (node == nodes_.end()) nodes_.push_back(p.host);
+  p.first_thread_row = thread_rows();
+  p.first_task_row = task_rows_;
+  processes_.push_back(std::move(p));
+}
+
+uint32_t ParaverTrace::add_thread_row(uint32_t thread) {
+  processes_.back().threads.push_back(thread);
+  thread_row_process_.push_back(uint32_t(processes_.size() - 1));
+  return thread_rows() - 1;
+}
+
+uint32_t ParaverTrace::add_task_row(std::string_view name) {
+  row_names_.print("{}\n", plain_label(name));
+  ++processes_.back().task_rows;
+  task_row_process_.push_back(uint32_t(processes_.size() - 1));
+  return task_rows_++;
+}
+
+void ParaverTrace::set_per_instance(bool per_instance) {
+  processes_.back().per_instance = per_instance;
+}
+
+uint32_t ParaverTrace::task_serial(std::string_view label) {
+  uint32_t serial = ++serials_;
+  values_.print("{}\t{}\n", serial, plain_label(label));
+  return serial;
+}
+
+void ParaverTrace::window(uint64_t from, uint64_t to) {
+  from_ = std::min(from_, from);
+  to_ = std::max(to_, to);
+}
+
+uint32_t ParaverTrace::region_value(const Region& r) {
+  auto [it, added] = region_index_.try_emplace({int(r.kind), r.name}, 0);
+  if (added) {
+    regions_.emplace_back(r.kind, r.name);
+    it->second = uint32_t(regions_.size());
+  }
+  return it->second;
+}
+
+uint32_t ParaverTrace::parameter_index(const std::string& name) {
+  auto [it, added] = param_index_.try_emplace(name, 0);
+  if (added) {
+    param_names_.push_back(name);
+    param_values_.emplace_back();
+    it->second = uint32_t(param_names_.size() - 1);
+  }
+  return it->second;
+}
+
+bool ParaverTrace::parameter_value(uint32_t index, int64_t value) {
+  auto& values = param_values_[index];
+  if (values.count(value)) return true;
+  if (param_value_count_ >= kMaxParameterValues) {
+    params_capped_ = true;
+    return false;  // the .pcf could not name it
+  }
+  values.insert(value);
+  ++param_value_count_;
+  return true;
+}
+
+uint32_t ParaverTrace::counter_index(const std::string& name) {
+  auto it = std::find(counters_.begin(), counters_.end(), name);
+  if (it != counters_.end()) return uint32_t(it - counters_.begin());
+  counters_.push_back(name);
+  return uint32_t(counters_.size() - 1);
+}
+
+// CPUs are numbered node after node; within a node, process after process.
+void ParaverTrace::number_cpus() {
+  thread_row_cpu_.assign(thread_rows(), 0);
+  uint32_t cpu = 0;
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    for (const Process& p : processes_) {
+      if (p.node != n) continue;
+      for (uint32_t k = 0; k < p.threads.size(); ++k) thread_row_cpu_[p.first_thread_row + k] = ++cpu;
+    }
+  }
+}
+
+// The record's object fields, cpu:appl:task:thread.
+char* ParaverTrace::put_object(char* p, uint32_t row) const {
+  if (row & kTaskRow) {
+    uint32_t r = row & ~kTaskRow;
+    uint32_t process = r < task_row_process_.size() ? task_row_process_[r] : 0;
+    p = put(p, "0:2:", 4);
+    p = put(p, uint64_t(process + 1));
+    *p++ = ':';
+    return put(p, uint64_t(r - processes_[process].first_task_row + 1));
+  }
+  uint32_t process = row < thread_row_process_.size() ? thread_row_process_[row] : 0;
+  p = put(p, uint64_t(row < thread_row_cpu_.size() ? thread_row_cpu_[row] : row + 1));
+  p = put(p, ":1:", 3);
+  p = put(p, uint64_t(process + 1));
+  *p++ = ':';
+  return put(p, uint64_t(row - processes_[process].first_thread_row + 1));
+}
+
+Result<bool> ParaverTrace::write() {
+  auto sealed = sorter_->seal();
+  if (!sealed) return sealed.error();
+  if (from_ > to_) from_ = to_ = 0;
+  number_cpus();
+  for (auto step : {&ParaverTrace::write_prv, &ParaverTrace::write_pcf, &ParaverTrace::write_row}) {
+    auto r = (this->*step)();
+    if (!r) return r.error();
+  }
+  return true;
+}
+
+Result<bool> ParaverTrace::write_prv() {
+  uint64_t start_unix = processes_.empty() ? 0 : processes_.front().start_unix_ns;
+  time_t when = time_t(start_unix / 1000000000ull);
+  tm local{};
+  localtime_r(&when, &local);
+  char date[32];
+  strftime(date, sizeof date, "%d/%m/%y at %H:%M", &local);
+  prv_.print("#Paraver ({}):{}_ns:{}(", date, to_ - from_, nodes_.size());
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    uint32_t cpus = 0;
+    for (const Process& p : processes_) cpus += p.node == n ? uint32_t(p.threads.size()) : 0;
+    prv_.print("{}{}", n ? "," : "", cpus);
+  }
+  prv_.print("):{}:{}(", task_rows_ ? 2 : 1, processes_.size());
+  for (size_t i = 0; i < processes_.size(); ++i) {
+    prv_.print("{}{}:{}", i ? "," : "", processes_[i].threads.size(), processes_[i].node + 1);
+  }
+  prv_.write(")");
+  if (task_rows_) {
+    prv_.print(":{}(", processes_.size());
+    for (size_t i = 0; i < processes_.size(); ++i) {
+      prv_.print("{}{}:{}", i ? "," : "", std::max<uint32_t>(processes_[i].task_rows, 1),
+                 processes_[i].node + 1);
+    }
+    prv_.write(")");
+  }
+
+  // Events of one object at one time share a line: a line ends when the next record starts.
+  // Formatted straight into the output buffer: the longest record is under 200 bytes.
+  PrvRecord r, last{};
+  bool event_line = false;
+  while (sorter_->next(r)) {
+    r.time -= from_;
+    if (r.kind != 2) r.time2 -= from_;
+    char* p = prv_.reserve(256);
+    if (r.kind == 2 && event_line && last.time == r.time && last.row == r.row) {
+      *p++ = ':';
+    } else {
+      *p++ = '\n';
+      *p++ = char('0' + r.kind);
+      *p++ = ':';
+      p = put_object(p, r.row);
+      *p++ = ':';
+      p = put(p, r.time);
+      *p++ = ':';
+    }
+    event_line = r.kind == 2;
+    last = r;
+    switch (r.kind) {
+      case 1:  // state: begin:end:state
+        p = put(p, r.time2);
+        *p++ = ':';
+        p = put(p, r.value);
+        break;
+      case 2:  // event: time:type:value
+        p = put(p, uint64_t(r.type));
+        *p++ = ':';
+        p = put(p, r.value);
+        break;
+      default:  // communication: lsend:psend:receiver:lrecv:precv:size:tag
+        p = put(p, r.time);
+        *p++ = ':';
+        p = put_object(p, r.row2);
+        *p++ = ':';
+        p = put(p, r.time2);
+        *p++ = ':';
+        p = put(p, r.time2);
+        p = put(p, ":0:", 3);
+        p = put(p, r.value);
+        break;
+    }
+    prv_.commit(p);
+  }
+  prv_.write("\n");
+  return prv_.close();
+}
+
+Result<bool> ParaverTrace::write_pcf() {
+  pcf_.write(
+      "DEFAULT_OPTIONS\n\n"
+      "LEVEL               THREAD\n"
+      "UNITS               NANOSEC\n"
+      "LOOK_BACK           100\n"
+      "SPEED               1\n"
+      "FLAG_ICONS          ENABLED\n"
+      "NUM_OF_STATE_COLORS 1000\n"
+      "YMAX_SCALE          37\n\n\n"
+      "DEFAULT_SEMANTIC\n\n"
+      "THREAD_FUNC          State As Is\n\n\n"
+      "STATES\n");
+  for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.name);
+  if (!mpi_ops_.empty()) {
+    for (const StateName& s : kMpiStates) pcf_.print("{:<4} {}\n", s.value, s.name);
+  }
+  pcf_.write("\n\nSTATES_COLOR\n");
+  for (const StateName& s : kStates) pcf_.print("{:<4} {}\n", s.value, s.color);
+  if (!mpi_ops_.empty()) {
+    for (const StateName& s : kMpiStates) pcf_.print("{:<4} {}\n", s.value, s.color);
+  }
+
+  auto type = [&](uint32_t id, const std::string& name) {
+    pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\nVALUES\n", id, plain_label(name));
+  };
+  type(kTypeRegion, "Region (innermost open region on the thread)");
+  pcf_.write("0      End\n");
+  for (uint32_t id = 1; id <= regions_.size(); ++id) {
+    pcf_.print("{:<6} {}\n", id, plain_label(regions_[id - 1].second));
+  }
+  type(kTypeTaskConstruct, "Task construct (running on the thread / of the task)");
+  pcf_.write("0      End\n");
+  for (uint32_t id = 1; id <= regions_.size(); ++id) {
+    if (is_task(regions_[id - 1].first)) {
+      pcf_.print("{:<6} {}\n", id, plain_label(regions_[id - 1].second));
+    }
+  }
+  type(kTypeTaskInstance, "Task instance (running on the thread)");
+  pcf_.write("0      End\n");
+  auto closed = values_.close();
+  if (!closed) return closed.error();
+  {
+    std::ifstream in(tmp_dir_ + "/values.txt");
+    std::string line;
+    while (std::getline(in, line)) {
+      size_t tab = line.find('\t');
+      if (tab == std::string::npos) continue;
+      pcf_.print("{:<6} {}\n", line.substr(0, tab), line.substr(tab + 1));
+    }
+  }
+  type(kTypeReadyTasks, "Ready tasks");
+  for (uint64_t v = 0; v <= max_ready_; ++v) pcf_.print("{:<6} {}\n", v, v);
+  type(kTypeThread, "Executing thread (task view)");
+  pcf_.write("0      None\n");
+  for (uint32_t th = 0; th < max_threads_; ++th) pcf_.print("{:<6} thread {}\n", th + 1, th);
+  for (uint32_t i = 0; i < counters_.size(); ++i) {
+    pcf_.print("\n\nEVENT_TYPE\n0    {}    {}\n", kTypeCounter + i,
+               plain_label(counters_[i] + " (perf_event, since the thread's previous task switch" +
+                           (counters_[i] == "task-clock" ? ", ns)" : ")")));
+  }
+  for (size_t i = 0; i < param_names_.size(); ++i) {
+    type(kTypeParameter + uint32_t(i), "Parameter " + param_names_[i]);
+    for (int64_t v : param_values_[i]) pcf_.print("{:<6} {}\n", v, v);
+  }
+  // Extrae's MPI event types, each with the calls of the trace (as Extrae names them).
+  for (auto [id, name] : {std::pair{kTypeMpiPointToPoint, "MPI Point-to-point"},
+                          {kTypeMpiCollective, "MPI Collective Comm"},
+                          {kTypeMpiOther, "MPI Other"}}) {
+    bool any = false;
+    for (uint16_t op : mpi_ops_) {
+      MpiCallPrv c = mpi_call_prv(op);
+      if (c.type != id || c.value == 0) continue;
+      if (!any) {
+        type(id, name);
+        pcf_.write("0      End\n");
+        any = true;
+      }
+      pcf_.print("{:<6} MPI_{}\n", c.value, format::mpi_op_name(op));
+    }
+  }
+  return pcf_.close();
+}
+
+Result<bool> ParaverTrace::write_row() {
+  row_.print("LEVEL CPU SIZE {}\n", thread_rows());
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    for (const Process& p : processes_) {
+      if (p.node != n) continue;
+      for (uint32_t th : p.threads) row_.print("CPU of {}thread {}\n", p.prefix(" "), th);
+    }
+  }
+  row_.print("\nLEVEL NODE SIZE {}\n", nodes_.size());
+  for (const std::string& n : nodes_) row_.print("{}\n", plain_label(n));
+  std::string program = processes_.empty() ? std::string() : processes_.front().program;
+  uint32_t apps = task_rows_ ? 2 : 1;
+  row_.print("\nLEVEL APPL SIZE {}\n{} (threads)\n", apps, program);
+  if (task_rows_) row_.print("{} (tasks)\n", program);
+  row_.print("\nLEVEL TASK SIZE {}\n", apps * processes_.size());
+  for (const Process& p : processes_) row_.print("{}threads\n", p.prefix(" "));
+  if (task_rows_) {
+    for (const Process& p : processes_) row_.print("{}tasks\n", p.prefix(" "));
+  }
+  uint32_t shown_task_rows = 0;
+  if (task_rows_) {
+    for (const Process& p : processes_) shown_task_rows += std::max<uint32_t>(p.task_rows, 1);
+  }
+  row_.print("\nLEVEL THREAD SIZE {}\n", thread_rows() + shown_task_rows);
+  for (const Process& p : processes_) {
+    for (uint32_t th : p.threads) row_.print("{}thread {}\n", p.prefix(": "), th);
+  }
+  auto closed = row_names_.close();
+  if (!closed) return closed.error();
+  if (task_rows_) {
+    std::ifstream in(tmp_dir_ + "/rows.txt");
+    std::string line;
+    for (const Process& p : processes_) {
+      if (p.task_rows == 0) row_.print("{}no task row\n", p.prefix(": "));
+      for (uint32_t k = 0; k < p.task_rows && std::getline(in, line); ++k) {
+        row_.print("{}\n", line);
+      }
+    }
+  }
+  return row_.close();
+}
+
+}  // namespace tasklens::exports

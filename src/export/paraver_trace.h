@@ -1,0 +1,147 @@
+// One Paraver trace being written (.prv records sorted on disk when needed, .pcf names, .row
+// object names): its objects, the values that name things, and the three files.
+//
+// Objects. Application 1 is the thread view: one Paraver task per process (an experiment: the
+// only one, or each rank of an MPI run), its recorded threads as Paraver threads, each on a CPU of
+// its own. Application 2, when some process has task-view rows, is the task view: one Paraver task
+// per process again, its rows (task instances, or rows shared by instances that do not overlap)
+// as Paraver threads (a process without rows gets one empty row: Paraver wants a thread per
+// task). Rows are numbered over the whole trace; a process's rows are added while it is the last.
+//
+// Values. What names the same thing gets one value in the whole trace: a region (a construct at a
+// source location, a user region, an MPI call) by kind and name, a user parameter and a counter by
+// name. Task instances are numbered from 1 over the trace. MPI calls are Extrae's states, event
+// types and values (paraver_mpi.h), named in the .pcf when the trace has one.
+//
+// Times are on the trace's time line (a rank's own times moved there by its exporter); the .prv
+// counts them from the earliest window start the processes gave.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "export/external_sort.h"
+#include "export/output.h"
+#include "export/prv_record.h"
+#include "export/regions.h"
+#include "format/result.h"
+
+namespace tasklens::exports {
+
+class ParaverTrace {
+ public:
+  static constexpr uint32_t kTaskRow = 0x80000000u;  // a row of the task view (application 2)
+  static constexpr size_t kMaxParameterValues = 100000;  // over all parameters
+
+  ParaverTrace(OutputPath path, size_t sort_run_records);
+  ~ParaverTrace();
+  ParaverTrace(const ParaverTrace&) = delete;
+  ParaverTrace& operator=(const ParaverTrace&) = delete;
+
+  // Opens the three files and the scratch folder of the sort.
+  Result<bool> open();
+  const OutputPath& path() const { return path_; }
+
+  // A process (Paraver task): `name` prefixes its objects' names ("rank 1"; empty alone).
+  void add_process(std::string name, std::string program, std::string host,
+                   uint64_t start_unix_ns);
+  // A thread row of the last process, for its recorded thread `thread`.
+  uint32_t add_thread_row(uint32_t thread);
+  // A new task-view row of the last process, named `name` in the .row.
+  uint32_t add_task_row(std::string_view name);
+  // The last process's task view: one row per instance (else rows shared).
+  void set_per_instance(bool per_instance);
+  // The next task instance's serial number (from 1), named `label` in the .pcf.
+  uint32_t task_serial(std::string_view label);
+  // The window a process shows, on the trace's time line.
+  void window(uint64_t from, uint64_t to);
+
+  // Values named once for the whole trace.
+  uint32_t region_value(const Region& r);
+  uint32_t parameter_index(const std::string& name);
+  // False when the value was not seen yet and the .pcf could name no more values.
+  bool parameter_value(uint32_t index, int64_t value);
+  uint32_t counter_index(const std::string& name);
+  void ready_tasks(uint64_t count) { max_ready_ = std::max(max_ready_, count); }
+  void threads_seen(uint32_t n) { max_threads_ = std::max(max_threads_, n); }
+  // An MPI call (format::MpiOp) in the trace: the .pcf names its state, event type and value.
+  void mpi_call(uint16_t op) { mpi_ops_.insert(op); }
+
+  // Records, by row (kTaskRow: a task-view row).
+  void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
+    sorter_->add(PrvRecord{t, 0, value, type, row, 0, 2});
+  }
+  void state(uint32_t row, uint64_t begin, uint64_t end, uint32_t value) {
+    if (end > begin) sorter_->add(PrvRecord{begin, end, value, 0, row, 0, 1});
+  }
+  void comm(uint32_t from_row, uint64_t from_t, uint32_t to_row, uint64_t to_t, uint32_t tag) {
+    sorter_->add(PrvRecord{from_t, to_t, tag, 0, from_row, to_row, 3});
+    ++comms_;
+  }
+
+  // Sorts the records and writes the three files.
+  Result<bool> write();
+
+  uint64_t records() const { return sorter_->count(); }
+  uint64_t comms() const { return comms_; }
+  uint32_t thread_rows() const { return uint32_t(thread_row_process_.size()); }
+  uint32_t task_rows() const { return task_rows_; }
+  bool per_instance() const { return processes_.empty() || processes_.back().per_instance; }
+  bool parameters_capped() const { return params_capped_; }
+  size_t processes() const { return processes_.size(); }
+
+ private:
+  struct Process {
+    std::string name, program, host;
+    uint64_t start_unix_ns = 0;
+    uint32_t node = 0;                  // index in nodes_
+    uint32_t first_thread_row = 0;
+    std::vector<uint32_t> threads;      // the recorded thread of each of its thread rows
+    uint32_t first_task_row = 0, task_rows = 0;
+    bool per_instance = true;
+    std::string prefix(const char* sep) const { return name.empty() ? "" : name + sep; }
+  };
+
+  char* put_object(char* p, uint32_t row) const;
+  Result<bool> write_prv();
+  Result<bool> write_pcf();
+  Result<bool> write_row();
+  void number_cpus();
+
+  OutputPath path_;
+  size_t sort_run_records_;
+  std::string tmp_dir_;
+  TextOut prv_, pcf_, row_;
+  TextOut values_;     // serial <TAB> label, one line per task, in serial order
+  TextOut row_names_;  // task-view row names in row order
+  std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
+
+  std::vector<Process> processes_;
+  std::vector<std::string> nodes_;          // host names, in order of first use
+  std::vector<uint32_t> thread_row_process_;  // thread row -> process
+  std::vector<uint32_t> thread_row_cpu_;      // thread row -> CPU (from 1), by node
+  std::vector<uint32_t> task_row_process_;    // task row -> process
+  uint32_t task_rows_ = 0;
+  uint32_t serials_ = 0;
+  uint64_t from_ = UINT64_MAX, to_ = 0;
+  uint64_t comms_ = 0;
+  uint64_t max_ready_ = 0;
+  uint32_t max_threads_ = 0;
+
+  std::map<std::pair<int, std::string>, uint32_t> region_index_;  // (kind, name) -> value
+  std::vector<std::pair<Construct, std::string>> regions_;       // value - 1 -> kind, name
+  std::vector<std::string> param_names_;
+  std::map<std::string, uint32_t> param_index_;
+  std::vector<std::set<int64_t>> param_values_;
+  size_t param_value_count_ = 0;
+  bool params_capped_ = false;
+  std::vector<std::string> counters_;
+  std::set<uint16_t> mpi_ops_;
+};
+
+}  // namespace tasklens::exports
