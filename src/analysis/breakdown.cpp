@@ -185,7 +185,7 @@ void BreakdownPass::track_region(const format::Event& e) {
     if (it.endpoint != uint8_t(format::Endpoint::kBegin)) return;
     if (Instance* in = live_regions_.find(it.region)) {
       RegionBreakdown& rb = result_.regions[in->construct];
-      rb.max_team = std::max(rb.max_team, uint32_t(std::min<uint64_t>(it.team_size, team_limit_)));
+      rb.max_team = std::max(rb.max_team, replay::bounded_team(it.team_size, team_limit_));
     }
   }
 }

@@ -107,7 +107,7 @@ Amdahl amdahl(const Overheads& o, uint32_t threads) {
 
 void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
   uint64_t wall = te > in.begin_ns ? te - in.begin_ns : 0;
-  if (in.team == 0) in.team = std::clamp<uint32_t>(in.requested, 1, team_limit);
+  if (in.team == 0) in.team = replay::bounded_team(in.requested, team_limit);
   for (uint32_t p : in.members) {
     ThreadState& ts = threads[p];
     auto has = [&] {

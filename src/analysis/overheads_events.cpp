@@ -129,8 +129,8 @@ void OverheadsPass::State::on_implicit_task(uint32_t p, const Event& e) {
       in = made.get();
       instances[it.region] = std::move(made);
     }
-    in->team = std::max(in->team, uint32_t(std::min<uint64_t>(it.team_size, team_limit)));
-    uint32_t index = std::min<uint32_t>(it.index, team_limit - 1);
+    in->team = std::max(in->team, replay::bounded_team(it.team_size, team_limit));
+    uint32_t index = replay::bounded_team(uint64_t(it.index) + 1, team_limit) - 1;
     in->team = std::max(in->team, index + 1);
     Context x;
     x.inst = in;

@@ -22,6 +22,10 @@ struct ProfileModeData {
   std::vector<std::string> notes;  // what the figures approximate or left out
 };
 
+// Why a profile-mode experiment has no profile.json, from its metadata: "the run ended by signal
+// 11 (SEGV) ...", for the report and the run summary.
+std::string why_no_profile(const format::Metadata& m);
+
 // Reads DIR/profile.json of experiment `x` (its clock turns ticks into ns).
 Result<ProfileModeData> read_profile_mode(const format::Experiment& x);
 

@@ -59,7 +59,14 @@ int run_compare(const CompareOptions& o) {
     progress.done();
     if (!stats) return fail(stats.error().message);
     for (const auto& p : stats->problems) notes.push_back(o.dirs[i] + ": " + p.message);
-    if (x.status != "complete") notes.push_back(o.dirs[i] + ": the run is " + x.status);
+    // What check says of the run next to its name: events the recorder lost, streams lost,
+    // damaged metadata, how the run ended (open_experiment's warnings say the usual ends).
+    for (const auto& w : x.warnings) notes.push_back(o.dirs[i] + ": " + w);
+    for (const auto& d : x.damage) notes.push_back(o.dirs[i] + ": damaged: " + d);
+    if (x.status != "complete" && x.status != "running" && x.status != "crashed" &&
+        x.status != "interrupted") {
+      notes.push_back(o.dirs[i] + ": the run is " + x.status);
+    }
     analysis::ScalingRun run;
     run.name = o.dirs[i];
     run.overheads = pass.result();

@@ -17,6 +17,35 @@
 namespace tasklens::cli {
 namespace fs = std::filesystem;
 
+namespace {
+
+// The rank folders of an earlier run of more ranks than this one's `size` (the report would
+// take them for ranks of this run): removed with `force` (tasklens's files only), refused
+// otherwise.
+bool clear_stale_ranks(const std::string& dir, long size, bool force, std::string* error) {
+  for (const format::MpiRun::Rank& r : format::rank_folders(dir)) {
+    if (size <= 0 || r.rank < size) continue;  // an unknown size: nothing to tell stale
+    std::error_code ec;
+    if (!force) {
+      *error = r.dir + " is a rank of an earlier run of more ranks; choose another -o, or "
+               "--force to replace it";
+      return false;
+    }
+    if (fs::is_symlink(r.dir, ec) || !clear_tasklens_files(r.dir, error)) {
+      if (error->empty()) *error = r.dir + " is a symbolic link: not removed";
+      return false;
+    }
+    fs::remove(r.dir, ec);
+    if (ec) {
+      *error = "cannot remove " + r.dir + ": " + ec.message();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool claim_mpi_rank_output(const std::string& dir, long rank, long size, bool force,
                            const std::vector<std::string>& args, RunOutput* out,
                            std::string* error) {
@@ -32,6 +61,7 @@ bool claim_mpi_rank_output(const std::string& dir, long rank, long size, bool fo
     *error = dir + " holds the experiment of a single process, not an MPI run; choose another -o";
     return false;
   }
+  if (rank == 0 && !clear_stale_ranks(dir, size, force, error)) return false;
   if (!claim_run_output((fs::path(dir) / format::rank_dir_name(rank)).string(), force, out,
                         error)) {
     return false;

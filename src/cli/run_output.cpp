@@ -14,10 +14,6 @@
 namespace tasklens::cli {
 namespace fs = std::filesystem;
 
-namespace {
-
-// Removes the entries tasklens wrote in `dir` (all of them are is_tasklens_entry, checked
-// before); pid-N folders are cleared the same way, recursively.
 bool clear_tasklens_files(const fs::path& dir, std::string* error) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -41,8 +37,6 @@ bool clear_tasklens_files(const fs::path& dir, std::string* error) {
   }
   return true;
 }
-
-}  // namespace
 
 bool claim_run_output(const std::string& dir, bool force, RunOutput* out, std::string* error) {
   out->dir = dir;

@@ -3,6 +3,7 @@
 // an open descriptor, and removed again when nothing was recorded.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ bool claim_run_output(const std::string& dir, bool force, RunOutput* out, std::s
 // After a run that recorded nothing: removes what tasklens created (the libgomp shim, and the
 // directory itself when it made it).
 void remove_unused_output(const RunOutput& out);
+
+// Removes the entries tasklens wrote in `dir`, refusing (with `error`) if any other is there;
+// pid-N and rank-r folders are cleared the same way, recursively.
+bool clear_tasklens_files(const std::filesystem::path& dir, std::string* error);
 
 // The pid-N folders of the processes recorded below the top one, sorted by pid.
 std::vector<std::string> descendant_experiments(const std::string& dir);

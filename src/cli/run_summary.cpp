@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "analysis/contention.h"
+#include "analysis/profile_file.h"
 #include "format/kinds.h"
 #include "format/profile_file.h"
 #include "format/event_views.h"
@@ -93,7 +94,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
     fmt::print(out, "  mode               profile (no trace)\n");
     fmt::print(out, "  wall time          {:.3f} s\n", double(child.wall_ns) * 1e-9);
     if (ec) {
-      fmt::print(out, "  profile            not written (the run did not end normally)\n");
+      fmt::print(out, "  profile            not written: {}\n", analysis::why_no_profile(x->metadata));
     } else {
       fmt::print(out, "  profile            {:.1f} kB\n", double(bytes) / 1000.0);
     }

@@ -10,6 +10,7 @@
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
+#include "format/json_in.h"
 #include "format/kinds.h"
 #include "format/metadata_keys.h"
 #include "format/mpi_run.h"
@@ -223,10 +224,10 @@ Result<Experiment> open_experiment(const std::string& dir) {
     }
     return Error{dir + ": not a tasklens experiment (no " + std::string(kMetadataFile) + ")"};
   }
-  x.meta = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (x.meta.is_discarded() || !x.meta.is_object()) {
-    return Error{meta_path.string() + ": corrupt metadata (not valid JSON)"};
-  }
+  auto parsed = parse_json(in);
+  if (!parsed) return Error{meta_path.string() + ": corrupt metadata (" + parsed.error().message + ")"};
+  x.meta = std::move(*parsed);
+  if (!x.meta.is_object()) return Error{meta_path.string() + ": corrupt metadata (not valid JSON)"};
   drop_mistyped_fields(x.meta, meta_path.string(), &x.damage);
   x.metadata = metadata_from_json(x.meta);
   const Metadata& m = x.metadata;

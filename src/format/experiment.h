@@ -42,6 +42,11 @@ struct Clock {
     // UINT64_MAX they use as "never" (BreakdownPass's last slice boundary) headroom.
     return uint64_t(INT64_MAX);
   }
+  // A duration of `ticks` in ns, saturating as to_ns (profile.json's times).
+  uint64_t duration_ns(uint64_t ticks) const {
+    double x = double(ticks) * ns_per_tick + 0.5;
+    return x < 0x1p63 ? uint64_t(int64_t(x)) : uint64_t(INT64_MAX);
+  }
 };
 
 // One stream file as open_experiment found it, from one pass over its chunk headers (no event

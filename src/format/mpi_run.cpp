@@ -10,6 +10,7 @@
 
 #include "format/chunk.h"
 #include "format/experiment_dir.h"
+#include "format/json_in.h"
 #include "format/metadata_keys.h"
 
 namespace tasklens::format {
@@ -18,9 +19,6 @@ using nlohmann::json;
 
 std::string rank_dir_name(int64_t rank) { return kRankPrefix + std::to_string(rank); }
 
-namespace {
-
-// The rank-r folders of `dir`, by rank.
 std::vector<MpiRun::Rank> rank_folders(const std::string& dir) {
   std::vector<MpiRun::Rank> out;
   std::error_code ec;
@@ -37,8 +35,6 @@ std::vector<MpiRun::Rank> rank_folders(const std::string& dir) {
   return out;
 }
 
-}  // namespace
-
 bool is_mpi_run(const std::string& dir) {
   std::error_code ec;
   if (fs::exists(fs::path(dir) / kMetadataFile, ec)) return false;
@@ -53,7 +49,8 @@ Result<MpiRun> open_mpi_run(const std::string& dir) {
   std::error_code ec;
   if (fs::exists(desc, ec)) {
     std::ifstream in(desc);
-    json j = json::parse(in, nullptr, false);
+    auto parsed = parse_json(in);
+    json j = parsed ? std::move(*parsed) : json();
     if (j.is_object() && j.value(key::kFormat, "") == key::kMpiRunMarker) {
       if (auto m = j.find(key::kMpi); m != j.end() && m->is_object()) {
         run.size = m->value(key::kSize, int64_t(0));

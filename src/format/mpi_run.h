@@ -28,6 +28,9 @@ struct MpiRun {
 // "rank-7".
 std::string rank_dir_name(int64_t rank);
 
+// The rank-r folders of `dir`, by rank.
+std::vector<MpiRun::Rank> rank_folders(const std::string& dir);
+
 // True when `dir` is an MPI run's directory: mpi-run.json or rank-r folders, no experiment.json.
 bool is_mpi_run(const std::string& dir);
 

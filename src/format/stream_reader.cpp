@@ -239,12 +239,20 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
 std::vector<ChunkHeader> StreamReader::scan_headers() {
   std::vector<ChunkHeader> out;
   uint64_t off = offset_;
+  std::vector<char> chunk;
   // Positioned reads past the stdio buffer: through it, every seek would refill it.
   while (off + sizeof(ChunkHeader) <= size_) {
     ChunkHeader h{};
     if (pread(fileno(file_), &h, sizeof h, off_t(off)) != ssize_t(sizeof h)) break;
     if (!plausible(h, size_ - off - sizeof h)) break;
-    out.push_back(h);
+    // The header's times and clock sample set the run's end and clock rate before any event is
+    // read: a chunk the decoder skips (checksum mismatch, another thread's) must not set them.
+    chunk.resize(sizeof h + h.payload_bytes);
+    if (pread(fileno(file_), chunk.data(), chunk.size(), off_t(off)) != ssize_t(chunk.size())) break;
+    std::memset(chunk.data() + offsetof(ChunkHeader, checksum), 0, sizeof h.checksum);
+    if (checksum(chunk.data(), chunk.size()) == h.checksum && h.thread == header_.thread) {
+      out.push_back(h);
+    }
     off += sizeof h + h.payload_bytes;
   }
   return out;

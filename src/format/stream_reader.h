@@ -39,7 +39,9 @@ class StreamReader {
   bool next_chunk(std::vector<Event>& events, ChunkHeader* header = nullptr);
   // The same without a copy: *events points into the reader's buffer until the next call.
   bool next_chunk(const Event** events, size_t* count, ChunkHeader* header = nullptr);
-  // Reads only chunk headers, from the current position to the end (for clock samples).
+  // Reads the chunk headers, from the current position to the end (for clock samples), of the
+  // chunks whose checksum holds and whose thread is the stream's: the others' headers are as
+  // damaged as their payloads (the whole chunk is read to check, nothing decoded).
   std::vector<ChunkHeader> scan_headers();
 
   const std::vector<Problem>& problems() const { return problems_; }

@@ -194,6 +194,7 @@ bool Session::start() {
   make_reserve(output.fd);
   capture_cmdline();
   capture_objects();
+  mpi_place_ = format::mpi_place_from_env();
   Dl_info self{};
   if (dladdr(reinterpret_cast<void*>(&attach_thread), &self) && self.dli_fname) {
     std::snprintf(library_path_, sizeof library_path_, "%s", self.dli_fname);
@@ -382,9 +383,9 @@ bool Session::write_metadata() {
     o.kv(key::kExperiment, "..").end_object();
   }
   write_processes(o, output.fd);
-  if (format::MpiPlace mpi = format::mpi_place_from_env(); mpi.is_rank()) {
-    o.key(key::kMpi).begin_object().kv_i64(key::kRank, mpi.rank);
-    o.kv_i64(key::kSize, mpi.size).end_object();
+  if (mpi_place_.is_rank()) {
+    o.key(key::kMpi).begin_object().kv_i64(key::kRank, mpi_place_.rank);
+    o.kv_i64(key::kSize, mpi_place_.size).end_object();
   }
   char host[256] = {};
   gethostname(host, sizeof host - 1);

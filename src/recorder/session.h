@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "format/json_out.h"
+#include "format/mpi_env.h"
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
 #include "recorder/config.h"
@@ -77,6 +78,9 @@ class Session {
   std::atomic<bool> recording_{false};
   std::atomic<RunStatus> status_{RunStatus::kNotStarted};
   int end_signal_ = 0;
+  // The MPI rank and size, read from the environment at start(): write_metadata runs in signal
+  // handlers, where getenv is not async-signal-safe (a program may be changing its environment).
+  format::MpiPlace mpi_place_;
   std::atomic<bool> finishing_{false};
   std::atomic<bool> finished_{false};  // finish() or the signal handler has written everything
 

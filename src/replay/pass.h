@@ -29,6 +29,12 @@ struct ReplayInfo {
   }
 };
 
+// The one clamp of a team size an event claims (or a thread number + 1): at least 1, at most
+// `limit`, ReplayInfo::team_limit(), which the passes keep from begin().
+inline uint32_t bounded_team(uint64_t claimed, uint32_t limit) {
+  return claimed < 1 ? 1 : claimed > limit ? limit : uint32_t(claimed);
+}
+
 class Pass {
  public:
   virtual ~Pass() = default;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "format/chunk.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
 #include "simulate/preempted_time.h"
@@ -22,7 +23,7 @@ namespace tasklens::simulate {
 
 constexpr uint32_t kNone = 0xffffffffu;
 // The most workers simulated (simulator.h): a damaged trace can claim any thread count.
-constexpr uint32_t kMaxWorkers = 4096;
+constexpr uint32_t kMaxWorkers = format::kMaxThreads;  // the most a recording holds
 
 struct DagItem {
   enum Kind : uint8_t {

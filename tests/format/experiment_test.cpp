@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "format/chunk_builder.h"
+#include "format/json_in.h"
 #include "format/stat.h"
 #include "support/trace_builder.h"
 
@@ -77,6 +78,22 @@ TEST(OpenExperiment, JsonThatIsNotAnObject) {
   std::string dir = scratch_dir();
   write_text(dir + "/experiment.json", "[1, 2, 3]\n");
   EXPECT_EQ(open_error(dir), dir + "/experiment.json: corrupt metadata (not valid JSON)");
+}
+
+// A damaged or hostile experiment.json nested 10^6 deep (copying the value overflowed the stack).
+TEST(OpenExperiment, JsonNestedTooDeepIsRefused) {
+  std::string dir = scratch_dir();
+  size_t n = 1'000'000;
+  write_text(dir + "/experiment.json",
+             "{\"format\": \"tasklens-experiment\", \"x\": " + std::string(n, '[') +
+                 std::string(n, ']') + "}");
+  EXPECT_EQ(open_error(dir), dir + "/experiment.json: corrupt metadata (nested deeper than 100 levels)");
+}
+
+TEST(JsonDepth, CountsNestingOutsideStrings) {
+  EXPECT_EQ(format::json_depth(R"({"a": [1, {"b": "[[[{"}], "c": "\"["})"), 3u);
+  EXPECT_EQ(format::json_depth("[[[[[]]]]]", 3), 4u);  // stops counting past the limit
+  EXPECT_EQ(format::json_depth("17"), 0u);
 }
 
 TEST(OpenExperiment, FormatMarkerMissing) {

@@ -148,6 +148,23 @@ TEST(StreamReader, ScanHeadersSeesEveryChunkWithoutDecoding) {
   EXPECT_EQ(chunk.size(), 100u);
 }
 
+// A chunk whose checksum fails is skipped by the decoder: its header's times must not set the
+// run's end either (open_experiment scans the headers before any event is read).
+TEST(StreamReader, ScanHeadersLeavesOutAChunkWhoseChecksumFails) {
+  auto events = task_events(300, 0);
+  std::vector<size_t> offsets;
+  auto bytes = stream_bytes(events, 0, {{100, 0}, {100, 1}, {100, 2}}, &offsets);
+  uint64_t far = uint64_t(1) << 62;
+  std::memcpy(bytes.data() + offsets[1] + offsetof(ChunkHeader, last_time), &far, sizeof far);
+  auto reader = StreamReader::open(write_file(bytes));
+  ASSERT_TRUE(reader.ok());
+  auto headers = (*reader)->scan_headers();
+  ASSERT_EQ(headers.size(), 2u);
+  EXPECT_EQ(headers[0].seq, 0u);
+  EXPECT_EQ(headers[1].seq, 2u);
+  EXPECT_EQ(headers[1].last_time, events[299].time);
+}
+
 TEST(StreamReader, EmptyStreamHasNoChunksAndNoProblems) {
   std::string path = write_file(stream_bytes({}, 0, {}));
   ReadBack r = read_all(path);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "analysis/profile_file.h"
 #include "export/export.h"
 #include "format/checksum.h"
 #include "format/chunk.h"
@@ -24,6 +25,7 @@ namespace {
 
 std::string file_name(uint8_t file) {
   if (file == 0) return format::kMetadataFile;
+  if (file == kProfileRecord) return format::kProfileFile;
   char name[32];
   std::snprintf(name, sizeof name, "%s%04u%s", format::kStreamPrefix, unsigned(file - 1),
                 format::kStreamSuffix);
@@ -47,6 +49,35 @@ void fix_checksums(std::string& bytes) {
   }
 }
 
+// What `report` runs on a profile-mode experiment (cmd_report.cpp): profile.json read, the
+// sections that can answer from it, text and JSON.
+Outcome exercise_profile_mode(const format::Experiment& x, Outcome o) {
+  auto data = analysis::read_profile_mode(x);
+  if (!data) {
+    o.error = data.error().message;
+    return o;
+  }
+  o.profile_nodes = data->profile.nodes.size();
+  report::ReportOptions options;
+  replay::ReplayStats stats;
+  stats.threads = data->threads;
+  stats.end_ns = data->run_ns;
+  symbols::Symbolizer symbols(x.metadata.objects, false);
+  for (const auto& c : data->profile.tasks) symbols.construct(c.codeptr);
+  report::ReportContext ctx{x, symbols, options, stats};
+  nlohmann::json doc;
+  std::string text;
+  for (const auto& info : report::all_sections()) {
+    auto section = info.make(options);
+    if (!section->use_profile_mode(*data)) continue;
+    doc[info.name] = section->json(ctx);
+    section->extra_json(ctx, doc);
+    section->text(ctx, text);
+  }
+  text += doc.dump(1);  // throws on invalid UTF-8: a finding too
+  return o;
+}
+
 }  // namespace
 
 void unpack(const uint8_t* data, size_t size, const std::string& dir) {
@@ -64,19 +95,24 @@ void unpack(const uint8_t* data, size_t size, const std::string& dir) {
     size_t n = std::min<size_t>(length, size - at);
     std::string bytes(reinterpret_cast<const char*>(data + at), n);
     at += n;
-    if (file != 0 && (flags & 1)) fix_checksums(bytes);
+    if (file != 0 && file != kProfileRecord && (flags & 1)) fix_checksums(bytes);
     std::ofstream(dir + "/" + file_name(file), std::ios::binary | std::ios::app) << bytes;
   }
 }
 
 std::vector<uint8_t> pack(const std::string& dir, uint8_t flags) {
   std::vector<uint8_t> out{flags};
-  for (unsigned file = 0; file < 256; ++file) {
-    std::ifstream in(dir + "/" + file_name(uint8_t(file)), std::ios::binary);
-    if (!in) {
-      if (file == 0) continue;
+  std::vector<unsigned> files = {kProfileRecord};  // profile mode's (absent in a trace)
+  for (unsigned file = 0; file < kProfileRecord; ++file) {
+    if (file == 0 || fs::exists(dir + "/" + file_name(uint8_t(file)))) {
+      files.push_back(file);
+    } else {
       break;
     }
+  }
+  for (unsigned file : files) {
+    std::ifstream in(dir + "/" + file_name(uint8_t(file)), std::ios::binary);
+    if (!in) continue;
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     out.push_back(uint8_t(file));
     uint32_t length = uint32_t(bytes.size());
@@ -95,6 +131,7 @@ Outcome exercise(const std::string& dir) {
     return o;
   }
   o.damage = x->damage.size();
+  if (x->metadata.profile_mode()) return exercise_profile_mode(*x, o);
   auto checked = replay::check_consistency(*x);
   o.problems = checked.stream_problems.size();
   // Under ASan and coverage the report and the five exports run at a few thousand events a second:

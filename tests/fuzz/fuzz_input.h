@@ -5,7 +5,8 @@
 //                    mutated chunks reach the decoder and the analyses instead of being skipped
 //   then records     [u8 file][u32 length, little-endian][length bytes]
 //                    file 0 = experiment.json, file k >= 1 = thread-(k-1).tlt (thread-0000.tlt
-//                    for k = 1); a length past the end takes what is left
+//                    for k = 1), file 255 = profile.json (profile mode; no checksum to fix);
+//                    a length past the end takes what is left
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,9 @@
 #include <vector>
 
 namespace tasklens::fuzz {
+
+// The record number of profile.json (`tasklens run --mode profile`).
+constexpr uint8_t kProfileRecord = 255;
 
 // Writes the experiment that `data` describes into `dir` (emptied first).
 void unpack(const uint8_t* data, size_t size, const std::string& dir);
@@ -24,6 +28,7 @@ std::vector<uint8_t> pack(const std::string& dir, uint8_t flags = 1);
 struct Outcome {
   std::string error;      // why the experiment could not be opened ("" when it was)
   uint64_t events = 0;    // replayed by the report
+  size_t profile_nodes = 0;  // a profile-mode experiment's call-tree nodes read
   size_t damage = 0;      // lines of damage found on opening
   size_t problems = 0;    // damage found in the streams
 };

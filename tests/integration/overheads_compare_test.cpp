@@ -126,5 +126,24 @@ TEST_F(Compare, MissingOrCorruptExperimentIsOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// `compare` says of each run what `check` says of it: events the recorder lost, next to the run.
+TEST_F(Compare, SaysWhichRunLostEvents) {
+  std::string lossy = scratch_dir("lossy") + "/exp";
+  fs::copy(runs_[1], lossy, fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(std::ifstream(lossy + "/experiment.json"));
+  meta["recorder"]["events_lost"] = 7;
+  std::ofstream(lossy + "/experiment.json", std::ios::trunc) << meta.dump();
+  CommandResult check = run_command({tasklens_bin(), "check", lossy});
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.out.find("  note: 7 events were lost by the recorder\n"), std::string::npos)
+      << check.out;
+  CommandResult r = run_command({tasklens_bin(), "compare", "--json", runs_[0], lossy});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto notes = nlohmann::json::parse(r.out).at("notes").get<std::vector<std::string>>();
+  EXPECT_EQ(std::count(notes.begin(), notes.end(), lossy + ": 7 events were lost by the recorder"),
+            1) << r.out;
+  for (const std::string& n : notes) EXPECT_NE(n.rfind(runs_[0] + ":", 0), 0u) << n;
+}
+
 }  // namespace
 }  // namespace tasklens::testing
