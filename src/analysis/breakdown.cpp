@@ -26,7 +26,7 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
   claims_.begin(info.threads, &result_.creation);
   if (info.experiment) {
     result_.recorder_start_ns = info.experiment->clock.recorder_start_ns;
-    format::OffCpu off = format::read_off_cpu(*info.experiment);
+    const format::OffCpu& off = format::off_cpu(*info.experiment);
     result_.preemption_measured = off.source == "perf_switch";
     for (uint32_t t = 0; t < off.preempted.size() && t < info.threads; ++t) {
       for (const format::OffCpuInterval& iv : off.preempted[t]) {

@@ -102,6 +102,7 @@ class BreakdownPass : public replay::Pass {
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
 
   const Breakdown& result() const { return result_; }
+  uint32_t slices() const { return slices_; }
 
  private:
   enum State : uint8_t { kRuntime, kWorking, kSerial, kPreempted };

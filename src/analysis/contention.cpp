@@ -13,7 +13,7 @@ Contention read_contention(const format::Experiment& x) {
   Contention c;
   c.threads = uint32_t(x.streams.size());
   c.cpus = uint32_t(x.metadata.machine.affinity_cpus);
-  format::OffCpu off = format::read_off_cpu(x);
+  const format::OffCpu& off = format::off_cpu(x);
   c.measured = off.source == "perf_switch";
   c.fallback = off.source == "thread_times";
   c.preempted_ns = off.preempted_ns;

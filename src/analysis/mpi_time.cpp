@@ -25,7 +25,7 @@ uint64_t overlap(const std::vector<format::OffCpuInterval>& intervals, uint64_t 
 void MpiTimePass::begin(const replay::ReplayInfo& info) {
   open_.assign(info.threads, Open{});
   preempted_.clear();
-  if (info.experiment) preempted_ = format::read_off_cpu(*info.experiment).preempted;
+  if (info.experiment) preempted_ = format::off_cpu(*info.experiment).preempted;
   result_ = MpiTime{};
   result_.thread_mpi_ns.assign(info.threads, 0);
 }

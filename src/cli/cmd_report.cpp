@@ -171,6 +171,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     }
     for (const std::string& n : profile_data->notes) x->warnings.push_back(n);
   }
+  for (auto& s : sections) s->share_passes(sections);
   std::vector<replay::Pass*> passes;
   for (auto& s : sections) passes.push_back(&s->pass());
   // Before the replay: the task model asks it which task constructs are copies of one.

@@ -141,6 +141,13 @@ void PerfettoTimeline::task_alive_at_end(uint64_t t, TimelineTask& task) {
   close_instance(t, task);
 }
 
+// A task forgotten before its completion (its id reused): its instance slice ends, its lane is
+// free again.
+void PerfettoTimeline::task_forgotten(uint64_t t, TimelineTask& task) {
+  settle_counter(t);
+  close_instance(t, task);
+}
+
 void PerfettoTimeline::flush_counter() {
   if (!counter_pending_) return;
   counter(counter_ts_, counter_value_);

@@ -72,6 +72,7 @@ class PerfettoTimeline : public TimelineExporter {
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
   void task_state(uint64_t t, TimelineTask& task, replay::TaskState state) override;
   void task_alive_at_end(uint64_t t, TimelineTask& task) override;
+  void task_forgotten(uint64_t t, TimelineTask& task) override;
   void ready_tasks(uint64_t t, uint64_t count) override;
   void parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) override;
   void end(uint64_t t) override;

@@ -91,8 +91,11 @@ TimelineTask* TimelinePass::find(uint64_t id) {
 
 TimelineTask& TimelinePass::add(uint64_t id, uint64_t t) {
   // A reused id forgets the old task; its frame, if it still runs, is stray and leaves now, so
-  // every frame on a stack keeps a live task.
-  if (TimelineTask* old = find(id); old && old->thread != kNoThread) leave_stray(*old, t);
+  // every frame on a stack keeps a live task; what the sink shows of its state ends too.
+  if (TimelineTask* old = find(id)) {
+    if (old->thread != kNoThread) leave_stray(*old, t);
+    if (open_ && !closed_ && filter_.thread(old->creator_thread)) sink_.task_forgotten(t, *old);
+  }
   TimelineTask& T = tasks_[id];
   T.clear();
   T.id = id;

@@ -143,6 +143,9 @@ class TimelineSink {
   virtual void mpi_call(uint32_t thread, uint64_t t, const format::ev::MpiCall& call) {}
   // At the end of the window, for every task still alive whose state the sink was shown.
   virtual void task_alive_at_end(uint64_t t, TimelineTask& task) {}
+  // A task whose state the sink was shown is forgotten before its completion was seen (a new
+  // task reuses its id, the old one's end was lost): what the sink shows of it ends at t.
+  virtual void task_forgotten(uint64_t t, TimelineTask& task) {}
   // After the window closed; every region was left.
   virtual void end(uint64_t t) {}
 };

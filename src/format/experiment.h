@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,8 @@ struct StreamInfo {
   uint64_t calib_ticks = 0, calib_ns = 0;
 };
 
+struct OffCpu;
+
 struct Experiment {
   std::string dir;
   // experiment.json as parsed, members of the wrong type dropped: for tests. The tools read
@@ -81,6 +84,8 @@ struct Experiment {
   std::vector<std::string> damage;
   // The runtime library's code span [begin, end) (runtime.code); {0, 0} when not recorded.
   uint64_t runtime_code_begin = 0, runtime_code_end = 0;
+  // off_cpu.bin as read once by format::off_cpu() (off_cpu.h), shared by every reader of it.
+  mutable std::shared_ptr<const OffCpu> off_cpu_cache;
 
   // The name of user-API string `id` ("?" when unknown).
   const std::string& string(uint64_t id) const;

@@ -9,6 +9,42 @@
 
 namespace tasklens::format {
 
+namespace {
+
+// The file's whole records (a partial last one dropped), ordered by thread, then time, ties in
+// file order: a stable sort by (thread, time), done as a stable bucketing by thread (the file
+// interleaves the threads, each mostly in time order) and a sort of the buckets out of order.
+std::vector<OffCpuRecord> sorted_records(std::ifstream& in) {
+  in.seekg(0, std::ios::end);
+  auto size = std::streamoff(in.tellg());
+  in.seekg(0);
+  std::vector<OffCpuRecord> file(size > 0 ? size_t(size) / sizeof(OffCpuRecord) : 0);
+  in.read(reinterpret_cast<char*>(file.data()), std::streamsize(file.size() * sizeof(OffCpuRecord)));
+  file.resize(size_t(in.gcount()) / sizeof(OffCpuRecord));
+  auto by_time = [](const OffCpuRecord& a, const OffCpuRecord& b) { return a.time_ns < b.time_ns; };
+  uint32_t max_thread = 0;
+  for (const OffCpuRecord& r : file) max_thread = std::max(max_thread, r.thread);
+  if (max_thread >= (1u << 16)) {  // damage: no bucket per thread
+    std::stable_sort(file.begin(), file.end(), [](const OffCpuRecord& a, const OffCpuRecord& b) {
+      return a.thread != b.thread ? a.thread < b.thread : a.time_ns < b.time_ns;
+    });
+    return file;
+  }
+  std::vector<size_t> start(size_t(max_thread) + 2, 0);
+  for (const OffCpuRecord& r : file) ++start[r.thread + 1];
+  for (size_t t = 1; t < start.size(); ++t) start[t] += start[t - 1];
+  std::vector<OffCpuRecord> sorted(file.size());
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (const OffCpuRecord& r : file) sorted[next[r.thread]++] = r;
+  for (size_t t = 0; t + 1 < start.size(); ++t) {
+    auto b = sorted.begin() + long(start[t]), e = sorted.begin() + long(start[t + 1]);
+    if (!std::is_sorted(b, e, by_time)) std::stable_sort(b, e, by_time);
+  }
+  return sorted;
+}
+
+}  // namespace
+
 OffCpu read_off_cpu(const Experiment& x) {
   OffCpu o;
   if (const auto& p = x.metadata.preemption) {
@@ -23,12 +59,7 @@ OffCpu read_off_cpu(const Experiment& x) {
   std::ifstream in(std::filesystem::path(x.dir) / kOffCpuFile, std::ios::binary);
   if (!in) return o;
   if (o.source.empty()) o.source = "perf_switch";
-  std::vector<OffCpuRecord> records;
-  OffCpuRecord r;
-  while (in.read(reinterpret_cast<char*>(&r), sizeof r)) records.push_back(r);
-  std::stable_sort(records.begin(), records.end(), [](const OffCpuRecord& a, const OffCpuRecord& b) {
-    return a.thread != b.thread ? a.thread < b.thread : a.time_ns < b.time_ns;
-  });
+  std::vector<OffCpuRecord> records = sorted_records(in);
   // A preempting switch-out opens an interval, the thread's next switch-in closes it; a lost
   // record drops an open one (its end is unknown).
   uint32_t open_thread = UINT32_MAX;
@@ -52,6 +83,11 @@ OffCpu read_off_cpu(const Experiment& x) {
     }
   }
   return o;
+}
+
+const OffCpu& off_cpu(const Experiment& x) {
+  if (!x.off_cpu_cache) x.off_cpu_cache = std::make_shared<const OffCpu>(read_off_cpu(x));
+  return *x.off_cpu_cache;
 }
 
 }  // namespace tasklens::format

@@ -93,6 +93,7 @@ class BreakdownSection : public Section {
     return true;
   }
   const Breakdown& result() const { return loaded_ ? *loaded_ : pass_.result(); }
+  const analysis::BreakdownPass* run_pass() const { return loaded_ ? nullptr : &pass_; }
 
   void text(const ReportContext& ctx, std::string& out) override {
     const Breakdown& b = result();
@@ -207,6 +208,11 @@ class BreakdownSection : public Section {
 };
 
 }  // namespace
+
+const analysis::BreakdownPass* breakdown_pass_of(const Section& section) {
+  auto* b = dynamic_cast<const BreakdownSection*>(&section);
+  return b ? b->run_pass() : nullptr;
+}
 
 std::unique_ptr<Section> make_breakdown_section(const ReportOptions& options) {
   return std::make_unique<BreakdownSection>(options);

@@ -14,5 +14,7 @@ const char* verdict_meaning(analysis::Verdict v);
 const char* verdict_advice(analysis::Verdict v);
 
 std::unique_ptr<Section> make_breakdown_section(const ReportOptions& options);
+// The breakdown pass of `section` when it is the breakdown section run on a trace, else null.
+const analysis::BreakdownPass* breakdown_pass_of(const Section& section);
 
 }  // namespace tasklens::report

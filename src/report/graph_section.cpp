@@ -7,6 +7,7 @@
 #include "analysis/task_graph.h"
 #include "format/kinds.h"
 #include "format/plural.h"
+#include "report/breakdown_section.h"
 #include "report/text_format.h"
 
 namespace tasklens::report {
@@ -114,7 +115,15 @@ std::string grain_advice(const analysis::TaskGrain& g, const analysis::GrainAdvi
 
 class GraphSection : public Section {
  public:
-  replay::Pass& pass() override { return group_; }
+  // Its grain cost needs the breakdown's overhead: the breakdown section's when the report has
+  // one of the same slicing (the same figures), else a pass of its own.
+  replay::Pass& pass() override { return shared_ ? static_cast<replay::Pass&>(pass_) : group_; }
+  void share_passes(const std::vector<std::unique_ptr<Section>>& sections) override {
+    for (const auto& s : sections) {
+      const analysis::BreakdownPass* b = breakdown_pass_of(*s);
+      if (b && b->slices() == breakdown_.slices()) shared_ = b;
+    }
+  }
   const TaskGraph& graph() const { return pass_.result(); }
 
   void text(const ReportContext& ctx, std::string& out) override {
@@ -329,11 +338,13 @@ class GraphSection : public Section {
 
  private:
   analysis::GrainCost grain_cost() const {
-    return analysis::grain_cost(breakdown_.result().total.overhead_ns, pass_.result().tasks);
+    const analysis::BreakdownPass& b = shared_ ? *shared_ : breakdown_;
+    return analysis::grain_cost(b.result().total.overhead_ns, pass_.result().tasks);
   }
 
   analysis::TaskGraphPass pass_;
   analysis::BreakdownPass breakdown_;
+  const analysis::BreakdownPass* shared_ = nullptr;  // the breakdown section's, when it has one
   replay::PassGroup group_{{&pass_, &breakdown_}};
 };
 

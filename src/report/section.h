@@ -68,6 +68,9 @@ class Section {
   // A profile-mode experiment (no trace): the section takes its result from `data` instead of
   // its pass and returns true, or returns false when it needs a trace (the default).
   virtual bool use_profile_mode(const analysis::ProfileModeData& data) { return false; }
+  // Before the replay, with every section of the report (this one too): a section that needs
+  // another's analysis takes that section's pass rather than running a copy of it.
+  virtual void share_passes(const std::vector<std::unique_ptr<Section>>& sections) {}
 };
 
 struct SectionInfo {

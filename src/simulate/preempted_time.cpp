@@ -12,9 +12,9 @@ void PreemptedTime::load(const format::Experiment* x, uint32_t threads) {
   next_.assign(threads, 0);
   total_ns_ = 0;
   if (!x) return;
-  format::OffCpu off = format::read_off_cpu(*x);
-  off.preempted.resize(std::min<size_t>(off.preempted.size(), threads));
-  intervals_ = std::move(off.preempted);
+  const auto& preempted = format::off_cpu(*x).preempted;
+  intervals_.assign(preempted.begin(),
+                    preempted.begin() + long(std::min<size_t>(preempted.size(), threads)));
 }
 
 void PreemptedTime::load(std::vector<std::vector<format::OffCpuInterval>> intervals) {

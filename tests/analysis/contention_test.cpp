@@ -6,6 +6,7 @@
 
 #include "analysis/two_thread_team.h"
 #include "format/experiment.h"
+#include "format/off_cpu.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -67,6 +68,30 @@ TEST(Contention, BothReasonsShareOneLine) {
   EXPECT_EQ(w.rfind("oversubscribed: ", 0), 0u) << w;
   EXPECT_NE(w.find("; preempted: "), std::string::npos) << w;
   EXPECT_EQ(w.find('\n'), std::string::npos);
+}
+
+// off_cpu.bin's records come per thread in time order whatever their order in the file (threads
+// interleaved, a thread's records out of order), and the experiment reads the file once.
+TEST(Contention, OffCpuRecordsAreOrderedPerThreadAndReadOnce) {
+  TraceBuilder t;
+  t.preempted(1, 600, 700).preempted(0, 300, 400).preempted(1, 50, 80).preempted(0, 100, 200);
+  team(t, 5);
+  team_end(t, 990, 1000);
+  auto x = format::open_experiment(t.write());
+  ASSERT_TRUE(bool(x));
+  const format::OffCpu& off = format::off_cpu(*x);
+  ASSERT_EQ(off.preempted.size(), 2u);
+  auto pairs = [](const std::vector<format::OffCpuInterval>& v) {
+    std::vector<std::pair<uint64_t, uint64_t>> p;
+    for (const auto& i : v) p.emplace_back(i.begin_ns, i.end_ns);
+    return p;
+  };
+  using P = std::vector<std::pair<uint64_t, uint64_t>>;
+  EXPECT_EQ(pairs(off.preempted[0]), (P{{100, 200}, {300, 400}}));
+  EXPECT_EQ(pairs(off.preempted[1]), (P{{50, 80}, {600, 700}}));
+  EXPECT_EQ(off.preempted_ns, 330u);
+  EXPECT_EQ(&format::off_cpu(*x), &off);  // kept, not read again
+  EXPECT_EQ(format::read_off_cpu(*x).preempted_ns, 330u);
 }
 
 }  // namespace

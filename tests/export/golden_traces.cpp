@@ -27,9 +27,6 @@ void two_thread_closing(TraceBuilder& t) {
   t.thread_end(0, 150);
 }
 
-namespace {
-
-// The end of the one-thread traces: the implicit task, the parallel region, the initial task.
 std::string close_one_thread(TraceBuilder& t) {
   t.implicit_end(0, 120, id(0, 2), id(0, 100), 1, 0);
   t.parallel_end(0, 130, id(0, 100), id(0, 1), 0x1000);
@@ -37,8 +34,6 @@ std::string close_one_thread(TraceBuilder& t) {
   t.thread_end(0, 150);
   return t.write();
 }
-
-}  // namespace
 
 void one_thread_opening(TraceBuilder& t) {
   t.thread_begin(0, 5, 1);

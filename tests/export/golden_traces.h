@@ -33,6 +33,9 @@ std::string taskwait_with_counters_trace(TraceBuilder& t);
 // Thread 0 alone: thread_begin at 5, initial task T0#1 at 10, parallel region T0#100 at 20, its
 // implicit task T0#2 at 30.
 void one_thread_opening(TraceBuilder& t);
+// The end of the one-thread traces: 120 the implicit task T0#2 ends, 130 the parallel region,
+// 140 the initial task, 150 the thread; then the trace is written (its directory returned).
+std::string close_one_thread(TraceBuilder& t);
 void two_thread_opening(TraceBuilder& t);
 void two_thread_closing(TraceBuilder& t);
 

@@ -273,6 +273,10 @@ struct Reader {
           if (fd.wire != 1) problem("flow id not fixed64");
           flow_ids.push_back(fd.value);
           break;
+        case 36:  // flow_ids_old (varint, read by trace processor when flow_ids is absent)
+          if (fd.wire != 0) problem("flow id (flow_ids_old) not a varint");
+          flow_ids.push_back(fd.value);
+          break;
         case 30: break;  // counter_value
         case 12: ++extra_counters; break;  // extra_counter_values: the default counter tracks'
         default: break;
@@ -362,10 +366,13 @@ struct Reader {
       problem(fmt::format("packet {}: clock {} without a snapshot", packets, clock));
     }
     if (sequence != 1) problem(fmt::format("packet {}: sequence {}", packets, sequence));
-    // SEQ_INCREMENTAL_STATE_CLEARED = 1 on the first, SEQ_NEEDS_INCREMENTAL_STATE = 2 on users.
+    // SEQ_INCREMENTAL_STATE_CLEARED = 1 on the first and on no other (it would drop the
+    // interned entries); SEQ_NEEDS_INCREMENTAL_STATE = 2 on those that add entries. Trace
+    // processor resolves an event packet's iids from the sequence's state, flag or not.
     if (packets == 0 && !(flags & 1)) problem("first packet does not clear the incremental state");
-    if (packets > 0 && (!event.empty() || !intern.empty()) && !(flags & 2)) {
-      problem(fmt::format("packet {} uses interned data without SEQ_NEEDS_INCREMENTAL_STATE", packets));
+    if (packets > 0 && (flags & 1)) problem(fmt::format("packet {} clears the state again", packets));
+    if (packets > 0 && !intern.empty() && !(flags & 2)) {
+      problem(fmt::format("packet {} adds interned data without SEQ_NEEDS_INCREMENTAL_STATE", packets));
     }
     ++packets;
     if (!intern.empty()) interned(intern);
