@@ -68,8 +68,10 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   write_threads(o, n);
   o.key(pkey::kNodes).begin_array();
   for (uint32_t s = 0; s < nodes.cap; ++s) {
-    const Node& node = nodes.slots[s];
-    if (!node.key) continue;
+    // A node made when a frame opened whose frame never closed (a task running at the exit) has
+    // no visit: left out, as a trace's profile has no such node.
+    if (!nodes.slots[s] || !nodes.slots[s]->metrics.visits) continue;
+    const Node& node = *nodes.slots[s];
     o.begin_object().key("key").hex(node.key).key("parent").hex(node.parent);
     o.kv("kind", format::profile_node_kind_name(format::ProfileNodeKind(node.kind)));
     o.kv_u64("sub", node.sub).key("code").hex(node.code);
@@ -84,8 +86,8 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   o.end_array();
   o.key(pkey::kConstructs).begin_array();
   for (uint32_t s = 0; s < constructs.cap; ++s) {
-    const Construct& c = constructs.slots[s];
-    if (!c.used) continue;
+    if (!constructs.slots[s]) continue;
+    const Construct& c = *constructs.slots[s];
     o.begin_object().key("code").hex(c.code);
     o.kv_u64("created", c.created).kv_u64("instances", c.instances);
     o.kv_u64("unfinished", c.unfinished).kv_u64("discarded", c.discarded);
