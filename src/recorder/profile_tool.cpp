@@ -127,6 +127,26 @@ void p_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const 
   }
 }
 
+void p_mutex_acquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_t wait_id,
+                     const void* codeptr) {
+  if (Thread* th = me()) on_mutex(th, true, uint16_t(kind), wait_id, code(codeptr), now_ticks());
+}
+
+void p_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  if (Thread* th = me()) on_mutex(th, false, uint16_t(kind), wait_id, code(codeptr), now_ticks());
+}
+
+// A nest lock its owner takes again: reported as nest_lock begin instead of mutex_acquired.
+void p_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr) {
+  Thread* th = me();
+  if (!th) return;
+  if (endpoint == ompt_scope_begin) {
+    on_mutex(th, false, uint16_t(ompt_mutex_nest_lock), wait_id, code(codeptr), now_ticks());
+  } else {
+    other(th);
+  }
+}
+
 }  // namespace
 
 void register_profile_callbacks(const RegisterFn& reg) {
@@ -143,6 +163,9 @@ void register_profile_callbacks(const RegisterFn& reg) {
   TL_PROFILE(sync_region_wait, p_sync_region_wait);
   TL_PROFILE(work, p_work);
   TL_PROFILE(masked, p_masked);
+  TL_PROFILE(mutex_acquire, p_mutex_acquire);
+  TL_PROFILE(mutex_acquired, p_mutex_acquired);
+  TL_PROFILE(nest_lock, p_nest_lock);
 #undef TL_PROFILE
 }
 

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <new>
 
+#include <omp-tools.h>
+
 #include "format/profile_file.h"
 #include "recorder/clock.h"
 #include "recorder/profile_breakdown.h"
@@ -526,6 +528,21 @@ void on_wait(Thread* th, bool begin, uint64_t now) {
     --r->waits;
   }
   refresh(th, now);
+}
+
+void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
+              uint64_t now) {
+  on_other(th, now);
+  Task* r = th->current;
+  if (!r) return;
+  if (acquire) {
+    // A test lock may fail, with no `acquired` to end the wait: not followed (as the trace's).
+    if (kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock) return;
+    push_child(th, *r, k(NK::kMutexWait), kind, code, FrameType::kMutex, now, wait_id);
+  } else if (r->depth && r->frames[r->depth - 1].type == FrameType::kMutex &&
+             r->frames[r->depth - 1].match == wait_id) {
+    close_top(th, *r, now);
+  }
 }
 
 }  // namespace tasklens::recorder::prof

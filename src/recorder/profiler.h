@@ -14,7 +14,7 @@
 
 namespace tasklens::recorder::prof {
 
-enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub };
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex };
 
 struct Frame {
   uint64_t node, parent, code;
@@ -115,6 +115,10 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now);
 void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
                uint64_t now);
 void on_wait(Thread* th, bool begin, uint64_t now);
+// A mutex (critical, lock, ordered, atomic; `kind` an ompt_mutex_t) the current task waits for
+// (`acquire`) or got (acquired, or a nest lock taken again by its owner): a mutex_wait node.
+void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
+              uint64_t now);
 // Any other callback: ends a pending creation.
 void on_other(Thread* th, uint64_t now);
 

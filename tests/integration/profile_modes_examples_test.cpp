@@ -2,7 +2,8 @@
 // on 2 threads and read back with `tasklens report --profile --json`; per task construct the
 // counts, and over the call-path trees the visits of every node kind whose count does not depend
 // on the schedule, must be equal. Kinds profile mode does not build (docs/PROFILE-MODE.md,
-// Limits) are compared where the program does not use them.
+// Limits) are compared where the program does not use them; examples/critical checks the
+// mutex waits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,7 +65,7 @@ std::map<std::string, uint64_t> visits_by_kind(const json& profile) {
     for (const json& t : profile[trees]) add_visits(t, out);
   }
   // Depend on the schedule (fragments, yields) or on what profile mode does not build.
-  for (const char* k : {"stub", "taskyield", "parameter", "user_region", "mutex_wait"}) out.erase(k);
+  for (const char* k : {"stub", "taskyield", "parameter", "user_region"}) out.erase(k);
   return out;
 }
 
@@ -99,6 +100,9 @@ TEST_P(ProfileModesOnExamples, CountsEqualTraceMode) {
   }
   auto tv = visits_by_kind(t.doc["profile"]);
   EXPECT_GT(tv["parallel"], 0u);  // every example has a parallel region
+  if (ex.name == "critical") {
+    EXPECT_EQ(tv["mutex_wait"], 2000u);  // 1000 entries of the critical section per thread
+  }
   EXPECT_EQ(visits_by_kind(p.doc["profile"]), tv);
   fs::remove_all(traced.dir);
   fs::remove_all(dir);
