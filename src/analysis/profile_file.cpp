@@ -151,6 +151,7 @@ Result<ProfileModeData> read_profile_mode(const format::Experiment& x) {
     p.thread_time_ns[i] = t.ns(u64(th, "thread_time"));
     p.total_time_ns += p.thread_time_ns[i];
     p.unmatched_ends += u64(th, "unmatched_ends");
+    p.bad_counter_samples += u64(th, "bad_counter_samples");
     ThreadBreakdown tb;
     tb.thread = i;
     tb.initial = th.value("initial", false);

@@ -36,6 +36,7 @@ void write_threads(format::JsonOut& o, uint32_t n) {
     o.kv_u64("work", th->work).kv_u64("overhead", th->overhead).kv_u64("idle", th->idle);
     o.kv_u64("serial", th->serial).kv_u64("thread_time", th->thread_time);
     o.kv_u64("max_active", th->max_active).kv_u64("unmatched_ends", th->unmatched_ends);
+    o.kv_u64("bad_counter_samples", th->bad_counter_samples);
     o.end_object();
   }
   o.end_array();

@@ -192,12 +192,16 @@ void stop_counters(Thread* th, Task& x) {
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
   int n = read_counters(th->counters, v);
+  if (n == 0) ++th->bad_counter_samples;
+  if (!x.counters_started) return;
+  x.counters_started = false;
   for (int i = 0; i < n; ++i) x.counter_sum[i] += v[i] - x.counter_start[i];
 }
 
 void start_counters(Thread* th, Task& x) {
   if (!th->counters.open()) return;
-  read_counters(th->counters, x.counter_start);
+  x.counters_started = read_counters(th->counters, x.counter_start) > 0;
+  if (!x.counters_started) ++th->bad_counter_samples;
 }
 
 void resume(Thread* th, Task& x, uint64_t now) {

@@ -44,6 +44,7 @@ struct Task {
   Frame* frames = nullptr;
   uint32_t depth = 0, cap = 0;
   Task* next_free = nullptr;
+  bool counters_started = false;  // the fragment's start was read: its end may give a delta
   uint64_t counter_sum[kMaxCounters] = {};    // deltas over the fragments so far
   uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began: keep last
 };
@@ -75,6 +76,7 @@ struct Thread {
   uint64_t thread_time = 0;
   uint64_t work_code = 0;  // the last worksharing construct that ended here
   uint64_t unmatched_ends = 0;
+  uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
   // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
   bool initial = false, ended = false;
   State state = State::kRuntime;
