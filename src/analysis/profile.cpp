@@ -357,6 +357,7 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
   }
   runs_ = replay::StableIdMap<Run>();
   collect_visits();
+  result_.bad_counter_samples = bad_counter_samples_;
 
   // Hottest first: children, roots and task constructs by inclusive time.
   auto hotter = [this](uint32_t a, uint32_t b) {

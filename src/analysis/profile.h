@@ -116,6 +116,9 @@ struct Profile {
   std::vector<uint64_t> thread_time_ns;  // per thread, time inside its outermost implicit task
   uint64_t total_time_ns = 0;            // their sum: what the implicit trees cover
   uint64_t unmatched_ends = 0;       // end events with no open region to end (damaged traces)
+  // Counter samples ignored: damaged `counters` events of a trace (ProfilePass's count), counter
+  // reads that failed in profile mode; the counters' sums miss what they would have given.
+  uint64_t bad_counter_samples = 0;
 };
 
 class ProfilePass : public replay::Pass {

@@ -166,6 +166,10 @@ void read_threads(const json& threads, Checked& in, ProfileModeData& d) {
     p.thread_time_ns[i] = in.ns(in.count(th, "thread_time", where));
     p.total_time_ns += p.thread_time_ns[i];
     p.unmatched_ends += in.count(th, "unmatched_ends", where);
+    // Failed counter reads (recorders from issue 20's second pass on; absent before: none).
+    if (th.contains("bad_counter_samples")) {
+      p.bad_counter_samples += in.count(th, "bad_counter_samples", where);
+    }
     ThreadBreakdown tb;
     tb.thread = i;
     tb.initial = in.flag(th, "initial", where);

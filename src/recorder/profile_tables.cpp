@@ -1,6 +1,8 @@
 #include "recorder/profile_tables.h"
 
+#include <cstddef>
 #include <cstdlib>
+#include <new>
 
 namespace tasklens::recorder::prof {
 namespace {
@@ -15,25 +17,24 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 uint32_t slot_of(uint64_t key, uint32_t cap) { return uint32_t(mix(key, 0x51ed27) & (cap - 1)); }
 
-// Open addressing with linear probing: T has `key`-like identity given by `id(T)`, 0 = empty
-// for nodes, `used` for constructs.
-template <class T, class Id, class Empty>
-T* probe(T* slots, uint32_t cap, uint64_t id, Id id_of, Empty empty) {
+// Open addressing with linear probing over pointers (nullptr: an empty slot); `id_of(T)` is an
+// entry's identity.
+template <class T, class Id>
+T** probe(T** slots, uint32_t cap, uint64_t id, Id id_of) {
   for (uint32_t i = slot_of(id, cap);; i = (i + 1) & (cap - 1)) {
-    T& s = slots[i];
-    if (empty(s) || id_of(s) == id) return &s;
+    T** s = &slots[i];
+    if (!*s || id_of(**s) == id) return s;
   }
 }
 
-template <class T, class Id, class Empty>
-bool grow(T*& slots, uint32_t& cap, Id id_of, Empty empty) {
+template <class T, class Id>
+bool grow(T**& slots, uint32_t& cap, Id id_of) {
   uint32_t ncap = cap ? cap * 2 : 64;
   if (ncap < cap) return false;
-  auto* fresh = static_cast<T*>(std::calloc(ncap, sizeof(T)));
+  auto** fresh = static_cast<T**>(std::calloc(ncap, sizeof(T*)));
   if (!fresh) return false;
   for (uint32_t i = 0; i < cap; ++i) {
-    if (empty(slots[i])) continue;
-    *probe(fresh, ncap, id_of(slots[i]), id_of, empty) = slots[i];
+    if (slots[i]) *probe(fresh, ncap, id_of(*slots[i]), id_of) = slots[i];
   }
   std::free(slots);
   slots = fresh;
@@ -41,10 +42,57 @@ bool grow(T*& slots, uint32_t& cap, Id id_of, Empty empty) {
   return true;
 }
 
+constexpr uint32_t kPerBlock = 64;
+
+// A new entry from the table's blocks (a fresh block when the last is full); nullptr when out of
+// memory. Entries never move.
+template <class T>
+T* allocate(Block*& blocks) {
+  static_assert(alignof(T) <= alignof(std::max_align_t), "blocks are malloc-aligned");
+  constexpr size_t kHead = (sizeof(Block) + alignof(T) - 1) / alignof(T) * alignof(T);
+  if (!blocks || blocks->used == kPerBlock) {
+    auto* b = static_cast<Block*>(std::malloc(kHead + kPerBlock * sizeof(T)));
+    if (!b) return nullptr;
+    b->next = blocks, b->used = 0;
+    blocks = b;
+  }
+  auto* items = reinterpret_cast<T*>(reinterpret_cast<char*>(blocks) + kHead);
+  return new (&items[blocks->used++]) T{};
+}
+
+void free_blocks(Block* b) {
+  while (b) {
+    Block* next = b->next;
+    std::free(b);
+    b = next;
+  }
+}
+
+// Finds `id` or makes its entry (`init` sets its identity); nullptr when out of memory.
+template <class T, class Id, class Init>
+T* get_or_make(T**& slots, uint32_t& cap, uint32_t& used, bool& full, Block*& blocks, uint64_t id,
+               Id id_of, Init init) {
+  if (cap) {
+    T* e = *probe(slots, cap, id, id_of);
+    if (e) return e;
+  }
+  if ((used + 1) * 4 > cap * 3 && !grow(slots, cap, id_of)) {
+    full = true;
+    return nullptr;
+  }
+  T* e = allocate<T>(blocks);
+  if (!e) {
+    full = true;
+    return nullptr;
+  }
+  init(*e);
+  *probe(slots, cap, id, id_of) = e;
+  ++used;
+  return e;
+}
+
 auto node_id = [](const Node& n) { return n.key; };
-auto node_empty = [](const Node& n) { return n.key == 0; };
 auto construct_id = [](const Construct& c) { return c.code; };
-auto construct_empty = [](const Construct& c) { return !c.used; };
 
 }  // namespace
 
@@ -63,67 +111,47 @@ void Construct::merge(const Construct& c) {
 
 Node* NodeTable::find(uint64_t key) const {
   if (!cap) return nullptr;
-  Node* n = probe(slots, cap, key, node_id, node_empty);
-  return n->key == key ? n : nullptr;
+  return *probe(slots, cap, key, node_id);
 }
 
 Node* NodeTable::get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code) {
-  if (cap) {
-    Node* n = probe(slots, cap, key, node_id, node_empty);
-    if (n->key == key) return n;
-  }
-  if ((used + 1) * 4 > cap * 3 && !grow(slots, cap, node_id, node_empty)) {
-    full = true;
-    return nullptr;
-  }
-  Node* n = probe(slots, cap, key, node_id, node_empty);
-  *n = Node{};
-  n->key = key, n->parent = parent, n->kind = kind, n->sub = sub, n->code = code;
-  ++used;
-  return n;
+  return get_or_make(slots, cap, used, full, blocks, key, node_id, [&](Node& n) {
+    n.key = key, n.parent = parent, n.kind = kind, n.sub = sub, n.code = code;
+  });
 }
 
 void NodeTable::merge(const NodeTable& other) {
   full |= other.full;
   for (uint32_t i = 0; i < other.cap; ++i) {
-    const Node& o = other.slots[i];
-    if (!o.key) continue;
-    if (Node* n = get(o.key, o.parent, o.kind, o.sub, o.code)) n->metrics.merge(o.metrics);
+    const Node* o = other.slots[i];
+    if (!o) continue;
+    if (Node* n = get(o->key, o->parent, o->kind, o->sub, o->code)) n->metrics.merge(o->metrics);
   }
 }
 
 void NodeTable::release() {
   std::free(slots);
+  free_blocks(blocks);
   *this = NodeTable{};
 }
 
 Construct* ConstructTable::get(uint64_t code) {
-  if (cap) {
-    Construct* c = probe(slots, cap, code, construct_id, construct_empty);
-    if (c->used) return c;
-  }
-  if ((used + 1) * 4 > cap * 3 && !grow(slots, cap, construct_id, construct_empty)) {
-    full = true;
-    return nullptr;
-  }
-  Construct* c = probe(slots, cap, code, construct_id, construct_empty);
-  *c = Construct{};
-  c->code = code, c->used = true;
-  ++used;
-  return c;
+  return get_or_make(slots, cap, used, full, blocks, code, construct_id,
+                     [code](Construct& c) { c.code = code; });
 }
 
 void ConstructTable::merge(const ConstructTable& other) {
   full |= other.full;
   for (uint32_t i = 0; i < other.cap; ++i) {
-    const Construct& o = other.slots[i];
-    if (!o.used) continue;
-    if (Construct* c = get(o.code)) c->merge(o);
+    const Construct* o = other.slots[i];
+    if (!o) continue;
+    if (Construct* c = get(o->code)) c->merge(*o);
   }
 }
 
 void ConstructTable::release() {
   std::free(slots);
+  free_blocks(blocks);
   *this = ConstructTable{};
 }
 

@@ -16,6 +16,10 @@ using NK = format::ProfileNodeKind;
 inline Thread* me() { return g_enabled ? this_thread_profile() : nullptr; }
 inline Task* task_of(const ompt_data_t* d) { return d ? static_cast<Task*>(d->ptr) : nullptr; }
 inline uint64_t code(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+// A callback the profile does not use ends a pending creation; the clock is read only then.
+inline void other(Thread* th) {
+  if (th->pending_since) on_other(th, now_ticks());
+}
 
 void p_thread_begin(ompt_thread_t type, ompt_data_t*) {
   if (Thread* th = me()) on_thread_begin(th, type == ompt_thread_initial, now_ticks());
@@ -82,18 +86,18 @@ void p_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt
                    ompt_data_t*, const void* codeptr) {
   Thread* th = me();
   if (!th) return;
-  uint64_t now = now_ticks();
   bool begin = endpoint == ompt_scope_begin;
   if (is_barrier(kind)) {
-    on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now);
+    on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskwait) {
-    on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now);
+    on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskgroup) {
-    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now);
+    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now_ticks());
   } else if (kind == ompt_sync_region_reduction) {
-    on_region(th, begin, uint8_t(NK::kReduction), uint16_t(kind), code(codeptr), false, now);
+    on_region(th, begin, uint8_t(NK::kReduction), uint16_t(kind), code(codeptr), false,
+              now_ticks());
   } else {
-    on_other(th, now);
+    other(th);
   }
 }
 
@@ -101,11 +105,10 @@ void p_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                         ompt_data_t*, const void*) {
   Thread* th = me();
   if (!th) return;
-  uint64_t now = now_ticks();
   if (kind == ompt_sync_region_taskgroup) {
-    on_wait(th, endpoint == ompt_scope_begin, now);
+    on_wait(th, endpoint == ompt_scope_begin, now_ticks());
   } else {
-    on_other(th, now);
+    other(th);  // the taskwait's and the barriers' waits: their regions say all
   }
 }
 
@@ -121,6 +124,26 @@ void p_masked(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const 
   if (Thread* th = me()) {
     on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kMasked), 0, code(codeptr), false,
               now_ticks());
+  }
+}
+
+void p_mutex_acquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_t wait_id,
+                     const void* codeptr) {
+  if (Thread* th = me()) on_mutex(th, true, uint16_t(kind), wait_id, code(codeptr), now_ticks());
+}
+
+void p_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr) {
+  if (Thread* th = me()) on_mutex(th, false, uint16_t(kind), wait_id, code(codeptr), now_ticks());
+}
+
+// A nest lock its owner takes again: reported as nest_lock begin instead of mutex_acquired.
+void p_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr) {
+  Thread* th = me();
+  if (!th) return;
+  if (endpoint == ompt_scope_begin) {
+    on_mutex(th, false, uint16_t(ompt_mutex_nest_lock), wait_id, code(codeptr), now_ticks());
+  } else {
+    other(th);
   }
 }
 
@@ -140,6 +163,9 @@ void register_profile_callbacks(const RegisterFn& reg) {
   TL_PROFILE(sync_region_wait, p_sync_region_wait);
   TL_PROFILE(work, p_work);
   TL_PROFILE(masked, p_masked);
+  TL_PROFILE(mutex_acquire, p_mutex_acquire);
+  TL_PROFILE(mutex_acquired, p_mutex_acquired);
+  TL_PROFILE(nest_lock, p_nest_lock);
 #undef TL_PROFILE
 }
 

@@ -36,6 +36,7 @@ void write_threads(format::JsonOut& o, uint32_t n) {
     o.kv_u64("work", th->work).kv_u64("overhead", th->overhead).kv_u64("idle", th->idle);
     o.kv_u64("serial", th->serial).kv_u64("thread_time", th->thread_time);
     o.kv_u64("max_active", th->max_active).kv_u64("unmatched_ends", th->unmatched_ends);
+    o.kv_u64("bad_counter_samples", th->bad_counter_samples);
     o.end_object();
   }
   o.end_array();
@@ -68,8 +69,10 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   write_threads(o, n);
   o.key(pkey::kNodes).begin_array();
   for (uint32_t s = 0; s < nodes.cap; ++s) {
-    const Node& node = nodes.slots[s];
-    if (!node.key) continue;
+    // A node made when a frame opened whose frame never closed (a task running at the exit) has
+    // no visit: left out, as a trace's profile has no such node.
+    if (!nodes.slots[s] || !nodes.slots[s]->metrics.visits) continue;
+    const Node& node = *nodes.slots[s];
     o.begin_object().key("key").hex(node.key).key("parent").hex(node.parent);
     o.kv("kind", format::profile_node_kind_name(format::ProfileNodeKind(node.kind)));
     o.kv_u64("sub", node.sub).key("code").hex(node.code);
@@ -84,8 +87,8 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   o.end_array();
   o.key(pkey::kConstructs).begin_array();
   for (uint32_t s = 0; s < constructs.cap; ++s) {
-    const Construct& c = constructs.slots[s];
-    if (!c.used) continue;
+    if (!constructs.slots[s]) continue;
+    const Construct& c = *constructs.slots[s];
     o.begin_object().key("code").hex(c.code);
     o.kv_u64("created", c.created).kv_u64("instances", c.instances);
     o.kv_u64("unfinished", c.unfinished).kv_u64("discarded", c.discarded);

@@ -4,12 +4,16 @@
 #include "recorder/profiler.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include <omp-tools.h>
+
 #include "format/profile_file.h"
 #include "recorder/clock.h"
+#include "recorder/profile_breakdown.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/task_counters.h"
 
@@ -25,56 +29,11 @@ using NK = ProfileNodeKind;
 constexpr uint32_t kMaxThreadsProfiled = 1024;
 std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
 std::atomic<uint32_t> g_thread_count{0};
-// Explicit tasks created and not yet started: "some task is ready" for the breakdown.
-std::atomic<int64_t> g_ready{0};
 
 __thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
 
 uint8_t k(NK kind) {
   return uint8_t(kind);
-}
-
-// --- the breakdown -------------------------------------------------------------------------
-
-State state_of(const Thread* th) {
-  const Task* t = th->current;
-  if (!t || t->waits) return State::kRuntime;
-  if (t->initial && th->implicit_depth == 1) return State::kSerial;
-  return State::kWork;
-}
-
-void close_interval(Thread* th, uint64_t now) {
-  uint64_t d = now > th->state_since ? now - th->state_since : 0;
-  switch (th->state) {
-    case State::kWork:
-      th->work += d;
-      break;
-    case State::kSerial:
-      th->serial += d;
-      break;
-    case State::kRuntime: {
-      // Overhead while a task is ready, idleness while none is: sampled at both ends.
-      bool ready = g_ready.load(std::memory_order_relaxed) > 0;
-      if (ready && th->ready_at_since) {
-        th->overhead += d;
-      } else if (!ready && !th->ready_at_since) {
-        th->idle += d;
-      } else {
-        th->overhead += d / 2;
-        th->idle += d - d / 2;
-      }
-      break;
-    }
-  }
-  th->state_since = now;
-  th->ready_at_since = g_ready.load(std::memory_order_relaxed) > 0;
-}
-
-void refresh(Thread* th, uint64_t now) {
-  State s = state_of(th);
-  if (s == th->state) return;
-  close_interval(th, now);
-  th->state = s;
 }
 
 // --- task records --------------------------------------------------------------------------
@@ -86,7 +45,8 @@ Task* alloc_task(Thread* th) {
     --th->free_count;
     Frame* frames = t->frames;
     uint32_t cap = t->cap;
-    *t = Task{};
+    // All but counter_start, which a fragment's start writes before its end reads it.
+    std::memset(static_cast<void*>(t), 0, offsetof(Task, counter_start));
     t->frames = frames, t->cap = cap;
     return t;
   }
@@ -113,17 +73,34 @@ uint64_t top_node(const Task& r) {
   return r.depth ? r.frames[r.depth - 1].node : 0;
 }
 
-bool push(Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, FrameType type,
-          uint64_t now, uint64_t match = 0) {
+// The node of a frame opened under `top` (nullptr: a root with parent `parent`) in th's tables:
+// from the parent node's cache of children when it is th's, else by the path's key.
+inline __attribute__((always_inline)) Node* child_node(Thread* th, const Frame* top, uint64_t parent, uint8_t kind, uint16_t sub,
+                 uint64_t code) {
+  Node* pn = top && top->owner == th->index + 1 ? top->n : nullptr;
+  if (pn) {
+    for (Node* kid : pn->kids) {
+      if (kid && kid->code == code && kid->kind == kind && kid->sub == sub) return kid;
+    }
+  }
+  Node* n = th->nodes.get(node_key(parent, kind, sub, code), parent, kind, sub, code);
+  if (pn && n) pn->kids[pn->next_kid++ % Node::kKids] = n;
+  return n;
+}
+
+inline __attribute__((always_inline)) bool push_node(Thread* th, Task& r, Node* n, uint64_t parent, uint8_t kind, uint16_t sub,
+               uint64_t code, FrameType type, uint64_t now, uint64_t match) {
   if (r.depth == r.cap) {
     uint32_t ncap = r.cap ? r.cap * 2 : 8;
     auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
     if (!f) return false;
     r.frames = f, r.cap = ncap;
   }
-  r.frames[r.depth++] = Frame{node_key(parent, kind, sub, code),
+  r.frames[r.depth++] = Frame{n ? n->key : node_key(parent, kind, sub, code),
                               parent,
                               code,
+                              n,
+                              n ? th->index + 1 : 0,
                               clock(r, now),
                               0,
                               match,
@@ -134,9 +111,18 @@ bool push(Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, F
   return true;
 }
 
-bool push_child(Task& r, uint8_t kind, uint16_t sub, uint64_t code, FrameType type, uint64_t now,
-                uint64_t match = 0) {
-  return push(r, top_node(r), kind, sub, code, type, now, match);
+bool push(Thread* th, Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code,
+          FrameType type, uint64_t now, uint64_t match = 0) {
+  Node* n = child_node(th, nullptr, parent, kind, sub, code);
+  return push_node(th, r, n, parent, kind, sub, code, type, now, match);
+}
+
+bool push_child(Thread* th, Task& r, uint8_t kind, uint16_t sub, uint64_t code, FrameType type,
+                uint64_t now, uint64_t match = 0) {
+  const Frame* top = r.depth ? &r.frames[r.depth - 1] : nullptr;
+  uint64_t parent = top ? top->node : 0;
+  Node* n = child_node(th, top, parent, kind, sub, code);
+  return push_node(th, r, n, parent, kind, sub, code, type, now, match);
 }
 
 void close_top(Thread* th, Task& r, uint64_t now) {
@@ -145,7 +131,8 @@ void close_top(Thread* th, Task& r, uint64_t now) {
   uint64_t incl = c > f.enter ? c - f.enter : 0;
   uint64_t excl = incl > f.child ? incl - f.child : 0;
   uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
-  if (Node* n = th->nodes.get(f.node, f.parent, f.kind, f.sub, f.code)) {
+  Node* n = f.owner == th->index + 1 ? f.n : th->nodes.get(f.node, f.parent, f.kind, f.sub, f.code);
+  if (n) {
     ++n->metrics.visits;
     n->metrics.fragments += fragments;
     n->metrics.inclusive.add(incl);
@@ -163,12 +150,16 @@ bool close_to(Thread* th, Task& r, uint64_t now, Pred pred) {
   return true;
 }
 
-Construct* construct(Thread* th, uint64_t code) {
-  return th->constructs.get(code);
+// x's construct in th's tables, looked up once per thread that runs it.
+Construct* construct(Thread* th, Task& x) {
+  if (x.construct_owner == th->index + 1) return x.construct;
+  x.construct = th->constructs.get(x.code);
+  x.construct_owner = x.construct ? th->index + 1 : 0;
+  return x.construct;
 }
 
 void set_active(Thread* th, Task& x, int delta) {
-  Construct* c = construct(th, x.code);
+  Construct* c = construct(th, x);
   if (delta > 0) {
     ++th->active;
     if (th->active > th->max_active) th->max_active = th->active;
@@ -183,7 +174,7 @@ void enter_stub(Thread* th, Task& task, uint64_t now) {
   if (th->implicit_depth == 0) return;
   Task* imp = th->implicit[th->implicit_depth - 1].task;
   if (!imp) return;
-  push_child(*imp, k(NK::kStub), 0, task.code, FrameType::kStub, now, uint64_t(&task));
+  push_child(th, *imp, k(NK::kStub), 0, task.code, FrameType::kStub, now, uint64_t(&task));
   task.stub_owner = imp;
 }
 
@@ -201,12 +192,16 @@ void stop_counters(Thread* th, Task& x) {
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
   int n = read_counters(th->counters, v);
+  if (n == 0) ++th->bad_counter_samples;
+  if (!x.counters_started) return;
+  x.counters_started = false;
   for (int i = 0; i < n; ++i) x.counter_sum[i] += v[i] - x.counter_start[i];
 }
 
 void start_counters(Thread* th, Task& x) {
   if (!th->counters.open()) return;
-  read_counters(th->counters, x.counter_start);
+  x.counters_started = read_counters(th->counters, x.counter_start) > 0;
+  if (!x.counters_started) ++th->bad_counter_samples;
 }
 
 void resume(Thread* th, Task& x, uint64_t now) {
@@ -219,7 +214,7 @@ void resume(Thread* th, Task& x, uint64_t now) {
   }
   while (x.depth && x.frames[x.depth - 1].type == FrameType::kSched) close_top(th, x, now);
   if (x.implicit) return;
-  Construct* c = construct(th, x.code);
+  Construct* c = construct(th, x);
   if (x.thread != th->index) {
     // An untied task resumed on another thread: its count of active instances moves here (the
     // other thread's tables are its own; its count stays until the run's end).
@@ -236,7 +231,7 @@ void resume(Thread* th, Task& x, uint64_t now) {
 }
 
 void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
-  if (yield) push_child(x, k(NK::kTaskyield), 0, 0, FrameType::kSched, now);
+  if (yield) push_child(th, x, k(NK::kTaskyield), 0, 0, FrameType::kSched, now);
   if (x.implicit || !x.running) return;
   exit_stub(th, x, now);
   stop_counters(th, x);
@@ -247,14 +242,20 @@ void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
 void task_begin(Thread* th, Task& x, uint64_t now) {
   x.started = true;
   x.thread = th->index;
-  g_ready.fetch_sub(1, std::memory_order_relaxed);
-  if (Construct* c = construct(th, x.code)) {
+  add_ready(th, -1);
+  if (Construct* c = construct(th, x)) {
     ++c->instances;
     c->start_delay.add(now > x.created ? now - x.created : 0);
   }
   set_active(th, x, +1);
   resume(th, x, now);
-  push(x, 0, k(NK::kTask), 0, x.code, FrameType::kRoot, now);
+  Construct* c = construct(th, x);
+  Node* root = c ? c->root : nullptr;
+  if (!root) {
+    root = child_node(th, nullptr, 0, k(NK::kTask), 0, x.code);
+    if (c) c->root = root;
+  }
+  push_node(th, x, root, 0, k(NK::kTask), 0, x.code, FrameType::kRoot, now, 0);
 }
 
 void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
@@ -263,7 +264,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   while (x.depth) close_top(th, x, now);
   if (x.running) exit_stub(th, x, now);
   x.running = false;
-  if (Construct* c = construct(th, x.code)) {
+  if (Construct* c = construct(th, x)) {
     c->time.add(total);
     if (!finished) ++c->unfinished;
     if (th->counters.open()) {
@@ -277,7 +278,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
 void resolve_pending(Thread* th, uint64_t now, bool switched_out) {
   Task* creator = th->pending_creator;
   th->pending_creator = nullptr;
-  if (Construct* c = construct(th, th->pending_code)) {
+  if (Construct* c = th->pending_construct) {
     c->creation.add(now > th->pending_since ? now - th->pending_since : 0);
   }
   if (!creator || !creator->depth ||
@@ -323,7 +324,7 @@ Thread* this_thread_profile() {
   if (__builtin_expect(th != nullptr, 1)) return th;
   uint32_t index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
   if (index >= kMaxThreadsProfiled) return nullptr;
-  th = static_cast<Thread*>(std::calloc(1, sizeof(Thread)));
+  th = static_cast<Thread*>(std::aligned_alloc(alignof(Thread), sizeof(Thread)));
   if (!th) return nullptr;
   new (th) Thread{};
   th->index = index;
@@ -355,7 +356,7 @@ void close_thread(Thread* th, uint64_t now, bool own) {
     while (th->implicit_depth) end_implicit(th, th->implicit[th->implicit_depth - 1].task, now);
   }
   if (th->ended) return;
-  close_interval(th, now);
+  close_interval(th, now, th->state);
   th->end = now;
   th->ended = true;
 }
@@ -371,7 +372,7 @@ void on_thread_begin(Thread* th, bool initial, uint64_t now) {
 
 void on_thread_end(Thread* th, uint64_t now) {
   on_other(th, now);
-  close_interval(th, now);
+  close_interval(th, now, th->state);
   th->end = now;
   th->ended = true;
 }
@@ -399,7 +400,7 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
   r->since = r->created = now;
   if (initial) {
     r->initial = true;
-    push(*r, 0, k(NK::kProgram), 0, 0, FrameType::kRoot, now);
+    push(th, *r, 0, k(NK::kProgram), 0, 0, FrameType::kRoot, now);
   } else {
     uint64_t parent = 0;
     if (region) {
@@ -407,7 +408,7 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
       r->parallel_code = region->code;
       if (region->thread == th->index) r->encountering = region->encountering;
     }
-    push(*r, parent, k(NK::kParallel), 0, r->parallel_code, FrameType::kRoot, now);
+    push(th, *r, parent, k(NK::kParallel), 0, r->parallel_code, FrameType::kRoot, now);
   }
   if (th->implicit_depth < Thread::kMaxNesting) {
     th->implicit[th->implicit_depth++] = {r, th->current};
@@ -426,19 +427,22 @@ void on_implicit_end(Thread* th, Task* t, uint64_t now) {
 Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
   on_other(th, now);
   if (flags & 0x10) return nullptr;  // taskwait depend(...): the taskwait, not a task
-  if (Construct* c = construct(th, code)) ++c->created;
+  Construct* c = th->constructs.get(code);
+  if (c) ++c->created;
   Task* x = alloc_task(th);
   if (!x) return nullptr;
   x->code = code;
+  x->construct = c;
+  x->construct_owner = c ? th->index + 1 : 0;
   x->created = now;
-  g_ready.fetch_add(1, std::memory_order_relaxed);
+  add_ready(th, +1);
   Task* creator = th->current;
-  th->pending_code = code;
+  th->pending_construct = c;
   th->pending_since = now ? now : 1;
   th->pending_creator = nullptr;
   if (!creator) return x;
   th->pending_creator = creator;
-  push_child(*creator, k(NK::kCreate), 0, code, FrameType::kCreate, now);
+  push_child(th, *creator, k(NK::kCreate), 0, code, FrameType::kCreate, now);
   return x;
 }
 
@@ -464,9 +468,9 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now) 
           task_end(th, *prior, now, true);
         } else {
           if (status == 3) {
-            if (Construct* c = construct(th, prior->code)) ++c->discarded;
+            if (Construct* c = construct(th, *prior)) ++c->discarded;
           }
-          g_ready.fetch_sub(1, std::memory_order_relaxed);
+          add_ready(th, -1);
           free_task(th, prior);
         }
         break;
@@ -500,7 +504,7 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
         code == r->parallel_code) {
       code = 0;
     }
-    push_child(*r, kind, sub, code, FrameType::kRegion, now, match);
+    push_child(th, *r, kind, sub, code, FrameType::kRegion, now, match);
     if (wait) ++r->waits;
   } else {
     uint64_t closed = 0;
@@ -528,6 +532,21 @@ void on_wait(Thread* th, bool begin, uint64_t now) {
     --r->waits;
   }
   refresh(th, now);
+}
+
+void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
+              uint64_t now) {
+  on_other(th, now);
+  Task* r = th->current;
+  if (!r) return;
+  if (acquire) {
+    // A test lock may fail, with no `acquired` to end the wait: not followed (as the trace's).
+    if (kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock) return;
+    push_child(th, *r, k(NK::kMutexWait), kind, code, FrameType::kMutex, now, wait_id);
+  } else if (r->depth && r->frames[r->depth - 1].type == FrameType::kMutex &&
+             r->frames[r->depth - 1].match == wait_id) {
+    close_top(th, *r, now);
+  }
 }
 
 }  // namespace tasklens::recorder::prof

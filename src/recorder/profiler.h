@@ -6,6 +6,7 @@
 // the live tasks; nothing here throws or prints into the program's output.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "recorder/profile_tables.h"
@@ -13,10 +14,12 @@
 
 namespace tasklens::recorder::prof {
 
-enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub };
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex };
 
 struct Frame {
   uint64_t node, parent, code;
+  Node* n;         // the node in the tables of thread `owner` - 1 (0: none, look it up by key)
+  uint32_t owner;
   uint64_t enter;  // the task's clock at enter
   uint64_t child;  // inclusive time of closed children
   uint64_t match;  // what ends it
@@ -29,6 +32,8 @@ struct Frame {
 // One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task.
 struct Task {
   uint64_t code = 0;  // explicit: its construct
+  Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
+  uint32_t construct_owner = 0;
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
@@ -39,8 +44,9 @@ struct Task {
   Frame* frames = nullptr;
   uint32_t depth = 0, cap = 0;
   Task* next_free = nullptr;
+  bool counters_started = false;  // the fragment's start was read: its end may give a delta
   uint64_t counter_sum[kMaxCounters] = {};    // deltas over the fragments so far
-  uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began
+  uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began: keep last
 };
 
 // A parallel region: held in the runtime's ompt_data_t of the region.
@@ -64,17 +70,25 @@ struct Thread {
   } implicit[kMaxNesting] = {};
   uint32_t implicit_depth = 0;
   Task* pending_creator = nullptr;  // a creation lasts until this thread's next callback
-  uint64_t pending_code = 0, pending_since = 0;
+  Construct* pending_construct = nullptr;
+  uint64_t pending_since = 0;
   uint32_t active = 0, max_active = 0;
   uint64_t thread_time = 0;
   uint64_t work_code = 0;  // the last worksharing construct that ended here
   uint64_t unmatched_ends = 0;
+  uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
   // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
   bool initial = false, ended = false;
   State state = State::kRuntime;
   uint64_t begin = 0, end = 0, state_since = 0;
   bool ready_at_since = false;
   uint64_t work = 0, overhead = 0, idle = 0, serial = 0;
+  // Explicit tasks this thread created minus those it started or discarded (the sum over the
+  // threads: the tasks ready), on a cache line of its own: the other threads read it.
+  struct alignas(64) Ready {
+    std::atomic<int64_t> count{0};
+    char pad[64 - sizeof(std::atomic<int64_t>)];
+  } ready;
   // perf_event counters (task_counters.h), none open when not asked for.
   ThreadCounters counters;
   // Freed task records, reused: at most kMaxFree kept, the rest go back to malloc.
@@ -103,6 +117,10 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now);
 void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
                uint64_t now);
 void on_wait(Thread* th, bool begin, uint64_t now);
+// A mutex (critical, lock, ordered, atomic; `kind` an ompt_mutex_t) the current task waits for
+// (`acquire`) or got (acquired, or a nest lock taken again by its owner): a mutex_wait node.
+void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
+              uint64_t now);
 // Any other callback: ends a pending creation.
 void on_other(Thread* th, uint64_t now);
 

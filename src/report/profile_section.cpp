@@ -231,6 +231,12 @@ class ProfileSection : public Section {
       out += fmt::format("  note: {} end events had no open region (damaged trace?)\n",
                          p.unmatched_ends);
     }
+    if (p.bad_counter_samples) {
+      out += fmt::format(
+          "  note: {} counter samples were damaged or could not be read: the counters' sums per "
+          "task miss what they measured\n",
+          p.bad_counter_samples);
+    }
   }
 
   nlohmann::json json(const ReportContext& ctx) override {
@@ -239,7 +245,8 @@ class ProfileSection : public Section {
                            {"total_time_ns", p.total_time_ns},
                            {"thread_time_ns", p.thread_time_ns},
                            {"max_active_tasks_per_thread", p.max_active_per_thread},
-                           {"unmatched_ends", p.unmatched_ends}};
+                           {"unmatched_ends", p.unmatched_ends},
+                           {"bad_counter_samples", p.bad_counter_samples}};
     prof["trees"] = nlohmann::json::array();
     for (uint32_t r : p.roots) prof["trees"].push_back(node_json(p, r, ctx));
     prof["task_trees"] = nlohmann::json::array();

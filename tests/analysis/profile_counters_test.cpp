@@ -140,6 +140,7 @@ TEST(ProfileCounters, DamagedSamplesAreBoundedAndIgnored) {
   const Profile& p = pass.result();
   EXPECT_EQ(construct(p, kTaskA).counters.at(0).second.sum, 60u);
   EXPECT_EQ(pass.bad_counter_samples(), 4u);
+  EXPECT_EQ(p.bad_counter_samples, 4u);  // what the report shows (profile.bad_counter_samples)
 }
 
 // A trace with samples but no counter names (metadata damaged or cut): nothing is attributed.

@@ -46,6 +46,8 @@ void check_fresh_memory(const std::string& mode) {
   }
   JsonReport rep = report_json(dir, {"--profile"});
   ASSERT_EQ(rep.command.status, 0) << rep.command.err;
+  // Every sample read and recorded whole: the report says none was lost.
+  EXPECT_EQ(rep.doc["profile"]["bad_counter_samples"], 0u);
   const json& tasks = rep.doc["tasks"];
   ASSERT_EQ(tasks.size(), 2u);
   const json* fresh = &tasks[0];

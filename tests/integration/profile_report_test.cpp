@@ -94,8 +94,9 @@ TEST(ProfileReport, JsonKeys) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   const nlohmann::json& p = j["profile"];
-  for (const char* key : {"threads", "total_time_ns", "thread_time_ns",
-                          "max_active_tasks_per_thread", "unmatched_ends", "trees", "task_trees"}) {
+  for (const char* key :
+       {"threads", "total_time_ns", "thread_time_ns", "max_active_tasks_per_thread",
+        "unmatched_ends", "bad_counter_samples", "trees", "task_trees"}) {
     EXPECT_TRUE(p.contains(key)) << key;
   }
   const nlohmann::json& program = p["trees"][0];

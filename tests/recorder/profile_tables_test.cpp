@@ -91,5 +91,26 @@ TEST(ProfileTables, GrowKeepsEveryEntry) {
   t.release();
 }
 
+// The profiler keeps pointers to nodes and constructs in its frames and task records: growing a
+// table must not move its entries.
+TEST(ProfileTables, EntriesDoNotMoveWhenTheTableGrows) {
+  NodeTable t;
+  Node* first = t.get(node_key(0, 1, 0, 1), 0, 1, 0, 1);
+  ASSERT_NE(first, nullptr);
+  first->metrics.visits = 42;
+  for (uint64_t i = 2; i <= 1000; ++i) ASSERT_NE(t.get(node_key(0, 1, 0, i), 0, 1, 0, i), nullptr);
+  EXPECT_GT(t.cap, 64u);
+  EXPECT_EQ(t.find(node_key(0, 1, 0, 1)), first);
+  EXPECT_EQ(first->metrics.visits, 42u);
+  ConstructTable c;
+  Construct* c1 = c.get(0x10);
+  c1->created = 3;
+  for (uint64_t i = 0x11; i < 0x11 + 500; ++i) ASSERT_NE(c.get(i), nullptr);
+  EXPECT_EQ(c.get(0x10), c1);
+  EXPECT_EQ(c1->created, 3u);
+  EXPECT_EQ(c.used, 501u);
+  t.release(), c.release();
+}
+
 }  // namespace
 }  // namespace tasklens::recorder::prof

@@ -1,0 +1,64 @@
+// Profile mode's per-thread breakdown, online (docs/PROFILE-MODE.md, Limits: approximate): each
+// thread's time split into work, serial, overhead and idleness as its current task changes state.
+#include "recorder/profile_breakdown.h"
+
+namespace tasklens::recorder::prof {
+
+namespace {
+
+State state_of(const Thread* th) {
+  const Task* t = th->current;
+  if (!t || t->waits) return State::kRuntime;
+  if (t->initial && th->implicit_depth == 1) return State::kSerial;
+  return State::kWork;
+}
+
+// Explicit tasks created and not yet started, "some task is ready" for the breakdown: the sum of
+// the threads' own counts (each written by its thread alone, without a locked instruction; read
+// by all, at the ends of the threads' waits only).
+bool some_task_ready() {
+  int64_t ready = 0;
+  uint32_t n = thread_count();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (const Thread* th = thread_at(i)) ready += th->ready.count.load(std::memory_order_relaxed);
+  }
+  return ready > 0;
+}
+
+}  // namespace
+
+void close_interval(Thread* th, uint64_t now, State next) {
+  uint64_t d = now > th->state_since ? now - th->state_since : 0;
+  bool ready = (th->state == State::kRuntime || next == State::kRuntime) && some_task_ready();
+  switch (th->state) {
+    case State::kWork:
+      th->work += d;
+      break;
+    case State::kSerial:
+      th->serial += d;
+      break;
+    case State::kRuntime: {
+      // Overhead while a task is ready, idleness while none is: sampled at both ends.
+      if (ready && th->ready_at_since) {
+        th->overhead += d;
+      } else if (!ready && !th->ready_at_since) {
+        th->idle += d;
+      } else {
+        th->overhead += d / 2;
+        th->idle += d - d / 2;
+      }
+      break;
+    }
+  }
+  th->state_since = now;
+  th->ready_at_since = ready;
+}
+
+void refresh(Thread* th, uint64_t now) {
+  State s = state_of(th);
+  if (s == th->state) return;
+  close_interval(th, now, s);
+  th->state = s;
+}
+
+}  // namespace tasklens::recorder::prof
