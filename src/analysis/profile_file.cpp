@@ -29,8 +29,12 @@ constexpr uint64_t kProfileVersion = 1;  // what profile_writer.cpp writes
 // gigabytes.
 constexpr uint64_t kThreadGapSlack = 64;
 
-std::string elem(const std::string& where, size_t i) { return where + "[" + std::to_string(i) + "]"; }
-std::string at(const std::string& where, const char* k) { return where.empty() ? k : where + "." + k; }
+std::string elem(const std::string& where, size_t i) {
+  return where + "[" + std::to_string(i) + "]";
+}
+std::string at(const std::string& where, const char* k) {
+  return where.empty() ? k : where + "." + k;
+}
 
 // Reads members, keeping the first problem; after one, every read gives a default.
 class Checked {
@@ -48,8 +52,12 @@ class Checked {
     fail(at(where, k), "missing");
     return nullptr;
   }
-  const json& object(const json& v, const std::string& where) { return typed(v, json::value_t::object, where); }
-  const json& array(const json& v, const std::string& where) { return typed(v, json::value_t::array, where); }
+  const json& object(const json& v, const std::string& where) {
+    return typed(v, json::value_t::object, where);
+  }
+  const json& array(const json& v, const std::string& where) {
+    return typed(v, json::value_t::array, where);
+  }
   const json& array(const json& o, const char* k, const std::string& where) {
     const json* v = member(o, k, where);
     return v ? array(*v, at(where, k)) : kNull;
@@ -63,7 +71,8 @@ class Checked {
     if (n > limit) fail(where, std::to_string(n) + ", above " + std::to_string(limit));
     return n > limit ? 0 : n;
   }
-  uint64_t count(const json& o, const char* k, const std::string& where, uint64_t limit = UINT64_MAX) {
+  uint64_t count(const json& o, const char* k, const std::string& where,
+                 uint64_t limit = UINT64_MAX) {
     const json* v = member(o, k, where);
     return v ? count(*v, at(where, k), limit) : 0;
   }
@@ -84,7 +93,8 @@ class Checked {
     std::string s = text(*v, at(where, k));
     char* end = nullptr;
     uint64_t a = s.size() > 2 && s.size() <= 18 && s[0] == '0' && s[1] == 'x'
-                     ? std::strtoull(s.c_str() + 2, &end, 16) : 0;
+                     ? std::strtoull(s.c_str() + 2, &end, 16)
+                     : 0;
     if (!end || *end || s[2] == '-' || s[2] == '+' || s[2] == ' ') {
       fail(at(where, k), describe(*v) + ", not a hex address");
       return 0;
@@ -119,7 +129,8 @@ class Checked {
   inline static const json kNull;
   const json& typed(const json& v, json::value_t type, const std::string& where) {
     if (v.type() == type) return v;
-    fail(where, describe(v) + (type == json::value_t::array ? ", not an array" : ", not an object"));
+    fail(where,
+         describe(v) + (type == json::value_t::array ? ", not an array" : ", not an object"));
     return kNull;
   }
   static std::string describe(const json& v) {
@@ -190,9 +201,11 @@ void read_threads(const json& threads, Checked& in, ProfileModeData& d) {
 
 ProfileNode read_node(const json& n, const std::string& where, uint32_t threads, Checked& in) {
   ProfileNode node;
-  std::string kind = in.text(n.is_object() && n.contains("kind") ? n["kind"] : json(), at(where, "kind"));
+  std::string kind =
+      in.text(n.is_object() && n.contains("kind") ? n["kind"] : json(), at(where, "kind"));
   node.kind = kind_named(kind);
-  if (node.kind == NodeKind::kCount) in.fail(at(where, "kind"), "\"" + kind + "\", not a node kind");
+  if (node.kind == NodeKind::kCount)
+    in.fail(at(where, "kind"), "\"" + kind + "\", not a node kind");
   node.sub = uint16_t(in.count(n, "sub", where, UINT16_MAX));
   node.code = in.address(n, "code", where);
   node.threads.resize(threads);
@@ -202,8 +215,9 @@ ProfileNode read_node(const json& n, const std::string& where, uint32_t threads,
     const json& row = in.array(rows[r], rw);
     if (!row.is_array()) break;
     if (row.size() != 5) {
-      in.fail(rw, std::to_string(row.size()) + " members, not 5 (thread, visits, fragments, "
-                  "inclusive, exclusive)");
+      in.fail(rw, std::to_string(row.size()) +
+                      " members, not 5 (thread, visits, fragments, "
+                      "inclusive, exclusive)");
       break;
     }
     if (threads == 0) {
@@ -232,8 +246,10 @@ bool fold_deep_nodes(std::vector<ProfileNode>& all, Checked& in) {
   std::vector<std::vector<uint32_t>> children(all.size());
   std::vector<uint32_t> queue;
   for (uint32_t i = 0; i < all.size(); ++i) {
-    if (all[i].parent == kNoNode) queue.push_back(i);
-    else children[all[i].parent].push_back(i);
+    if (all[i].parent == kNoNode)
+      queue.push_back(i);
+    else
+      children[all[i].parent].push_back(i);
   }
   std::vector<uint32_t> level(all.size(), 0), host(all.size(), kNoNode);
   for (uint32_t r : queue) level[r] = 1, host[r] = r;
@@ -354,9 +370,9 @@ void sort_profile(Profile& p) {
   };
   for (ProfileNode& n : p.nodes) std::stable_sort(n.children.begin(), n.children.end(), hotter);
   std::stable_sort(p.roots.begin(), p.roots.end(), hotter);
-  std::stable_sort(p.tasks.begin(), p.tasks.end(), [](const TaskConstruct& a, const TaskConstruct& b) {
-    return a.time.sum > b.time.sum;
-  });
+  std::stable_sort(
+      p.tasks.begin(), p.tasks.end(),
+      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
   p.task_roots.clear();
   for (const TaskConstruct& c : p.tasks) {
     if (c.root != kNoNode) p.task_roots.push_back(c.root);
@@ -369,7 +385,8 @@ std::string why_no_profile(const format::Metadata& m) {
   // The recorder writes profile.json at the program's normal end only: a signal handler may not
   // merge the threads' tables (malloc), so its marker is experiment.json's end_reason.
   if (m.end_reason.rfind("signal", 0) == 0) {
-    return "the run ended by " + m.end_reason + " (experiment.json's end_reason); profile mode "
+    return "the run ended by " + m.end_reason +
+           " (experiment.json's end_reason); profile mode "
            "writes its profile at a normal end only";
   }
   if (m.status == "running") {
@@ -390,7 +407,8 @@ Result<ProfileModeData> read_profile_mode(const format::Experiment& x) {
   Checked check(path, x.clock);
   uint64_t version = check.count(j, pkey::kVersion, "");
   if (!check.failed() && version != kProfileVersion) {
-    check.fail(pkey::kVersion, std::to_string(version) + ", a version this tasklens does not read (" +
+    check.fail(pkey::kVersion, std::to_string(version) +
+                                   ", a version this tasklens does not read (" +
                                    std::to_string(kProfileVersion) + ")");
   }
   ProfileModeData d;
@@ -421,8 +439,9 @@ Result<ProfileModeData> read_profile_mode(const format::Experiment& x) {
       "ready is sampled at both ends of each wait), with no per-region split, time series or "
       "creation estimate; preemption is not measured");
   if (overflow) {
-    d.notes.push_back("profile mode: the recorder ran out of memory for its tables; some call "
-                      "paths or constructs are missing");
+    d.notes.push_back(
+        "profile mode: the recorder ran out of memory for its tables; some call "
+        "paths or constructs are missing");
   }
   return d;
 }

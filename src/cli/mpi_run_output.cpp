@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/run_output.h"
@@ -27,7 +26,8 @@ bool clear_stale_ranks(const std::string& dir, long size, bool force, std::strin
     if (size <= 0 || r.rank < size) continue;  // an unknown size: nothing to tell stale
     std::error_code ec;
     if (!force) {
-      *error = r.dir + " is a rank of an earlier run of more ranks; choose another -o, or "
+      *error = r.dir +
+               " is a rank of an earlier run of more ranks; choose another -o, or "
                "--force to replace it";
       return false;
     }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/mpi_run_output.h"
 #include "format/mpi_run.h"
 #include "support/trace_builder.h"
 
@@ -58,8 +59,9 @@ TEST(MpiRankOutput, RanksOfAnEarlierLargerRunAreRefusedWithoutForce) {
   std::string error;
   EXPECT_FALSE(cli::claim_mpi_rank_output(dir, 0, 2, /*force=*/false, {"prog"}, &out, &error));
   if (out.fd >= 0) close(out.fd);
-  EXPECT_EQ(error, dir + "/rank-2 is a rank of an earlier run of more ranks; choose another -o, "
-                         "or --force to replace it");
+  EXPECT_EQ(error, dir +
+                       "/rank-2 is a rank of an earlier run of more ranks; choose another -o, "
+                       "or --force to replace it");
   EXPECT_EQ(ranks_in(dir), (std::vector<int64_t>{2, 3}));  // nothing made, nothing removed
 }
 
