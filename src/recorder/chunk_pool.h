@@ -59,7 +59,7 @@ class ChunkPool {
   Chunk* pop_all_full();
   bool full_queue_empty() const { return full_.load(std::memory_order_acquire) == nullptr; }
 
-  // Gives the next `chunks` never-used chunks their pages now (the writer thread, at each round),
+  // Gives the next `chunks` never-used chunks their pages now (start-up and the writer thread),
   // so that the threads do not take page faults on the hot path.
   void warm_ahead(size_t chunks);
 

@@ -104,8 +104,7 @@ void Writer::loop() {
     drain();
     drain_switch_records(dirfd_, links_.threads);
     if (crash_.load(std::memory_order_acquire)) break;
-    // Pages for the chunks next in line, but not at the end of the run (they would not be used).
-    if (!stop_.load(std::memory_order_acquire)) pool_->warm_ahead(kWarmChunks);
+    pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
     uint64_t now_ns = last_ns_.load(std::memory_order_relaxed);
     if (now_ns - last_metadata_ns > 1000000000ull) {
