@@ -2,9 +2,9 @@
 // "what_if"; the model: docs/WHAT-IF.md).
 #include "report/what_if_section.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "format/plural.h"
 #include "report/text_format.h"
@@ -18,13 +18,20 @@ using simulate::WhatIf;
 
 const char* flattening_key(Flattening f) {
   switch (f) {
-    case Flattening::kNone: return "none";
-    case Flattening::kCreation: return "creation";
-    case Flattening::kOverhead: return "overhead";
-    case Flattening::kDependences: return "dependences";
-    case Flattening::kSpan: return "span";
-    case Flattening::kSerial: return "serial";
-    case Flattening::kIdle: return "idle";
+    case Flattening::kNone:
+      return "none";
+    case Flattening::kCreation:
+      return "creation";
+    case Flattening::kOverhead:
+      return "overhead";
+    case Flattening::kDependences:
+      return "dependences";
+    case Flattening::kSpan:
+      return "span";
+    case Flattening::kSerial:
+      return "serial";
+    case Flattening::kIdle:
+      return "idle";
   }
   return "none";
 }
@@ -38,25 +45,29 @@ std::string flattening_text(const WhatIf& w) {
   std::string why;
   switch (w.flattening) {
     case Flattening::kCreation:
-      why = "one task creates the tasks one after another, and its creation strand bounds the run "
-            "(see --graph)";
+      why =
+          "one task creates the tasks one after another, and its creation strand bounds the run "
+          "(see --graph)";
       break;
     case Flattening::kOverhead:
-      why = fmt::format("the scheduling cost of the tasks ({} each) grows to a quarter of the work "
-                        "or more: make the tasks larger (a cut-off)",
-                        duration(w.schedule_ns));
+      why = fmt::format(
+          "the scheduling cost of the tasks ({} each) grows to a quarter of the work "
+          "or more: make the tasks larger (a cut-off)",
+          duration(w.schedule_ns));
       break;
     case Flattening::kDependences:
-      why = fmt::format("the critical path ({}), mostly a chain of dependences, is all that is left",
-                        duration(w.span_ns));
+      why =
+          fmt::format("the critical path ({}), mostly a chain of dependences, is all that is left",
+                      duration(w.span_ns));
       break;
     case Flattening::kSpan:
       why = fmt::format("the critical path ({}) is all that is left", duration(w.span_ns));
       break;
     case Flattening::kSerial:
-      why = fmt::format("the serial code ({} outside parallel regions and before the first) is "
-                        "most of the time left (Amdahl)",
-                        duration(w.serial_ns));
+      why = fmt::format(
+          "the serial code ({} outside parallel regions and before the first) is "
+          "most of the time left (Amdahl)",
+          duration(w.serial_ns));
       break;
     case Flattening::kIdle:
       why = "threads find too few tasks to steal: too little parallelism when they look";
@@ -93,15 +104,14 @@ simulate::WhatIfOptions options_of(const ReportOptions& options) {
 
 class WhatIfSection : public Section {
  public:
-  explicit WhatIfSection(const ReportOptions& options)
-      : pass_(options_of(options)) {}
+  explicit WhatIfSection(const ReportOptions& options) : pass_(options_of(options)) {}
   replay::Pass& pass() override { return pass_; }
 
   void text(const ReportContext& ctx, std::string& out) override {
     const WhatIf& w = pass_.result();
     std::string how =
         w.schedule_estimate == simulate::Estimate::kTaskStarts
-            ? fmt::format("the median of {} task starts", count(w.schedule_samples))
+            ? fmt::format("the trimmed mean of {} task starts", count(w.schedule_samples))
             : fmt::format("the breakdown's overhead {} / {} tasks", duration(w.overhead_ns),
                           count(w.tasks_started));
     if (w.combination == simulate::Combination::kMedianWork) {
@@ -114,9 +124,13 @@ class WhatIfSection : public Section {
         "task ({})\n",
         format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
         count(w.fragments), duration(w.schedule_ns), how);
+    if (w.taskwait_samples) {
+      out += fmt::format("  taskwait {} each (the trimmed mean of {} with nothing to wait for)\n",
+                         duration(w.taskwait_ns), count(w.taskwait_samples));
+    }
     for (const WhatIf::Creation& c : w.creation) {
       if (w.creation.size() < 2 || c.schedule_estimate != simulate::Estimate::kTaskStarts) continue;
-      out += fmt::format("    {}: scheduling {} per task (median of {}), creation {}\n",
+      out += fmt::format("    {}: scheduling {} per task (trimmed mean of {}), creation {}\n",
                          ctx.symbols.short_name(c.codeptr), duration(c.schedule_ns),
                          count(c.schedule_samples), duration(c.ns));
     }
@@ -143,21 +157,22 @@ class WhatIfSection : public Section {
                          format::plural(simulate::kMaxWorkers, "thread"));
     }
     const bool spread = w.recordings > 1;
-    out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}{}\n", "threads",
-                       "predicted", "speedup", "efficiency", "Brent: lower", "upper",
+    out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}{}\n", "threads", "predicted",
+                       "speedup", "efficiency", "Brent: lower", "upper",
                        spread ? "  recordings: min .. max" : "");
     for (const simulate::Prediction& p : w.predictions) {
       double speedup = p.sim.wall_ns ? double(w.one_thread_ns) / double(p.sim.wall_ns) : 0;
       std::string range;
       if (!p.wall_by_recording_ns.empty()) {
-        auto [lo, hi] = std::minmax_element(p.wall_by_recording_ns.begin(),
-                                            p.wall_by_recording_ns.end());
+        auto [lo, hi] =
+            std::minmax_element(p.wall_by_recording_ns.begin(), p.wall_by_recording_ns.end());
         range = fmt::format("  {} .. {}", duration(*lo), duration(*hi));
       }
-      out += fmt::format("  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}{}\n", p.threads,
-                         duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads,
-                         duration(p.brent_lower_ns), duration(p.brent_upper_ns), range,
-                         p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
+      out += fmt::format(
+          "  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}{}\n", p.threads,
+          duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads, duration(p.brent_lower_ns),
+          duration(p.brent_upper_ns), range,
+          p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
     }
     std::string flat = flattening_text(w);
     if (!flat.empty()) out += "  " + flat + "\n";
@@ -194,6 +209,8 @@ class WhatIfSection : public Section {
                         {"tasks_started", w.tasks_started},
                         {"schedule_estimate", simulate::estimate_key(w.schedule_estimate)},
                         {"schedule_samples", w.schedule_samples},
+                        {"taskwait_ns", w.taskwait_ns},
+                        {"taskwait_samples", w.taskwait_samples},
                         {"ran_immediately", w.ran_immediately},
                         {"ran_immediately_team_of_one", w.ran_immediately_team_of_one},
                         {"flattens_at", w.flattens_at},
@@ -221,8 +238,8 @@ class WhatIfSection : public Section {
                        {"brent_upper_ns", p.brent_upper_ns},
                        {"stalled", p.sim.stalled}});
       if (!p.wall_by_recording_ns.empty()) {
-        auto [lo, hi] = std::minmax_element(p.wall_by_recording_ns.begin(),
-                                            p.wall_by_recording_ns.end());
+        auto [lo, hi] =
+            std::minmax_element(p.wall_by_recording_ns.begin(), p.wall_by_recording_ns.end());
         preds.back()["wall_min_ns"] = *lo;
         preds.back()["wall_max_ns"] = *hi;
         preds.back()["wall_by_recording_ns"] = p.wall_by_recording_ns;

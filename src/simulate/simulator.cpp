@@ -22,6 +22,7 @@ struct TaskState {
   uint32_t wait_gen = 0;
   Wait wait = Wait::kNone;
   bool created = false;
+  bool inlined = false;  // run inline in its creator by the cut-off
 };
 
 struct Group {
@@ -427,6 +428,7 @@ class Simulation {
     bool cut = d.construct != kNone && dag_.constructs[d.construct].group == cfg_.cutoff_construct;
     if (cut && d.depth > cfg_.cutoff_depth && d.preds == 0 && d.succs == 0) {
       ++result_.inlined;
+      c.inlined = true;
       if (d.construct < costs_.creation_ns.size()) wk.credit += costs_.creation_ns[d.construct];
       start(child, w);
       return;
@@ -536,6 +538,11 @@ class Simulation {
         }
         case DagItem::kTaskwait:
           if (s.live_children) s.wait = Wait::kTaskwait;
+          if (costs_.taskwait_ns && !s.inlined) {
+            result_.overhead_ns += costs_.taskwait_ns;
+            schedule(w, now_ + costs_.taskwait_ns);
+            return;
+          }
           break;
         case DagItem::kGroupBegin: {
           Group g;

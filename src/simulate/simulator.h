@@ -16,7 +16,8 @@
 // Outermost parallel regions get a team of P (the implicit tasks of a recorded team larger than P
 // run in turn on worker number mod P, phase by phase between barriers); nested regions get a team
 // of one. Each deferred task start costs SimCosts::schedule_ns (or its construct's
-// schedule_by_construct) of the worker's time.
+// schedule_by_construct) of the worker's time, each taskwait SimCosts::taskwait_ns (none in a
+// task inlined by a cut-off: its code would have no taskwait).
 //
 // At most kMaxWorkers workers (a larger count is simulated with kMaxWorkers: SimResult::threads
 // says which). Time: O(items + tasks + failed steal attempts x (workers with tasks queued +
@@ -32,10 +33,11 @@
 namespace tasklens::simulate {
 
 struct SimCosts {
-  uint64_t schedule_ns = 0;            // per deferred task started
+  uint64_t schedule_ns = 0;  // per deferred task started
   // Per construct (TaskDag::constructs), where measured: replaces schedule_ns for its tasks.
   std::vector<uint64_t> schedule_by_construct;
-  std::vector<uint64_t> creation_ns;   // per construct (TaskDag::constructs): what inlining saves
+  std::vector<uint64_t> creation_ns;  // per construct (TaskDag::constructs): what inlining saves
+  uint64_t taskwait_ns = 0;           // per taskwait of a task that was not inlined
 };
 
 struct SimConfig {
@@ -49,17 +51,17 @@ struct SimConfig {
 };
 
 struct SimResult {
-  uint32_t threads = 0;       // simulated: SimConfig::threads, at most kMaxWorkers
+  uint32_t threads = 0;  // simulated: SimConfig::threads, at most kMaxWorkers
   uint64_t wall_ns = 0;
   uint64_t work_ns = 0;      // task bodies run (creation calls included)
-  uint64_t overhead_ns = 0;  // task scheduling charged
+  uint64_t overhead_ns = 0;  // task scheduling and taskwaits charged
   uint64_t idle_ns = 0;      // threads x wall - work - overhead
   uint64_t tasks = 0;        // explicit tasks run as tasks
   uint64_t inlined = 0;      // explicit tasks run inline (cut-off)
   uint64_t kept = 0;         // tasks of the cut-off construct still tasks
   uint64_t steals = 0;
-  uint64_t fragments = 0;    // work items simulated
-  bool stalled = false;      // nothing could run before the program's end (a damaged graph)
+  uint64_t fragments = 0;  // work items simulated
+  bool stalled = false;    // nothing could run before the program's end (a damaged graph)
 };
 
 SimResult simulate(const TaskDag& dag, const SimCosts& costs, const SimConfig& config);

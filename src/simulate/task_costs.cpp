@@ -17,6 +17,15 @@ uint64_t median_of(std::vector<uint64_t>& v) {
   return *mid;
 }
 
+uint64_t trimmed_mean_of(std::vector<uint64_t>& v) {
+  if (v.empty()) return 0;
+  const size_t cut = v.size() / 20;
+  std::sort(v.begin(), v.end());
+  unsigned __int128 sum = 0;
+  for (size_t i = cut; i < v.size() - cut; ++i) sum += v[i];
+  return uint64_t((sum + (v.size() - 2 * cut) / 2) / (v.size() - 2 * cut));
+}
+
 const ConstructCosts* TaskCosts::find(uint64_t codeptr) const {
   for (const ConstructCosts& c : constructs) {
     if (c.codeptr == codeptr) return &c;
@@ -27,6 +36,7 @@ const ConstructCosts* TaskCosts::find(uint64_t codeptr) const {
 void TaskCostPass::begin(const replay::ReplayInfo& info) {
   threads_.assign(info.threads, Thread{});
   samples_.clear();
+  taskwaits_.clear();
   result_ = TaskCosts{};
   ready_rise_ = ready_ = 0;
   preempted_.load(info.experiment, info.threads);
@@ -75,6 +85,22 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     th.created = 0;
   }
+  if (th.taskwait_task) {
+    // Its end, with nothing on this thread between but the taskwait's own wait records.
+    bool own_wait = false;
+    if (e.kind == Kind::kSyncRegion || e.kind == Kind::kSyncRegionWait) {
+      const auto sr = format::ev::SyncAny::of(e);
+      const uint64_t task = sr.task ? sr.task : m.thread(p).current;
+      own_wait = sr.sync_kind == uint16_t(format::SyncKind::kTaskwait) && task == th.taskwait_task;
+      if (own_wait && e.kind == Kind::kSyncRegion) {
+        if (sr.endpoint == uint8_t(format::Endpoint::kEnd)) {
+          taskwaits_.push_back(sample(p, th.taskwait_ns, e.time));
+        }
+        own_wait = false;
+      }
+    }
+    if (!own_wait) th.taskwait_task = 0;
+  }
   if (first_in && !th.working) {
     // From the end of its last body, or from when a task became ready if none was then.
     uint64_t from = std::max(th.body_end, ready_rise_);
@@ -86,6 +112,15 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
     th.created_ns = e.time;
     th.created_code = m.task_code(tc.task);
     th.created_undeferred = tc.flags & format::task_flag::kUndeferred;
+  } else if (e.kind == Kind::kSyncRegion) {
+    const auto sr = format::ev::SyncRegion::of(e);
+    const uint64_t task = sr.task ? sr.task : m.thread(p).current;
+    const replay::TaskInfo* t = m.task(task);
+    if (sr.sync_kind == uint16_t(format::SyncKind::kTaskwait) &&
+        sr.endpoint == uint8_t(format::Endpoint::kBegin) && t && t->live_children == 0) {
+      th.taskwait_task = task;
+      th.taskwait_ns = e.time;
+    }
   } else if (e.kind == Kind::kImplicitTask) {
     const auto it = format::ev::ImplicitTask::of(e);
     if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
@@ -108,12 +143,15 @@ void TaskCostPass::end(const replay::ReplayInfo&, const replay::TaskModel&) {
     c.schedule.samples = s.schedule.size();
     c.creation.samples = s.creation.size();
     all.insert(all.end(), s.schedule.begin(), s.schedule.end());
-    c.schedule.ns = median_of(s.schedule);
-    c.creation.ns = median_of(s.creation);
+    c.schedule.ns = trimmed_mean_of(s.schedule);
+    c.creation.ns = trimmed_mean_of(s.creation);
   }
   result_.schedule.samples = all.size();
-  result_.schedule.ns = median_of(all);
+  result_.schedule.ns = trimmed_mean_of(all);
+  result_.taskwait.samples = taskwaits_.size();
+  result_.taskwait.ns = trimmed_mean_of(taskwaits_);
   std::vector<Samples>().swap(samples_);
+  std::vector<uint64_t>().swap(taskwaits_);
 }
 
 }  // namespace tasklens::simulate

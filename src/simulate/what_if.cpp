@@ -119,8 +119,8 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
                             : run(1, kNone, 0);
   w.one_thread_ns = one.wall_ns;
   // The lower bound's work is at most what the simulation itself charges on one thread: it
-  // charges each construct's median creation and start costs, which under load lie below the
-  // recorded means, and a prediction must not beat its own bound.
+  // charges each construct's trimmed mean creation and start costs, which under load lie below
+  // the recorded means, and a prediction must not beat its own bound.
   const uint64_t one_busy = one.work_ns + one.overhead_ns;
   const uint64_t low_work = std::min(graph_work, one_busy - std::min(one_busy, w.outside_graph_ns));
   for (Prediction& pr : w.predictions) {
@@ -285,11 +285,14 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
     }
     costs.creation_ns.push_back(k.ns);
   }
+  costs.taskwait_ns = measured.taskwait.ns;
   result_ = predict(dag, graph_.result(), costs, options_);
   costs_ = costs;
   result_.creation = std::move(per);
   result_.schedule_estimate = from_starts ? Estimate::kTaskStarts : Estimate::kOverheadPerTask;
   result_.schedule_samples = measured.schedule.samples;
+  result_.taskwait_ns = measured.taskwait.ns;
+  result_.taskwait_samples = measured.taskwait.samples;
   result_.overhead_ns = tm;
   result_.tasks_started = started;
   result_.ran_immediately = measured.ran_immediately;

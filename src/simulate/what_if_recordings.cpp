@@ -134,6 +134,9 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
     }
     std::vector<const std::vector<uint64_t>*> schedule{&first.costs.schedule_by_construct};
     std::vector<const std::vector<uint64_t>*> creation{&first.costs.creation_ns};
+    v.assign(1, first.costs.taskwait_ns);
+    for (const MeasuredRecording& o : others) v.push_back(o.costs.taskwait_ns);
+    med.costs.taskwait_ns = median_of(v);
     v.assign(1, first.costs.schedule_ns);
     for (const MeasuredRecording& o : others) {
       schedule.push_back(&o.costs.schedule_by_construct);
@@ -157,6 +160,7 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
     w.outside_graph_ns = m.outside_graph_ns;
     w.preempted_ns = m.preempted_ns;
     w.schedule_ns = med.costs.schedule_ns;
+    w.taskwait_ns = med.costs.taskwait_ns;
     for (size_t c = 0; c < w.creation.size(); ++c) {
       if (c < med.costs.schedule_by_construct.size()) {
         w.creation[c].schedule_ns = med.costs.schedule_by_construct[c];
