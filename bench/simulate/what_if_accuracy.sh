@@ -10,7 +10,10 @@
 # predicts the run with the cut-off at depth 3 (`--what-if-cutoffs 3`), against the median of
 # RUNS real 2-thread runs of `tree 7 4 2 3`. The issue's bar: 20 %.
 # Run it on a quiet machine (check `uptime`): under load the recordings carry preemption (the
-# model leaves it out, the real runs keep it) and the figures mean little.
+# model leaves it out, the real runs keep it) and the figures mean little. The 1- and 2-thread
+# runs alternate after a warm-up pair that is thrown away; a recording whose threads were
+# preempted for more than 2 % of their time (breakdown.preempted_ns) is left out of the medians
+# and of the predictions (said on stderr), unless every one was.
 set -eu
 build=${1:?usage: what_if_accuracy.sh BUILD_DIR [RUNS]}
 runs=${2:-5}
@@ -19,6 +22,20 @@ ex=$build/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+quiet() {  # the experiments given whose threads were preempted for at most 2 % of their time
+  for d in "$@"; do
+    "$tl" report "$d" --json | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+run, b = doc["run"], doc["breakdown"]
+if b["preempted_ns"] <= 0.02 * run["run_ns"] * max(1, run["threads"]):
+    print(sys.argv[1])' "$d"
+  done
+}
+pick() {  # pick NAME THREADS: the undisturbed recordings, or all of them when none is
+  q=$(quiet "$tmp/$1.$2".*)
+  if [ -n "$q" ]; then echo "$q"; else ls -d "$tmp/$1.$2".*; fi
+}
 median_run_ns() {  # median run.run_ns of the experiments given
   for d in "$@"; do "$tl" report "$d" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["run_ns"])'; done |
     sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
@@ -27,8 +44,11 @@ predicted_ns() {  # predicted wall_ns at $2 threads from experiment $1 [and the 
   "$tl" report "$1" --what-if-threads "$2" ${3:+--what-if-also "$3"} --json |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["what_if"]["predictions"][0]["wall_ns"])'
 }
-others() {  # others NAME THREADS: the recordings but the first, comma-separated
-  ls -d "$tmp/$1.$2".* | sed 1d | paste -sd, -
+others() {  # others NAME THREADS: the picked recordings but the first, comma-separated
+  pick "$1" "$2" | sed 1d | paste -sd, -
+}
+first() {  # first NAME THREADS: the first picked recording
+  pick "$1" "$2" | head -n 1
 }
 cutoff_ns() {  # predicted wall_ns at the recorded thread count with cut-off depth $2, from $1
   "$tl" report "$1" --what-if-threads 2 --what-if-cutoffs "$2" ${3:+--what-if-also "$3"} --json |
@@ -37,14 +57,30 @@ import json, sys
 cuts = [c for c in json.load(sys.stdin)["what_if"]["cutoffs"] if c["depth"] == int(sys.argv[1])]
 print(cuts[0]["wall_ns"] if cuts else 0)' "$2"
 }
-record() {  # record THREADS NAME ARGS...: RUNS recordings $tmp/NAME.THREADS.i
-  n=$1 name=$2
-  shift 2
-  i=0
+record() {  # record NAME ARGS...: RUNS recordings at 1 and at 2 threads, interleaved, after
+  # one of each that is thrown away (the first run of a program after a while is the slowest)
+  name=$1
+  shift
+  i=-1
   while [ $i -lt "$runs" ]; do
-    "$tl" run -q -n "$n" -o "$tmp/$name.$n.$i" -- "$ex/$@" > /dev/null
+    for n in 1 2; do
+      [ "${ONLY2:-}" = 1 ] && [ $n = 1 ] && continue
+      "$tl" run -q -n "$n" -o "$tmp/$name.$n.$i" -- "$ex/$@" > /dev/null
+    done
+    [ $i = -1 ] && rm -rf "$tmp/$name".*.-1
     i=$((i + 1))
   done
+  for n in 1 2; do
+    [ -d "$tmp/$name.$n.0" ] || continue
+    total=$(ls -d "$tmp/$name.$n".* | wc -l)
+    kept=$(quiet "$tmp/$name.$n".* | wc -l)
+    if [ "$kept" = 0 ]; then
+      echo "  $name, $n thread(s): every recording disturbed (preempted > 2 %): all kept" >&2
+    elif [ "$kept" -lt "$total" ]; then
+      echo "  $name, $n thread(s): $((total - kept)) of $total recordings disturbed (preempted > 2 %), left out" >&2
+    fi
+  done
+  return 0
 }
 
 uptime
@@ -56,14 +92,13 @@ echo "$programs" | tr ';' '\n' > "$tmp/programs"
 while read -r spec; do
   set -- $spec
   name=$1
-  record 1 "$name" "$@"
-  record 2 "$name" "$@"
-  real1=$(median_run_ns "$tmp/$name".1.*)
-  real2=$(median_run_ns "$tmp/$name".2.*)
-  pred2=$(predicted_ns "$tmp/$name.1.0" 2)
-  pred1=$(predicted_ns "$tmp/$name.2.0" 1)
-  all2=$(predicted_ns "$tmp/$name.1.0" 2 "$(others "$name" 1)")
-  all1=$(predicted_ns "$tmp/$name.2.0" 1 "$(others "$name" 2)")
+  record "$name" "$@"
+  real1=$(median_run_ns $(pick "$name" 1))
+  real2=$(median_run_ns $(pick "$name" 2))
+  pred2=$(predicted_ns "$(first "$name" 1)" 2)
+  pred1=$(predicted_ns "$(first "$name" 2)" 1)
+  all2=$(predicted_ns "$(first "$name" 1)" 2 "$(others "$name" 1)")
+  all1=$(predicted_ns "$(first "$name" 2)" 1 "$(others "$name" 2)")
   awk -v s="$spec" -v p2="$pred2" -v a2="$all2" -v r2="$real2" -v p1="$pred1" -v a1="$all1" \
     -v r1="$real1" 'BEGIN {
     printf "%-28s %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%   %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%\n",
@@ -75,11 +110,12 @@ done < "$tmp/programs"
 echo
 printf '%-28s %12s %12s %12s %7s %7s\n' "cut-off at depth 3, 2 thr." "predicted" "all" "real" err \
   "err all"
-record 2 nocut tree 7 4 2
-record 2 cut tree 7 4 2 3
-pred=$(cutoff_ns "$tmp/nocut.2.0" 3)
-all=$(cutoff_ns "$tmp/nocut.2.0" 3 "$(others nocut 2)")
-real=$(median_run_ns "$tmp"/cut.2.*)
+ONLY2=1
+record nocut tree 7 4 2
+record cut tree 7 4 2 3
+pred=$(cutoff_ns "$(first nocut 2)" 3)
+all=$(cutoff_ns "$(first nocut 2)" 3 "$(others nocut 2)")
+real=$(median_run_ns $(pick cut 2))
 awk -v p="$pred" -v a="$all" -v r="$real" 'BEGIN {
   printf "%-28s %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%\n", "tree 7 4 2 -> tree 7 4 2 3", p/1e6,
     a/1e6, r/1e6, 100*(p-r)/r, 100*(a-r)/r }'
