@@ -176,11 +176,11 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   ASSERT_FALSE(v.cutoffs.empty());
   ASSERT_EQ(v.best_cutoffs.size(), 1u);
   const CutoffPrediction* fastest = nullptr;
-  for (const CutoffPrediction& c : v.cutoffs) {
-    std::vector<uint64_t> own = {cut(a, c.depth), cut(b, c.depth), cut(d, c.depth)};
+  for (const CutoffPrediction& cp : v.cutoffs) {
+    std::vector<uint64_t> own = {cut(a, cp.depth), cut(b, cp.depth), cut(d, cp.depth)};
     std::sort(own.begin(), own.end());
-    EXPECT_EQ(c.wall_ns, own[1]) << "depth " << c.depth;
-    if (!fastest || c.wall_ns < fastest->wall_ns) fastest = &c;
+    EXPECT_EQ(cp.wall_ns, own[1]) << "depth " << cp.depth;
+    if (!fastest || cp.wall_ns < fastest->wall_ns) fastest = &cp;
   }
   std::vector<uint64_t> now = {alone(a).predictions[0].sim.wall_ns,
                                alone(b).predictions[0].sim.wall_ns,
