@@ -13,8 +13,10 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "analysis/contention.h"
+#include "analysis/profile.h"
 #include "analysis/profile_file.h"
 #include "format/experiment.h"
+#include "format/json_in.h"
 #include "format/mpi_env.h"
 #include "format/mpi_run.h"
 #include "format/plural.h"
@@ -273,8 +275,11 @@ int read_part(const fs::path& parts, size_t index, nlohmann::json* doc) {
     usleep(20 * 1000);
   }
   std::ifstream in(file);
-  nlohmann::json part = nlohmann::json::parse(in, nullptr, false);
-  if (!part.is_object()) return 2;
+  // A report nests two levels per profile tree level (at most kMaxProfileDepth) and a few more
+  // around them; a part nested deeper is not one of ours.
+  auto parsed = format::parse_json(in, 2 * analysis::kMaxProfileDepth + 64);
+  if (!parsed || !parsed->is_object()) return 2;
+  nlohmann::json part = std::move(*parsed);
   *doc = std::move(part["doc"]);
   return part.value("code", 2);
 }

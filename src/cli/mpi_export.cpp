@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "format/experiment.h"
+#include "format/json_in.h"
 
 namespace tasklens::cli {
 namespace fs = std::filesystem;
@@ -41,8 +41,9 @@ bool export_mpi_run_perfetto_json(const format::MpiRun& run, const exports::Expo
       return false;
     }
     std::ifstream in(tmp);
-    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    auto parsed = format::parse_json(in);
     fs::remove(tmp);
+    nlohmann::json doc = parsed ? std::move(*parsed) : nlohmann::json();
     if (!doc.is_object() || !doc.contains("traceEvents")) {
       *error = "rank " + std::to_string(run.ranks[i].rank) + ": the export is not trace-event JSON";
       return false;
@@ -55,8 +56,8 @@ bool export_mpi_run_perfetto_json(const format::MpiRun& run, const exports::Expo
       }
       if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + shift_us;
       if (e.value("name", "") == "process_name" && e.contains("args")) {
-        e["args"]["name"] = "rank " + std::to_string(rank) + ": " +
-                            e["args"].value("name", std::string());
+        e["args"]["name"] =
+            "rank " + std::to_string(rank) + ": " + e["args"].value("name", std::string());
       }
       all.push_back(std::move(e));
     }

@@ -33,10 +33,10 @@ size_t json_depth(std::string_view text, size_t limit) {
   return deepest;
 }
 
-Result<nlohmann::json> parse_json(std::istream& in) {
+Result<nlohmann::json> parse_json(std::istream& in, size_t limit) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (json_depth(text) > kMaxJsonDepth) {
-    return Error{"nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
+  if (json_depth(text, limit) > limit) {
+    return Error{"nested deeper than " + std::to_string(limit) + " levels"};
   }
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{"not valid JSON"};

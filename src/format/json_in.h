@@ -6,9 +6,8 @@
 
 #include <cstddef>
 #include <istream>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "format/result.h"
 
@@ -22,7 +21,7 @@ inline constexpr size_t kMaxJsonDepth = 100;
 size_t json_depth(std::string_view text, size_t limit = kMaxJsonDepth);
 
 // The whole of `in` parsed. The error says what is wrong without naming the file (the caller
-// does): "not valid JSON" or "nested deeper than 100 levels".
-Result<nlohmann::json> parse_json(std::istream& in);
+// does): "not valid JSON" or "nested deeper than N levels" (N: `limit`).
+Result<nlohmann::json> parse_json(std::istream& in, size_t limit = kMaxJsonDepth);
 
 }  // namespace tasklens::format

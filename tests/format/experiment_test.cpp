@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -84,16 +85,29 @@ TEST(OpenExperiment, JsonThatIsNotAnObject) {
 TEST(OpenExperiment, JsonNestedTooDeepIsRefused) {
   std::string dir = scratch_dir();
   size_t n = 1'000'000;
-  write_text(dir + "/experiment.json",
-             "{\"format\": \"tasklens-experiment\", \"x\": " + std::string(n, '[') +
-                 std::string(n, ']') + "}");
-  EXPECT_EQ(open_error(dir), dir + "/experiment.json: corrupt metadata (nested deeper than 100 levels)");
+  write_text(dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", \"x\": " +
+                                           std::string(n, '[') + std::string(n, ']') + "}");
+  EXPECT_EQ(open_error(dir),
+            dir + "/experiment.json: corrupt metadata (nested deeper than 100 levels)");
 }
 
 TEST(JsonDepth, CountsNestingOutsideStrings) {
   EXPECT_EQ(format::json_depth(R"({"a": [1, {"b": "[[[{"}], "c": "\"["})"), 3u);
   EXPECT_EQ(format::json_depth("[[[[[]]]]]", 3), 4u);  // stops counting past the limit
   EXPECT_EQ(format::json_depth("17"), 0u);
+}
+
+// The default limit (100) for the run's own files; a caller may allow more (a multi-process
+// report's parts nest two levels per profile tree level).
+TEST(JsonDepth, ParseRefusesDeeperThanItsLimit) {
+  const std::string deep = std::string(150, '[') + std::string(150, ']');
+  std::istringstream a(deep), b(deep);
+  auto refused = format::parse_json(a);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "nested deeper than 100 levels");
+  auto taken = format::parse_json(b, 200);
+  ASSERT_TRUE(taken);
+  EXPECT_TRUE(taken->is_array());
 }
 
 TEST(OpenExperiment, FormatMarkerMissing) {
