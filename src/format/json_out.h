@@ -32,14 +32,32 @@ class JsonOut {
     quoted(s);
     return *this;
   }
-  JsonOut& u64(uint64_t v) { return fmt("%llu", (unsigned long long)v); }
-  JsonOut& i64(int64_t v) { return fmt("%lld", (long long)v); }
+  // Integers are formatted by hand, not by snprintf, which POSIX does not allow in a signal
+  // handler (the recorder's crash path writes its metadata with these).
+  JsonOut& u64(uint64_t v) {
+    comma();
+    digits(v, 10);
+    return *this;
+  }
+  JsonOut& i64(int64_t v) {
+    comma();
+    if (v < 0) put('-');
+    digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), 10);
+    return *this;
+  }
+  // Not on the crash path (profile mode's statistics at exit).
   JsonOut& f64(double v) { return fmt("%.17g", v); }
-  JsonOut& boolean(bool v) { return fmt("%s", v ? "true" : "false"); }
+  JsonOut& boolean(bool v) {
+    comma();
+    raw(v ? "true" : "false");
+    return *this;
+  }
   JsonOut& hex(uint64_t v) {
-    char tmp[24];
-    std::snprintf(tmp, sizeof tmp, "0x%llx", (unsigned long long)v);
-    return str(tmp);
+    comma();
+    raw("\"0x");
+    digits(v, 16);
+    put('"');
+    return *this;
   }
 
   // A value that is already JSON text (e.g. a fragment made by another JsonOut).
@@ -83,6 +101,15 @@ class JsonOut {
     first_ = false;
   }
   JsonOut& fmt(const char* f, ...) __attribute__((format(printf, 2, 3)));
+  void digits(uint64_t v, unsigned base) {
+    char tmp[24];
+    size_t n = 0;
+    do {
+      tmp[n++] = "0123456789abcdef"[v % base];
+      v /= base;
+    } while (v);
+    while (n) put(tmp[--n]);
+  }
   void raw(std::string_view s) {
     for (char c : s) put(c);
   }
@@ -101,9 +128,9 @@ class JsonOut {
         put('\\');
         put(char(c));
       } else if (c < 0x20) {
-        char tmp[8];
-        std::snprintf(tmp, sizeof tmp, "\\u%04x", c);
-        raw(tmp);
+        raw("\\u00");
+        put("0123456789abcdef"[c >> 4]);
+        put("0123456789abcdef"[c & 15]);
       } else {
         put(char(c));
       }

@@ -31,7 +31,9 @@ uint64_t g_records = 0, g_lost = 0;
 // sysconf reads a value the kernel gave the process at start: cheap, and no state shared between
 // the threads that open rings and the writer that drains them (a function-local static was
 // reported by ThreadSanitizer).
-size_t page_bytes() { return size_t(sysconf(_SC_PAGESIZE)); }
+size_t page_bytes() {
+  return size_t(sysconf(_SC_PAGESIZE));
+}
 
 }  // namespace
 
@@ -104,7 +106,8 @@ void drain_switch_records(int dirfd, const ThreadTable& threads) {
       alignas(8) char rec[64];
       perf_event_header h;
       size_t off = size_t(tail % data_bytes);
-      for (size_t k = 0; k < sizeof h; ++k) reinterpret_cast<char*>(&h)[k] = data[(off + k) % data_bytes];
+      for (size_t k = 0; k < sizeof h; ++k)
+        reinterpret_cast<char*>(&h)[k] = data[(off + k) % data_bytes];
       if (h.size < sizeof h) break;  // a torn ring: give up on this thread for this round
       size_t take = h.size < sizeof rec ? h.size : sizeof rec;
       for (size_t k = 0; k < take; ++k) rec[k] = data[(off + k) % data_bytes];
@@ -141,10 +144,17 @@ const char* off_cpu_source() {
 
 const char* off_cpu_error() {
   int e = g_refused.load(std::memory_order_relaxed);
-  return e ? strerror(e) : "";
+  // strerrordesc_np: the English text from a static table; strerror may load the locale's
+  // translations, which the crash handler (that writes the metadata) must not.
+  const char* text = e ? strerrordesc_np(e) : "";
+  return text ? text : "unknown error";
 }
 
-uint64_t off_cpu_records() { return g_records; }
-uint64_t off_cpu_lost() { return g_lost; }
+uint64_t off_cpu_records() {
+  return g_records;
+}
+uint64_t off_cpu_lost() {
+  return g_lost;
+}
 
 }  // namespace tasklens::recorder

@@ -22,14 +22,14 @@
 #include "format/kinds.h"
 #include "format/metadata_keys.h"
 #include "format/mpi_env.h"
+#include "format/profile_file.h"
 #include "recorder/loaded_objects.h"
 #include "recorder/off_cpu.h"
-#include "format/profile_file.h"
 #include "recorder/process_info.h"
 #include "recorder/profiler.h"
-#include "recorder/task_counters.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/signals.h"
+#include "recorder/task_counters.h"
 
 namespace tasklens::recorder {
 namespace key = format::key;
@@ -126,8 +126,8 @@ void capture_cmdline() {
   if (!given || g_cmdline_len == 0) return;
   size_t len = std::strlen(given) + 1;  // with its NUL: one separator per argument
   size_t argv0 = std::strlen(g_cmdline);
-  if (len >= kTextBytes || count_args(given, len - 1, '\x1f') + 1 !=
-                               count_args(g_cmdline, g_cmdline_len, '\0') ||
+  if (len >= kTextBytes ||
+      count_args(given, len - 1, '\x1f') + 1 != count_args(g_cmdline, g_cmdline_len, '\0') ||
       std::strncmp(given, g_cmdline, argv0) != 0 || (given[argv0] != '\x1f' && given[argv0])) {
     return;
   }
@@ -142,34 +142,47 @@ void capture_objects() {
 }
 
 void* map_bytes(size_t n) {
-  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
 }
 
 const char* status_name(RunStatus s) {
   switch (s) {
-    case RunStatus::kNotStarted: return "not_started";
-    case RunStatus::kRunning: return "running";
-    case RunStatus::kComplete: return "complete";
-    case RunStatus::kCrashed: return "crashed";
-    case RunStatus::kInterrupted: return "interrupted";
+    case RunStatus::kNotStarted:
+      return "not_started";
+    case RunStatus::kRunning:
+      return "running";
+    case RunStatus::kComplete:
+      return "complete";
+    case RunStatus::kCrashed:
+      return "crashed";
+    case RunStatus::kInterrupted:
+      return "interrupted";
   }
   return "?";
 }
 
 const char* result_name(int r) {
   switch (r) {
-    case 1: return "never";
-    case 2: return "impossible";
-    case 3: return "sometimes";
-    case 4: return "sometimes_paired";
-    case 5: return "always";
-    default: return "error";
+    case 1:
+      return "never";
+    case 2:
+      return "impossible";
+    case 3:
+      return "sometimes";
+    case 4:
+      return "sometimes_paired";
+    case 5:
+      return "always";
+    default:
+      return "error";
   }
 }
 
-void child_after_fork() { g_session.disable_after_fork(); }
+void child_after_fork() {
+  g_session.disable_after_fork();
+}
 
 }  // namespace
 
@@ -259,8 +272,9 @@ void Session::finish() {
   }
   flush_all_threads();
   writer.stop();
-  if (config.profile && !prof::finish_and_write(output.fd, prof::counter_names(),
-                                                prof::counter_count()) && !config.quiet) {
+  if (config.profile &&
+      !prof::finish_and_write(output.fd, prof::counter_names(), prof::counter_count()) &&
+      !config.quiet) {
     std::fprintf(stderr, "tasklens: cannot write %s in %s\n", format::kProfileFile, output.path);
   }
   clock_end = sample_clock();
@@ -354,8 +368,24 @@ bool Session::write_metadata() {
   o.kv(key::kStatus, status_name(status));
   o.kv(key::kMode, config.profile ? format::kModeProfile : format::kModeTrace);
   if (end_signal_) {
+    // "signal N (NAME)", without snprintf: this may run in the crash handler.
     char reason[64];
-    std::snprintf(reason, sizeof reason, "signal %d (%s)", end_signal_, sigabbrev_np(end_signal_));
+    size_t at = 0;
+    auto add = [&](const char* text) {
+      while (*text && at + 1 < sizeof reason) reason[at++] = *text++;
+    };
+    char num[12];
+    size_t n = 0;
+    unsigned v = unsigned(end_signal_);
+    do num[n++] = char('0' + v % 10);
+    while (v /= 10);
+    add("signal ");
+    while (n && at + 1 < sizeof reason) reason[at++] = num[--n];
+    const char* name = sigabbrev_np(end_signal_);
+    add(" (");
+    add(name ? name : "?");
+    add(")");
+    reason[at] = 0;
     o.kv(key::kEndReason, reason);
   } else if (status == RunStatus::kComplete) {
     o.kv(key::kEndReason, "exit");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -57,6 +58,24 @@ TEST(JsonOut, NestedValuesParseBack) {
   EXPECT_TRUE(j["empty_object"].is_object() && j["empty_object"].empty());
   EXPECT_EQ(j["list"].dump(), "[1,\"two\",{\"three\":\"3\"},[]]");
   EXPECT_EQ(j["raw"]["already"][1], 2);
+}
+
+// Integers are formatted by hand (no snprintf on the crash path): the extremes and zero.
+TEST(JsonOut, IntegersAtTheirLimits) {
+  char buf[256];
+  JsonOut o(buf, sizeof buf);
+  o.begin_array()
+      .u64(0)
+      .i64(0)
+      .i64(INT64_MIN)
+      .i64(INT64_MAX)
+      .u64(UINT64_MAX)
+      .hex(0)
+      .hex(UINT64_MAX);
+  o.end_array();
+  EXPECT_EQ(std::string(o.data(), o.size()),
+            "[0,0,-9223372036854775808,9223372036854775807,18446744073709551615,\"0x0\","
+            "\"0xffffffffffffffff\"]");
 }
 
 TEST(JsonOut, OverflowIsCutAndSaid) {
