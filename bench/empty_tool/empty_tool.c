@@ -1,17 +1,21 @@
 /* empty_tool.c -- an OMPT tool that registers every callback libtasklens.so registers, each doing
  * nothing: the baseline that separates what OMPT itself costs (the runtime calling a tool) from
  * what recording costs. Load it like tasklens: OMP_TOOL_LIBRARIES=.../libtasklens_empty_tool.so.
- * Keep the list in step with src/recorder/ompt_tool.cpp's initialize().
+ * The callbacks: tool_callbacks.h.
  */
 #include <omp-tools.h>
 #include <stddef.h>
 
-#define EXPORT __attribute__((visibility("default")))
+#include "tool_callbacks.h"
 
-static void on_thread_begin(ompt_thread_t t, ompt_data_t* d) { (void)t, (void)d; }
-static void on_thread_end(ompt_data_t* d) { (void)d; }
-static void on_parallel_begin(ompt_data_t* e, const ompt_frame_t* f, ompt_data_t* p,
-                              unsigned int r, int fl, const void* c) {
+static void on_thread_begin(ompt_thread_t t, ompt_data_t* d) {
+  (void)t, (void)d;
+}
+static void on_thread_end(ompt_data_t* d) {
+  (void)d;
+}
+static void on_parallel_begin(ompt_data_t* e, const ompt_frame_t* f, ompt_data_t* p, unsigned int r,
+                              int fl, const void* c) {
   (void)e, (void)f, (void)p, (void)r, (void)fl, (void)c;
 }
 static void on_parallel_end(ompt_data_t* p, ompt_data_t* e, int fl, const void* c) {
@@ -31,9 +35,11 @@ static void on_task_schedule(ompt_data_t* p, ompt_task_status_t s, ompt_data_t* 
 static void on_dependences(ompt_data_t* t, const ompt_dependence_t* d, int n) {
   (void)t, (void)d, (void)n;
 }
-static void on_task_dependence(ompt_data_t* s, ompt_data_t* k) { (void)s, (void)k; }
-static void on_sync(ompt_sync_region_t k, ompt_scope_endpoint_t ep, ompt_data_t* p,
-                    ompt_data_t* t, const void* c) {
+static void on_task_dependence(ompt_data_t* s, ompt_data_t* k) {
+  (void)s, (void)k;
+}
+static void on_sync(ompt_sync_region_t k, ompt_scope_endpoint_t ep, ompt_data_t* p, ompt_data_t* t,
+                    const void* c) {
   (void)k, (void)ep, (void)p, (void)t, (void)c;
 }
 static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t* p, ompt_data_t* t,
@@ -50,54 +56,20 @@ static void on_mutex_acquire(ompt_mutex_t k, unsigned int h, unsigned int i, omp
                              const void* c) {
   (void)k, (void)h, (void)i, (void)w, (void)c;
 }
-static void on_mutex(ompt_mutex_t k, ompt_wait_id_t w, const void* c) { (void)k, (void)w, (void)c; }
+static void on_mutex(ompt_mutex_t k, ompt_wait_id_t w, const void* c) {
+  (void)k, (void)w, (void)c;
+}
 static void on_nest_lock(ompt_scope_endpoint_t ep, ompt_wait_id_t w, const void* c) {
   (void)ep, (void)w, (void)c;
 }
-static void on_flush(ompt_data_t* t, const void* c) { (void)t, (void)c; }
-static void on_cancel(ompt_data_t* t, int f, const void* c) { (void)t, (void)f, (void)c; }
+static void on_flush(ompt_data_t* t, const void* c) {
+  (void)t, (void)c;
+}
+static void on_cancel(ompt_data_t* t, int f, const void* c) {
+  (void)t, (void)f, (void)c;
+}
 static void on_error(ompt_severity_t s, const char* m, size_t l, const void* c) {
   (void)s, (void)m, (void)l, (void)c;
 }
 
-static int initialize(ompt_function_lookup_t lookup, int num, ompt_data_t* data) {
-  (void)num, (void)data;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set) return 0;
-#define REG(event, fn) set(ompt_callback_##event, (ompt_callback_t)(fn))
-  REG(thread_begin, on_thread_begin);
-  REG(thread_end, on_thread_end);
-  REG(parallel_begin, on_parallel_begin);
-  REG(parallel_end, on_parallel_end);
-  REG(implicit_task, on_implicit_task);
-  REG(task_create, on_task_create);
-  REG(task_schedule, on_task_schedule);
-  REG(dependences, on_dependences);
-  REG(task_dependence, on_task_dependence);
-  REG(sync_region, on_sync);
-  REG(sync_region_wait, on_sync);
-  REG(reduction, on_sync);
-  REG(work, on_work);
-  REG(dispatch, on_dispatch);
-  REG(masked, on_masked);
-  REG(mutex_acquire, on_mutex_acquire);
-  REG(mutex_acquired, on_mutex);
-  REG(mutex_released, on_mutex);
-  REG(lock_init, on_mutex_acquire);
-  REG(lock_destroy, on_mutex);
-  REG(nest_lock, on_nest_lock);
-  REG(flush, on_flush);
-  REG(cancel, on_cancel);
-  REG(error, on_error);
-#undef REG
-  return 1;
-}
-
-static void finalize(ompt_data_t* data) { (void)data; }
-
-EXPORT ompt_start_tool_result_t* ompt_start_tool(unsigned int omp_version,
-                                                 const char* runtime_version) {
-  (void)omp_version, (void)runtime_version;
-  static ompt_start_tool_result_t result = {&initialize, &finalize, {0}};
-  return &result;
-}
+TASKLENS_TOOL_ENTRY_POINTS

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Slowdown of OpenMP programs under tasklens: the table of POT's Table 2 (Pereira et al.) on this machine.
 
-Runs every program of a list three ways -- uninstrumented ("plain"), with an OMPT tool whose
-callbacks are all registered and empty (bench/empty_tool: the floor of OMPT itself, POT's "no-op")
-and under `tasklens run` -- in rounds: each round runs every program once in every mode (the mode
+Runs every program of a list four ways -- uninstrumented ("plain"), with an OMPT tool whose
+callbacks are all registered and empty (bench/empty_tool: the floor of OMPT itself, POT's "no-op"),
+with the naive floor of a tracing tool (bench/naive_tool: a 16-byte time-stamped record per event
+stored in memory, nothing written; left out when its library is not built) and under
+`tasklens run` -- in rounds: each round runs every program once in every mode (the mode
 order rotates from round to round), so that a change of machine load falls on all programs and
 modes alike. Prints, per program and thread count, the median slowdown of each column against the
 uninstrumented run and its range over the rounds, the geometric mean, the budgets of
@@ -38,7 +40,7 @@ import sys
 import tempfile
 import time
 
-MODES = ("plain", "empty", "tasklens")
+MODES = ["plain", "empty", "naive", "tasklens"]  # "naive" dropped in main() when not built
 # Budgets (docs/PERFORMANCE.md, issue 8).
 BAR_GEOMEAN = 1.03
 BAR_FINE_FIB = 1.10
@@ -83,6 +85,8 @@ def run_once(mode, argv, build, threads, scratch):
     out_dir = None
     if mode == "empty":
         env["OMP_TOOL_LIBRARIES"] = os.path.join(build, "lib", "libtasklens_empty_tool.so")
+    elif mode == "naive":
+        env["OMP_TOOL_LIBRARIES"] = os.path.join(build, "lib", "libtasklens_naive_tool.so")
     elif mode == "tasklens":
         out_dir = tempfile.mkdtemp(prefix="overhead-", dir=scratch)
         shutil.rmtree(out_dir)
@@ -117,6 +121,12 @@ def summarize(label, argv, runs, threads):
     events = max(r["tasklens"]["events"] for r in runs)
     med = {m: statistics.median(r[m]["time"] for r in runs) for m in MODES}
     writer = [r["tasklens"]["writer_cpu_ns"] for r in runs if r["tasklens"]["writer_cpu_ns"]]
+    naive = {}
+    if "naive" in MODES:
+        naive = {"naive_slowdown": statistics.median(ratio["naive"]),
+                 "naive_min": min(ratio["naive"]), "naive_max": max(ratio["naive"]),
+                 "tasklens_over_naive": statistics.median(
+                     r["tasklens"]["time"] / r["naive"]["time"] for r in runs)}
     return {
         "program": label,
         "parameters": parameters(argv[0], runs[0]["plain"]["output"]),
@@ -130,6 +140,7 @@ def summarize(label, argv, runs, threads):
         "tasklens_min": min(ratio["tasklens"]),
         "tasklens_max": max(ratio["tasklens"]),
         "tasklens_over_empty": statistics.median(over_empty),
+        **naive,
         "events": events,
         "events_lost": sum(r["tasklens"]["lost"] for r in runs),
         # Uninstrumented thread time per recorded event (time x threads / events): how
@@ -142,19 +153,33 @@ def summarize(label, argv, runs, threads):
 def print_table(threads, rows, load):
     print(f"\nOMP_NUM_THREADS={threads}, {rows[0]['rounds']} rounds, load average {load}; "
           f"slowdown = median over rounds of time / uninstrumented time [min-max]")
+    has_naive = "naive_slowdown" in rows[0]
     print(f"{'program':<16} {'parameters':<34} {'plain s':>8} {'empty tool':>18} "
-          f"{'tasklens':>18} {'tl/empty':>8} {'events':>10} {'ns/ev':>6}")
+          + (f"{'naive tool':>18} " if has_naive else "")
+          + f"{'tasklens':>18} {'tl/empty':>8} " + (f"{'tl/naive':>8} " if has_naive else "")
+          + f"{'events':>10} {'ns/ev':>6}")
     for r in rows:
         print(f"{r['program']:<16} {r['parameters'][:34]:<34} {r['median_plain_s']:8.3f} "
               f"{r['empty_slowdown']:6.2f} [{r['empty_min']:.2f}-{r['empty_max']:.2f}] "
-              f"{r['tasklens_slowdown']:6.2f} [{r['tasklens_min']:.2f}-{r['tasklens_max']:.2f}] "
-              f"{r['tasklens_over_empty']:8.2f} {r['events']:>10} {r['plain_ns_per_event']:6.0f}"
+              + (f"{r['naive_slowdown']:6.2f} [{r['naive_min']:.2f}-{r['naive_max']:.2f}] "
+                 if has_naive else "")
+              + f"{r['tasklens_slowdown']:6.2f} [{r['tasklens_min']:.2f}-{r['tasklens_max']:.2f}] "
+              f"{r['tasklens_over_empty']:8.2f} "
+              + (f"{r['tasklens_over_naive']:8.2f} " if has_naive else "")
+              + f"{r['events']:>10} {r['plain_ns_per_event']:6.0f}"
               + ("" if r["time_source"] == "printed" else "  (wall time)")
               + (f"  LOST {r['events_lost']}" if r["events_lost"] else ""))
     g_empty = geomean([r["empty_slowdown"] for r in rows])
     g_tl = geomean([r["tasklens_slowdown"] for r in rows])
     g_over = geomean([r["tasklens_over_empty"] for r in rows])
-    print(f"{'geometric mean':<51} {'':8} {g_empty:6.2f} {'':11} {g_tl:6.2f} {'':11} {g_over:8.2f}")
+    if has_naive:
+        g_naive = geomean([r["naive_slowdown"] for r in rows])
+        g_over_naive = geomean([r["tasklens_over_naive"] for r in rows])
+        print(f"{'geometric mean':<51} {'':8} {g_empty:6.2f} {'':11} {g_naive:6.2f} {'':11} "
+              f"{g_tl:6.2f} {'':11} {g_over:8.2f} {g_over_naive:8.2f}")
+    else:
+        print(f"{'geometric mean':<51} {'':8} {g_empty:6.2f} {'':11} {g_tl:6.2f} {'':11} "
+              f"{g_over:8.2f}")
     print("budgets: geometric mean of tasklens <= %.2f: %s (%.3f)" %
           (BAR_GEOMEAN, "met" if g_tl <= BAR_GEOMEAN else "NOT met", g_tl))
     for r in rows:
@@ -197,6 +222,8 @@ def main():
     ap.add_argument("--markdown", help="also write the tables as Markdown (for docs/PERFORMANCE.md)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
+    if not os.path.exists(os.path.join(build, "lib", "libtasklens_naive_tool.so")):
+        MODES.remove("naive")
     programs = read_list(args.list, build, args.size)
     thread_counts = [int(t) for t in args.threads.split(",")]
     scratch = tempfile.mkdtemp(prefix="tasklens-overhead-")
@@ -212,7 +239,8 @@ def main():
             t_round = time.monotonic()
             for threads in thread_counts:
                 for label, argv in programs:
-                    order = MODES[rnd % 3:] + MODES[:rnd % 3]
+                    k = rnd % len(MODES)
+                    order = MODES[k:] + MODES[:k]
                     runs = {}
                     for mode in order:
                         runs[mode] = run_once(mode, argv, build, threads, scratch)

@@ -26,8 +26,8 @@ FIB=${FIB:-30}
 ROUNDS=${ROUNDS:-5}
 THREADS=${THREADS:-1,2}
 T=$BUILD/bin/tasklens
-for need in "$T" "$BUILD/bench/programs/fib" "$BUILD/lib/libtasklens_empty_tool.so"; do
-  [[ -e $need ]] || { echo "speed_table: $need missing (ninja -C $BUILD tasklens_cli benchprog_fib tasklens_empty_tool)" >&2; exit 2; }
+for need in "$T" "$BUILD/bench/programs/fib" "$BUILD/lib/libtasklens_empty_tool.so" "$BUILD/lib/libtasklens_naive_tool.so"; do
+  [[ -e $need ]] || { echo "speed_table: $need missing (ninja -C $BUILD tasklens_cli benchprog_fib tasklens_empty_tool tasklens_naive_tool)" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "speed_table: /usr/bin/time missing (Debian package time)" >&2; exit 2; }
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/tasklens-speed.XXXXXX")
