@@ -9,9 +9,9 @@
 
 namespace tasklens::analysis {
 
+using format::is_barrier;
 using format::Kind;
 using format::TaskStatus;
-using format::is_barrier;
 
 namespace {
 
@@ -49,9 +49,10 @@ size_t ProfilePass::ChildKeyHash::operator()(const ChildKey& k) const {
 
 void ProfilePass::begin(const replay::ReplayInfo& info) {
   experiment_ = info.experiment;
-  counter_count_ = experiment_ ? uint32_t(std::min<size_t>(experiment_->metadata.counters.size(),
-                                                           format::kMaxCounters))
-                               : 0;
+  counter_count_ =
+      experiment_
+          ? uint32_t(std::min<size_t>(experiment_->metadata.counters.size(), format::kMaxCounters))
+          : 0;
   bad_counter_samples_ = 0;
   result_ = Profile{};
   result_.threads = info.threads;
@@ -63,6 +64,10 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   runs_ = replay::StableIdMap<Run>();
   param_splits_.clear();
   visits_.clear();
+  node_counters_.clear();
+  for (uint32_t i = 0; i < counter_count_; ++i) {
+    result_.counter_names.push_back(experiment_->metadata.counters[i]);
+  }
   regions_ = replay::IdMap<RegionInfo>();
 }
 
@@ -101,6 +106,7 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
   n.threads.resize(result_.threads);
   result_.nodes.push_back(std::move(n));
   visits_.resize(visits_.size() + result_.threads + 1);
+  node_counters_.resize(node_counters_.size() + counter_count_);
   if (parent != kNoNode) {
     result_.nodes[parent].children.push_back(index);
   } else if (kind != NodeKind::kTask) {
@@ -177,12 +183,21 @@ void ProfilePass::collect_visits() {
       merge(n.total, m);
       if (t < result_.threads) n.threads[t] = m;
     }
+    if (counter_count_) {
+      auto first = node_counters_.begin() + long(size_t(i) * counter_count_);
+      n.counters.assign(first, first + counter_count_);
+    }
   }
   visits_ = std::vector<NodeMetrics>();
+  node_counters_ = std::vector<Stat>();
 }
 
 void ProfilePass::push(Run& r, uint32_t node_index, FrameType type, uint64_t now, uint64_t match) {
   r.frames.push_back(Frame{node_index, type, clock(r, now), 0, r.fragments, match});
+  if (counter_count_) {
+    r.frame_counters.insert(r.frame_counters.end(), r.counter_sum.begin(),
+                            r.counter_sum.begin() + counter_count_);
+  }
 }
 
 void ProfilePass::close_top(Run& r, uint64_t now, uint32_t thread) {
@@ -193,6 +208,16 @@ void ProfilePass::close_top(Run& r, uint64_t now, uint32_t thread) {
   uint64_t excl = incl > f.child ? incl - f.child : 0;
   uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
   add_visit(visits(f.node, thread), incl, excl, fragments);
+  if (counter_count_ && r.frame_counters.size() >= counter_count_) {
+    // The counters' advance over the frame (profile.h): at the task's switches only.
+    size_t at = r.frame_counters.size() - counter_count_;
+    for (uint32_t i = 0; i < counter_count_; ++i) {
+      uint64_t enter = r.frame_counters[at + i];
+      node_counters_[size_t(f.node) * counter_count_ + i].add(
+          r.counter_sum[i] >= enter ? r.counter_sum[i] - enter : 0);
+    }
+    r.frame_counters.resize(at);
+  }
   if (!r.frames.empty()) r.frames.back().child += incl;
 }
 
@@ -367,10 +392,9 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
     std::stable_sort(n.children.begin(), n.children.end(), hotter);
   }
   std::stable_sort(result_.roots.begin(), result_.roots.end(), hotter);
-  std::stable_sort(result_.tasks.begin(), result_.tasks.end(),
-                   [](const TaskConstruct& a, const TaskConstruct& b) {
-                     return a.time.sum > b.time.sum;
-                   });
+  std::stable_sort(
+      result_.tasks.begin(), result_.tasks.end(),
+      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
   result_.task_roots.clear();
   for (const TaskConstruct& c : result_.tasks) result_.task_roots.push_back(c.root);
 }

@@ -74,6 +74,11 @@ struct ProfileNode {
   std::vector<uint32_t> children;
   NodeMetrics total;
   std::vector<NodeMetrics> threads;  // indexed by thread
+  // perf_event counters (`tasklens run --counters`), in Profile::counter_names order: per visit,
+  // the counters' advance over it, where a task's counters advance at its switches only (the
+  // deltas of its fragments; an implicit task's, those of the explicit fragments in its stubs).
+  // Empty without counters.
+  std::vector<Stat> counters;
 };
 
 // A parameter's split of a task construct: per value, the instances and their times.
@@ -112,6 +117,7 @@ struct Profile {
   std::vector<uint32_t> roots;       // implicit-task trees (the program, unnested parallels)
   std::vector<uint32_t> task_roots;  // one per task construct, in tasks order
   std::vector<TaskConstruct> tasks;  // most time first
+  std::vector<std::string> counter_names;       // the nodes' counters
   std::vector<uint32_t> max_active_per_thread;  // started, not completed instances (Table II)
   std::vector<uint64_t> thread_time_ns;  // per thread, time inside its outermost implicit task
   uint64_t total_time_ns = 0;            // their sum: what the implicit trees cover
@@ -172,17 +178,24 @@ class ProfilePass : public replay::Pass {
       bool again;     // it set the parameter more than once
     };
     std::vector<Param> params;
-    std::array<uint64_t, format::kMaxCounters> counter_sum{};  // deltas over its fragments
+    // Explicit: its counters' deltas over its fragments; implicit: those of the explicit
+    // fragments that ran in its stubs (the node counters above).
+    std::array<uint64_t, format::kMaxCounters> counter_sum{};
+    std::array<uint64_t, format::kMaxCounters> fragment_counters{};  // of the running fragment
+    std::vector<uint64_t> frame_counters;  // per open frame, counter_sum at its enter
 
     // Back to a new Run, keeping the vectors' capacity (runs_ recycles erased runs).
     void clear() {
       std::vector<Frame> f = std::move(frames);
       std::vector<Param> p = std::move(params);
+      std::vector<uint64_t> c = std::move(frame_counters);
       *this = Run{};
       f.clear();
       p.clear();
+      c.clear();
       frames = std::move(f);
       params = std::move(p);
+      frame_counters = std::move(c);
     }
   };
   struct ThreadState {
@@ -284,6 +297,7 @@ class ProfilePass : public replay::Pass {
   // those of threads out of range (they count in the total only). A close adds to one row; the
   // nodes' totals are summed in end(), where the order of the sums does not change them.
   std::vector<NodeMetrics> visits_;
+  std::vector<Stat> node_counters_;  // node * counter_count_ + counter, while the pass runs
   replay::StableIdMap<Run> runs_;
   // Per construct index: (parameter name id, index in its params), so that an instance's end
   // finds its splits without building the name's label.

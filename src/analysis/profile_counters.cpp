@@ -28,8 +28,11 @@ void ProfilePass::counters(const replay::Record& rec, const replay::TaskModel&) 
     uint64_t v = c.value(i);
     uint32_t bit = 1u << index;
     // A running total never decreases: a smaller value (damage, a reopened group) starts over.
-    if ((ts.counter_valid & bit) && v >= ts.counter_last[index] && run) {
+    // An implicit task's counters are those of the explicit fragments in its stubs (exit_stub):
+    // profile mode reads none at its own switches.
+    if ((ts.counter_valid & bit) && v >= ts.counter_last[index] && run && !run->implicit) {
       run->counter_sum[index] += v - ts.counter_last[index];
+      run->fragment_counters[index] += v - ts.counter_last[index];
     }
     ts.counter_last[index] = v;
     ts.counter_valid |= bit;

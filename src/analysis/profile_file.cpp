@@ -86,6 +86,11 @@ class Checked {
     fail(where, describe(v) + ", not a string");
     return {};
   }
+  int64_t integer(const json& v, const std::string& where) {
+    if (v.is_number_integer()) return v.get<int64_t>();
+    fail(where, describe(v) + ", not an integer");
+    return 0;
+  }
   // A code address or node key as the recorder writes it: "0x1a2b".
   uint64_t address(const json& o, const char* k, const std::string& where) {
     const json* v = member(o, k, where);
@@ -199,7 +204,22 @@ void read_threads(const json& threads, Checked& in, ProfileModeData& d) {
   }
 }
 
-ProfileNode read_node(const json& n, const std::string& where, uint32_t threads, Checked& in) {
+// A statistic per counter of the file's `counters` (raw values, not ticks).
+std::vector<Stat> counter_stats(const json& values, size_t counters, const std::string& where,
+                                Checked& in) {
+  std::vector<Stat> out;
+  if (values.is_array() && values.size() != counters) {
+    in.fail(where, std::to_string(values.size()) + " counters, not the " +
+                       std::to_string(counters) + " the file names");
+  }
+  for (size_t i = 0; i < counters && !in.failed(); ++i) {
+    out.push_back(in.stat(values[i], elem(where, i), /*ticks=*/false));
+  }
+  return out;
+}
+
+ProfileNode read_node(const json& n, const std::string& where, uint32_t threads, size_t counters,
+                      const format::Experiment& x, Checked& in) {
   ProfileNode node;
   std::string kind =
       in.text(n.is_object() && n.contains("kind") ? n["kind"] : json(), at(where, "kind"));
@@ -208,6 +228,18 @@ ProfileNode read_node(const json& n, const std::string& where, uint32_t threads,
     in.fail(at(where, "kind"), "\"" + kind + "\", not a node kind");
   node.sub = uint16_t(in.count(n, "sub", where, UINT16_MAX));
   node.code = in.address(n, "code", where);
+  // User regions and parameters: code is the name's id in experiment.json's strings.
+  if (node.kind == NodeKind::kUser || node.kind == NodeKind::kParam)
+    node.name = x.string(node.code);
+  if (node.kind == NodeKind::kParam) {
+    const json* v = in.member(n, "value", where);
+    node.value = v ? in.integer(*v, at(where, "value")) : 0;
+  }
+  // Counters per node (absent from the files of recorders before them, and without counters).
+  if (counters && n.contains("counters")) {
+    node.counters =
+        counter_stats(in.array(n, "counters", where), counters, at(where, "counters"), in);
+  }
   node.threads.resize(threads);
   const json& rows = in.array(n, "threads", where);
   for (size_t r = 0; r < rows.size() && !in.failed(); ++r) {
@@ -292,7 +324,7 @@ bool fold_deep_nodes(std::vector<ProfileNode>& all, Checked& in) {
   return true;
 }
 
-void read_nodes(const json& nodes, Checked& in, Profile& p) {
+void read_nodes(const json& nodes, const format::Experiment& x, Checked& in, Profile& p) {
   std::unordered_map<uint64_t, uint32_t> by_key;
   std::vector<uint64_t> parents;
   std::vector<ProfileNode> all;
@@ -300,7 +332,7 @@ void read_nodes(const json& nodes, Checked& in, Profile& p) {
     std::string where = elem(pkey::kNodes, k);
     const json& n = in.object(nodes[k], where);
     if (in.failed()) return;
-    ProfileNode node = read_node(n, where, p.threads, in);
+    ProfileNode node = read_node(n, where, p.threads, p.counter_names.size(), x, in);
     uint64_t key = in.address(n, "key", where);
     if (!in.failed() && !by_key.emplace(key, uint32_t(all.size())).second) {
       in.fail(at(where, "key"), "a key an earlier node has");
@@ -349,17 +381,46 @@ void read_constructs(const json& list, const std::vector<std::string>& counters,
     tc.creation = in.stat(c, "creation", where);
     tc.start_delay = in.stat(c, "start_delay", where);
     tc.max_active_per_thread = uint32_t(in.count(c, "max_active", where, UINT32_MAX));
-    const json& values = in.array(c, "counters", where);
-    if (values.is_array() && values.size() != counters.size()) {
-      in.fail(at(where, "counters"), std::to_string(values.size()) + " counters, not the " +
-                                         std::to_string(counters.size()) + " the file names");
-    }
-    for (size_t i = 0; i < counters.size() && !in.failed(); ++i) {
-      tc.counters.emplace_back(counters[i], in.stat(values[i], elem(at(where, "counters"), i),
-                                                    /*ticks=*/false));
-    }
+    std::vector<Stat> values =
+        counter_stats(in.array(c, "counters", where), counters.size(), at(where, "counters"), in);
+    for (size_t i = 0; i < values.size(); ++i) tc.counters.emplace_back(counters[i], values[i]);
     if (auto it = task_roots.find(tc.codeptr); it != task_roots.end()) tc.root = it->second;
     p.tasks.push_back(std::move(tc));
+  }
+}
+
+// The parameter splits (tasks[].parameters): per construct, by the name's text (as
+// ProfilePass::param_split), values in order; absent from older files.
+void read_params(const json& list, const format::Experiment& x, Checked& in, Profile& p) {
+  std::unordered_map<uint64_t, size_t> by_code;
+  for (size_t i = 0; i < p.tasks.size(); ++i) by_code.emplace(p.tasks[i].codeptr, i);
+  for (size_t k = 0; k < list.size() && !in.failed(); ++k) {
+    std::string where = elem(pkey::kParams, k);
+    const json& e = in.object(list[k], where);
+    if (in.failed()) return;
+    uint64_t code = in.address(e, "code", where);
+    std::string name = x.string(in.count(e, "name", where));
+    const json* v = in.member(e, "value", where);
+    int64_t value = v ? in.integer(*v, at(where, "value")) : 0;
+    uint64_t again = in.count(e, "again", where);
+    Stat time = in.stat(e, "time", where);
+    auto c = by_code.find(code);
+    if (in.failed() || c == by_code.end()) continue;
+    std::vector<ParamSplit>& splits = p.tasks[c->second].params;
+    auto split = std::find_if(splits.begin(), splits.end(),
+                              [&](const ParamSplit& s) { return s.name == name; });
+    if (split == splits.end()) split = splits.insert(splits.end(), ParamSplit{name, {}, 0});
+    split->set_again += again;
+    auto at_value = std::lower_bound(split->values.begin(), split->values.end(), value,
+                                     [](const ParamValue& pv, int64_t w) { return pv.value < w; });
+    if (at_value == split->values.end() || at_value->value != value) {
+      at_value = split->values.insert(at_value, ParamValue{value, {}});
+    }
+    at_value->time.merge(time);
+  }
+  for (TaskConstruct& t : p.tasks) {
+    std::sort(t.params.begin(), t.params.end(),
+              [](const ParamSplit& a, const ParamSplit& b) { return a.name < b.name; });
   }
 }
 
@@ -430,8 +491,10 @@ Result<ProfileModeData> read_profile_mode(const format::Experiment& x) {
   for (size_t i = 0; i < counters.size() && !check.failed(); ++i) {
     d.counters.push_back(check.text(counters[i], elem(pkey::kCounters, i)));
   }
-  read_nodes(nodes, check, p);
+  p.counter_names = d.counters;
+  read_nodes(nodes, x, check, p);
   read_constructs(constructs, d.counters, check, p);
+  if (j.contains(pkey::kParams)) read_params(check.array(j, pkey::kParams, ""), x, check, p);
   if (check.failed()) return check.error();
   sort_profile(p);
   d.notes.push_back(

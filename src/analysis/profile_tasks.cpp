@@ -14,7 +14,7 @@ using format::Kind;
 using format::TaskStatus;
 
 __attribute__((always_inline)) void ProfilePass::set_active(uint32_t thread, uint32_t construct,
-                                                           int delta) {
+                                                            int delta) {
   ThreadState& ts = thread_state(thread);
   if (ts.active_by_construct.size() <= construct) ts.active_by_construct.resize(construct + 1, 0);
   uint32_t& mine = ts.active_by_construct[construct];
@@ -278,7 +278,11 @@ void ProfilePass::exit_stub(Run& task, uint64_t now) {
   uint64_t owner = task.stub_owner;
   task.stub_owner = 0;
   Run* imp = find_run(owner, task.stub_owner_hint);
+  // The fragment's counters are the stub's (and so its implicit task's nodes').
+  std::array<uint64_t, format::kMaxCounters> fragment = task.fragment_counters;
+  task.fragment_counters = {};
   if (!imp) return;
+  for (uint32_t i = 0; i < counter_count_; ++i) imp->counter_sum[i] += fragment[i];
   uint64_t id = task.id;
   close_to(*imp, now, imp->thread,
            [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });

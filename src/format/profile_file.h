@@ -64,6 +64,10 @@ inline constexpr char kThreads[] = "threads";      // [{index, begin, end, initi
 inline constexpr char kNodes[] = "nodes";          // [{id, parent, kind, sub, code, threads}]
 inline constexpr char kConstructs[] = "constructs";  // [{code, created, instances, ...}]
 inline constexpr char kCounters[] = "counters";    // the perf_event counters' names, in order
+// [{code, name, value, again, time}]: per task construct, parameter name (a string id of
+// experiment.json) and first value, its instances' times and how many set it again. Absent in
+// files of recorders before user parameters were profiled.
+inline constexpr char kParams[] = "params";
 inline constexpr char kApproximate[] = "approximate";  // what the online figures approximate
 inline constexpr char kOverflow[] = "overflow";    // nodes or constructs that did not fit
 }  // namespace pkey

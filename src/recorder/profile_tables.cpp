@@ -15,7 +15,9 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-uint32_t slot_of(uint64_t key, uint32_t cap) { return uint32_t(mix(key, 0x51ed27) & (cap - 1)); }
+uint32_t slot_of(uint64_t key, uint32_t cap) {
+  return uint32_t(mix(key, 0x51ed27) & (cap - 1));
+}
 
 // Open addressing with linear probing over pointers (nullptr: an empty slot); `id_of(T)` is an
 // entry's identity.
@@ -93,11 +95,15 @@ T* get_or_make(T**& slots, uint32_t& cap, uint32_t& used, bool& full, Block*& bl
 
 auto node_id = [](const Node& n) { return n.key; };
 auto construct_id = [](const Construct& c) { return c.code; };
+auto param_id = [](const ParamValue& p) { return p.key; };
 
 }  // namespace
 
-uint64_t node_key(uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code) {
+int g_node_counters = 0;
+
+uint64_t node_key(uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, int64_t value) {
   uint64_t h = mix(mix(mix(parent, kind + 1), sub), code);
+  if (value) h = mix(h, uint64_t(value));
   return h ? h : 1;
 }
 
@@ -114,9 +120,10 @@ Node* NodeTable::find(uint64_t key) const {
   return *probe(slots, cap, key, node_id);
 }
 
-Node* NodeTable::get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code) {
+Node* NodeTable::get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code,
+                     int64_t value) {
   return get_or_make(slots, cap, used, full, blocks, key, node_id, [&](Node& n) {
-    n.key = key, n.parent = parent, n.kind = kind, n.sub = sub, n.code = code;
+    n.key = key, n.parent = parent, n.kind = kind, n.sub = sub, n.code = code, n.value = value;
   });
 }
 
@@ -125,11 +132,24 @@ void NodeTable::merge(const NodeTable& other) {
   for (uint32_t i = 0; i < other.cap; ++i) {
     const Node* o = other.slots[i];
     if (!o) continue;
-    if (Node* n = get(o->key, o->parent, o->kind, o->sub, o->code)) n->metrics.merge(o->metrics);
+    Node* n = get(*o);
+    if (!n) continue;
+    n->metrics.merge(o->metrics);
+    if (!o->counters || g_node_counters <= 0) continue;
+    if (!n->counters)
+      n->counters = static_cast<Stat*>(std::calloc(size_t(g_node_counters), sizeof(Stat)));
+    if (!n->counters) {
+      full = true;
+      continue;
+    }
+    for (int c = 0; c < g_node_counters; ++c) n->counters[c].merge(o->counters[c]);
   }
 }
 
 void NodeTable::release() {
+  for (uint32_t i = 0; i < cap; ++i) {
+    if (slots[i]) std::free(slots[i]->counters);
+  }
   std::free(slots);
   free_blocks(blocks);
   *this = NodeTable{};
@@ -147,6 +167,29 @@ void ConstructTable::merge(const ConstructTable& other) {
     if (!o) continue;
     if (Construct* c = get(o->code)) c->merge(*o);
   }
+}
+
+ParamValue* ParamTable::get(uint64_t code, uint64_t name, int64_t value) {
+  uint64_t key = mix(mix(code, name), uint64_t(value));
+  return get_or_make(slots, cap, used, full, blocks, key, param_id, [&](ParamValue& p) {
+    p.key = key, p.code = code, p.name = name, p.value = value;
+  });
+}
+
+void ParamTable::merge(const ParamTable& other) {
+  full |= other.full;
+  for (uint32_t i = 0; i < other.cap; ++i) {
+    const ParamValue* o = other.slots[i];
+    if (!o) continue;
+    if (ParamValue* p = get(o->code, o->name, o->value))
+      p->time.merge(o->time), p->again += o->again;
+  }
+}
+
+void ParamTable::release() {
+  std::free(slots);
+  free_blocks(blocks);
+  *this = ParamTable{};
 }
 
 void ConstructTable::release() {

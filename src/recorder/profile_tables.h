@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "format/event.h"
-
 #include "format/stat.h"
 
 namespace tasklens::recorder::prof {
@@ -33,33 +32,57 @@ struct Metrics {
 constexpr int kMaxCounters = int(format::kMaxCounters);
 
 // A node of the call-path profile, identified by its path: key = mix(parent key, kind, sub,
-// code), the same on every thread, so that threads need not share a table to agree on nodes.
+// code, value), the same on every thread, so that threads need not share a table to agree on
+// nodes. Its identity (key to value) is written once, before any other thread can see the node:
+// a thread that closes a frame of a migrated task reads it from the node of the thread that
+// opened the frame.
 struct Node {
   uint64_t key = 0;
   uint64_t parent = 0;  // 0: a root
-  uint64_t code = 0;
+  uint64_t code = 0;    // a construct's address; user regions and parameters: the name's id
+  int64_t value = 0;    // a parameter's value
   uint16_t sub = 0;
   uint8_t kind = 0;
-  uint8_t next_kid = 0;
   Metrics metrics;
-  // The children last looked up from this node (same table), found again without a hash.
-  static constexpr int kKids = 4;
+  // Per visit, each counter's delta over the visit (`--counters`): allocated at the node's first
+  // visit with counters, in counters order; nullptr without.
+  Stat* counters = nullptr;
+  struct ParamValue* split = nullptr;  // a parameter node of a task tree: its construct's split
+  // Children looked up from this node (same table), found again without a hash: one slot per
+  // child, by kind, code and value (a task's parameter nodes are many children of one node).
+  static constexpr int kKids = 8;
   Node* kids[kKids] = {};
+  static uint32_t kid_slot(uint8_t kind, uint64_t code, int64_t value) {
+    uint64_t h = code ^ (code >> 5) ^ (uint64_t(value) * 3) ^ kind;
+    return uint32_t(h % kKids);
+  }
 };
+
+// How many counters the nodes carry (0: none); set at start-up, before any node is made.
+extern int g_node_counters;
 
 // A task construct's counts (Score-P's Table I, ompP's task counts).
 struct Construct {
   uint64_t code = 0;
   Node* root = nullptr;  // the node of its task tree's root in the same thread's tables
-  uint64_t created = 0, instances = 0, unfinished = 0, discarded = 0, fragments = 0,
-           migrations = 0;
+  uint64_t created = 0, instances = 0, unfinished = 0, discarded = 0, fragments = 0, migrations = 0;
   Stat time, creation, start_delay;  // ticks
   uint32_t active = 0, max_active = 0;
   Stat counters[kMaxCounters];  // per instance: its fragments' deltas summed
   void merge(const Construct& c);
 };
 
-uint64_t node_key(uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code);
+uint64_t node_key(uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code, int64_t value = 0);
+
+// A task construct's instances by the first value they set of a parameter (Lorenz et al.
+// Table IV): their times, and how many set the parameter again.
+struct ParamValue {
+  uint64_t key = 0;  // mix(code, name, value)
+  uint64_t code = 0, name = 0;
+  int64_t value = 0;
+  Stat time;
+  uint64_t again = 0;
+};
 
 // Where a table's entries live: blocks of kPerBlock, chained, freed with the table.
 struct Block {
@@ -73,7 +96,12 @@ struct NodeTable {
   bool full = false;  // an allocation failed: nodes beyond were not kept
   Block* blocks = nullptr;
   // The node `key`, made (with the rest of its identity) when new; nullptr when out of memory.
-  Node* get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code);
+  Node* get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code,
+            int64_t value = 0);
+  // The node `like` is, in this table.
+  Node* get(const Node& like) {
+    return get(like.key, like.parent, like.kind, like.sub, like.code, like.value);
+  }
   Node* find(uint64_t key) const;
   void merge(const NodeTable& other);
   void release();
@@ -86,6 +114,16 @@ struct ConstructTable {
   Block* blocks = nullptr;
   Construct* get(uint64_t code);
   void merge(const ConstructTable& other);
+  void release();
+};
+
+struct ParamTable {
+  ParamValue** slots = nullptr;
+  uint32_t cap = 0, used = 0;
+  bool full = false;
+  Block* blocks = nullptr;
+  ParamValue* get(uint64_t code, uint64_t name, int64_t value);
+  void merge(const ParamTable& other);
   void release();
 };
 

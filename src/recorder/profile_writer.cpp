@@ -54,10 +54,12 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   }
   NodeTable nodes;
   ConstructTable constructs;
+  ParamTable params;
   for (uint32_t i = 0; i < n; ++i) {
     if (const Thread* th = thread_at(i)) {
       nodes.merge(th->nodes);
       constructs.merge(th->constructs);
+      params.merge(th->params);
     }
   }
   constexpr size_t kBytes = size_t(1) << 30;
@@ -76,6 +78,12 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     o.begin_object().key("key").hex(node.key).key("parent").hex(node.parent);
     o.kv("kind", format::profile_node_kind_name(format::ProfileNodeKind(node.kind)));
     o.kv_u64("sub", node.sub).key("code").hex(node.code);
+    if (node.kind == uint8_t(format::ProfileNodeKind::kParam)) o.kv_i64("value", node.value);
+    if (counters > 0) {
+      o.key("counters").begin_array();
+      for (int i = 0; i < counters; ++i) stat(o, node.counters ? node.counters[i] : Stat{});
+      o.end_array();
+    }
     o.key("threads").begin_array();
     for (uint32_t i = 0; i < n; ++i) {
       const Thread* th = thread_at(i);
@@ -105,13 +113,24 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     o.end_array().end_object();
   }
   o.end_array();
+  o.key(pkey::kParams).begin_array();
+  for (uint32_t s = 0; s < params.cap; ++s) {
+    if (!params.slots[s]) continue;
+    const ParamValue& p = *params.slots[s];
+    o.begin_object().key("code").hex(p.code).kv_u64("name", p.name).kv_i64("value", p.value);
+    o.kv_u64("again", p.again).key("time");
+    stat(o, p.time);
+    o.end_object();
+  }
+  o.end_array();
   o.key(pkey::kCounters).begin_array();
   for (int i = 0; i < counters; ++i) o.str(counter_names[i]);
   o.end_array();
-  o.kv_bool(pkey::kOverflow, nodes.full || constructs.full);
+  o.kv_bool(pkey::kOverflow, nodes.full || constructs.full || params.full);
   o.end_object();
   nodes.release();
   constructs.release();
+  params.release();
   bool ok = !o.overflowed();
   if (ok) {
     const char* tmp = "profile.json.tmp";

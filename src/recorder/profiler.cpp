@@ -3,17 +3,18 @@
 // two modes give the same trees and counts (tests/integration/profile_mode_test.cpp).
 #include "recorder/profiler.h"
 
+#include <omp-tools.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
-#include <omp-tools.h>
-
 #include "format/profile_file.h"
 #include "recorder/clock.h"
 #include "recorder/profile_breakdown.h"
+#include "recorder/profile_frames.h"
 #include "recorder/runtime_call_site.h"
 #include "recorder/task_counters.h"
 
@@ -30,8 +31,6 @@ constexpr uint32_t kMaxThreadsProfiled = 1024;
 std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
 std::atomic<uint32_t> g_thread_count{0};
 
-__thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
-
 uint8_t k(NK kind) {
   return uint8_t(kind);
 }
@@ -43,11 +42,9 @@ Task* alloc_task(Thread* th) {
   if (t) {
     th->free_list = t->next_free;
     --th->free_count;
-    Frame* frames = t->frames;
-    uint32_t cap = t->cap;
-    // All but counter_start, which a fragment's start writes before its end reads it.
+    // Up to counter_start: a fragment's start writes it before its end reads it, the frames
+    // keep their memory, the parameters count from nparams.
     std::memset(static_cast<void*>(t), 0, offsetof(Task, counter_start));
-    t->frames = frames, t->cap = cap;
     return t;
   }
   t = static_cast<Task*>(std::malloc(sizeof(Task)));
@@ -58,6 +55,7 @@ Task* alloc_task(Thread* th) {
 void free_task(Thread* th, Task* t) {
   if (th->free_count >= Thread::kMaxFree) {
     std::free(t->frames);
+    std::free(t->frame_counters);
     std::free(t);
     return;
   }
@@ -66,94 +64,49 @@ void free_task(Thread* th, Task* t) {
   ++th->free_count;
 }
 
-uint64_t clock(const Task& r, uint64_t now) {
-  return r.running ? r.clock + (now - r.since) : r.clock;
-}
-uint64_t top_node(const Task& r) {
-  return r.depth ? r.frames[r.depth - 1].node : 0;
-}
+}  // namespace
 
-// The node of a frame opened under `top` (nullptr: a root with parent `parent`) in th's tables:
-// from the parent node's cache of children when it is th's, else by the path's key.
-inline __attribute__((always_inline)) Node* child_node(Thread* th, const Frame* top, uint64_t parent, uint8_t kind, uint16_t sub,
-                 uint64_t code) {
-  Node* pn = top && top->owner == th->index + 1 ? top->n : nullptr;
-  if (pn) {
-    for (Node* kid : pn->kids) {
-      if (kid && kid->code == code && kid->kind == kind && kid->sub == sub) return kid;
-    }
+bool grow_frames(Task& r) {
+  uint32_t ncap = r.cap ? r.cap * 2 : 8;
+  auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
+  if (!f) return false;
+  r.frames = f;
+  if (g_node_counters) {
+    auto* c = static_cast<uint64_t*>(
+        std::realloc(r.frame_counters, size_t(ncap) * kMaxCounters * sizeof(uint64_t)));
+    if (!c) return false;
+    r.frame_counters = c;
   }
-  Node* n = th->nodes.get(node_key(parent, kind, sub, code), parent, kind, sub, code);
-  if (pn && n) pn->kids[pn->next_kid++ % Node::kKids] = n;
-  return n;
-}
-
-inline __attribute__((always_inline)) bool push_node(Thread* th, Task& r, Node* n, uint64_t parent, uint8_t kind, uint16_t sub,
-               uint64_t code, FrameType type, uint64_t now, uint64_t match) {
-  if (r.depth == r.cap) {
-    uint32_t ncap = r.cap ? r.cap * 2 : 8;
-    auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
-    if (!f) return false;
-    r.frames = f, r.cap = ncap;
-  }
-  r.frames[r.depth++] = Frame{n ? n->key : node_key(parent, kind, sub, code),
-                              parent,
-                              code,
-                              n,
-                              n ? th->index + 1 : 0,
-                              clock(r, now),
-                              0,
-                              match,
-                              r.fragments,
-                              type,
-                              kind,
-                              sub};
+  r.cap = ncap;
   return true;
 }
 
-bool push(Thread* th, Task& r, uint64_t parent, uint8_t kind, uint16_t sub, uint64_t code,
-          FrameType type, uint64_t now, uint64_t match = 0) {
-  Node* n = child_node(th, nullptr, parent, kind, sub, code);
-  return push_node(th, r, n, parent, kind, sub, code, type, now, match);
-}
-
-bool push_child(Thread* th, Task& r, uint8_t kind, uint16_t sub, uint64_t code, FrameType type,
-                uint64_t now, uint64_t match = 0) {
-  const Frame* top = r.depth ? &r.frames[r.depth - 1] : nullptr;
-  uint64_t parent = top ? top->node : 0;
-  Node* n = child_node(th, top, parent, kind, sub, code);
-  return push_node(th, r, n, parent, kind, sub, code, type, now, match);
-}
-
-void close_top(Thread* th, Task& r, uint64_t now) {
-  Frame f = r.frames[--r.depth];
-  uint64_t c = clock(r, now);
-  uint64_t incl = c > f.enter ? c - f.enter : 0;
-  uint64_t excl = incl > f.child ? incl - f.child : 0;
-  uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
-  Node* n = f.owner == th->index + 1 ? f.n : th->nodes.get(f.node, f.parent, f.kind, f.sub, f.code);
-  if (n) {
-    ++n->metrics.visits;
-    n->metrics.fragments += fragments;
-    n->metrics.inclusive.add(incl);
-    n->metrics.exclusive.add(excl);
+void add_node_counters(Node* n, const Task& r, uint32_t depth) {
+  if (!n->counters) {
+    n->counters = static_cast<Stat*>(std::calloc(size_t(g_node_counters), sizeof(Stat)));
+    if (!n->counters) return;
   }
-  if (r.depth) r.frames[r.depth - 1].child += incl;
+  const uint64_t* at_enter = &r.frame_counters[size_t(depth) * kMaxCounters];
+  for (int i = 0; i < g_node_counters; ++i) {
+    n->counters[i].add(r.counter_sum[i] >= at_enter[i] ? r.counter_sum[i] - at_enter[i] : 0);
+  }
 }
 
-template <class Pred>
-bool close_to(Thread* th, Task& r, uint64_t now, Pred pred) {
-  uint32_t i = r.depth;
-  while (i > 0 && !pred(r.frames[i - 1])) --i;
-  if (i == 0) return false;
-  while (r.depth >= i) close_top(th, r, now);
-  return true;
+namespace {
+
+// The construct `code` in th's tables: from the thread's small cache, else by its hash.
+Construct* construct_of(Thread* th, uint64_t code) {
+  auto& e = th->construct_cache[(code ^ (code >> 6)) % Thread::kConstructCache];
+  if (e.code == code && e.c) return e.c;
+  Construct* c = th->constructs.get(code);
+  if (c) e.code = code, e.c = c;
+  return c;
 }
 
 // x's construct in th's tables, looked up once per thread that runs it.
 Construct* construct(Thread* th, Task& x) {
   if (x.construct_owner == th->index + 1) return x.construct;
-  x.construct = th->constructs.get(x.code);
+  x.construct = construct_of(th, x.code);
   x.construct_owner = x.construct ? th->index + 1 : 0;
   return x.construct;
 }
@@ -187,7 +140,8 @@ void exit_stub(Thread* th, Task& task, uint64_t now) {
            [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });
 }
 
-// The counters' deltas of the fragment that ends now go to the task.
+// The counters' deltas of the fragment that ends now go to the task, and to the implicit task
+// whose stub it ran in (before the stub closes: its node gets them).
 void stop_counters(Thread* th, Task& x) {
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
@@ -195,7 +149,12 @@ void stop_counters(Thread* th, Task& x) {
   if (n == 0) ++th->bad_counter_samples;
   if (!x.counters_started) return;
   x.counters_started = false;
-  for (int i = 0; i < n; ++i) x.counter_sum[i] += v[i] - x.counter_start[i];
+  Task* imp = x.stub_owner;
+  for (int i = 0; i < n; ++i) {
+    uint64_t d = v[i] - x.counter_start[i];
+    x.counter_sum[i] += d;
+    if (imp) imp->counter_sum[i] += d;
+  }
 }
 
 void start_counters(Thread* th, Task& x) {
@@ -207,8 +166,8 @@ void start_counters(Thread* th, Task& x) {
 void resume(Thread* th, Task& x, uint64_t now) {
   th->current = &x;
   if (x.running && !x.implicit) {
-    exit_stub(th, x, now);
     stop_counters(th, x);
+    exit_stub(th, x, now);
     x.clock = clock(x, now);
     x.running = false;
   }
@@ -233,8 +192,8 @@ void resume(Thread* th, Task& x, uint64_t now) {
 void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
   if (yield) push_child(th, x, k(NK::kTaskyield), 0, 0, FrameType::kSched, now);
   if (x.implicit || !x.running) return;
-  exit_stub(th, x, now);
   stop_counters(th, x);
+  exit_stub(th, x, now);
   x.clock = clock(x, now);
   x.running = false;
 }
@@ -255,7 +214,8 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
     root = child_node(th, nullptr, 0, k(NK::kTask), 0, x.code);
     if (c) c->root = root;
   }
-  push_node(th, x, root, 0, k(NK::kTask), 0, x.code, FrameType::kRoot, now, 0);
+  push_node(th, x, root, root ? root->key : node_key(0, k(NK::kTask), 0, x.code), FrameType::kRoot,
+            now, 0);
 }
 
 void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
@@ -271,6 +231,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
       for (int i = 0; i < kMaxCounters; ++i) c->counters[i].add(x.counter_sum[i]);
     }
   }
+  if (x.nparams) add_param_splits(th, x, total);
   set_active(th, x, -1);
   free_task(th, &x);
 }
@@ -319,9 +280,10 @@ bool is_workshare_barrier(uint16_t kind) {
 
 }  // namespace
 
-Thread* this_thread_profile() {
-  Thread* th = t_thread;
-  if (__builtin_expect(th != nullptr, 1)) return th;
+__thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+
+Thread* new_thread_profile() {
+  Thread* th = nullptr;
   uint32_t index = g_thread_count.fetch_add(1, std::memory_order_relaxed);
   if (index >= kMaxThreadsProfiled) return nullptr;
   th = static_cast<Thread*>(std::aligned_alloc(alignof(Thread), sizeof(Thread)));
@@ -400,7 +362,7 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
   r->since = r->created = now;
   if (initial) {
     r->initial = true;
-    push(th, *r, 0, k(NK::kProgram), 0, 0, FrameType::kRoot, now);
+    push_root(th, *r, k(NK::kProgram), 0, FrameType::kRoot, now);
   } else {
     uint64_t parent = 0;
     if (region) {
@@ -408,7 +370,7 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
       r->parallel_code = region->code;
       if (region->thread == th->index) r->encountering = region->encountering;
     }
-    push(th, *r, parent, k(NK::kParallel), 0, r->parallel_code, FrameType::kRoot, now);
+    push_root(th, *r, k(NK::kParallel), r->parallel_code, FrameType::kRoot, now, parent);
   }
   if (th->implicit_depth < Thread::kMaxNesting) {
     th->implicit[th->implicit_depth++] = {r, th->current};
@@ -427,7 +389,7 @@ void on_implicit_end(Thread* th, Task* t, uint64_t now) {
 Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
   on_other(th, now);
   if (flags & 0x10) return nullptr;  // taskwait depend(...): the taskwait, not a task
-  Construct* c = th->constructs.get(code);
+  Construct* c = construct_of(th, code);
   if (c) ++c->created;
   Task* x = alloc_task(th);
   if (!x) return nullptr;
@@ -499,6 +461,7 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
     code = th->work_code;
   }
   uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
+  if (kind == k(NK::kUser)) match |= code;  // a user region ends by its name
   if (begin) {
     if (kind == k(NK::kBarrier) && is_implicit_barrier(sub) && r->implicit &&
         code == r->parallel_code) {
@@ -510,7 +473,7 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
     uint64_t closed = 0;
     bool found = close_to(th, *r, now, [match, &closed](const Frame& f) {
       if (f.type == FrameType::kRegion && f.match == match) {
-        closed = f.code;
+        closed = f.n ? f.n->code : 0;
         return true;
       }
       return false;

@@ -14,24 +14,24 @@
 
 namespace tasklens::recorder::prof {
 
-enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex };
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex, kParam };
 
+// An open frame of a task's call path. Its node's identity is in the node (profile_tables.h):
+// a frame holds only what its close needs.
 struct Frame {
-  uint64_t node, parent, code;
-  Node* n;         // the node in the tables of thread `owner` - 1 (0: none, look it up by key)
-  uint32_t owner;
+  Node* n;         // its node, in the tables of thread `owner` - 1 (nullptr: out of memory)
+  uint64_t key;    // the node's path key (its children's parent)
   uint64_t enter;  // the task's clock at enter
   uint64_t child;  // inclusive time of closed children
   uint64_t match;  // what ends it
   uint32_t frag0;  // the task's fragment count at enter
+  uint16_t owner;
   FrameType type;
-  uint8_t kind;
-  uint16_t sub;
 };
 
 // One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task.
 struct Task {
-  uint64_t code = 0;  // explicit: its construct
+  uint64_t code = 0;               // explicit: its construct
   Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
   uint32_t construct_owner = 0;
   uint64_t clock = 0, since = 0, created = 0;
@@ -41,12 +41,29 @@ struct Task {
   Task* stub_owner = nullptr;    // explicit: the implicit task holding its stub frame
   Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
   uint64_t parallel_code = 0;
-  Frame* frames = nullptr;
-  uint32_t depth = 0, cap = 0;
+  uint32_t depth = 0;
+  uint32_t nparams = 0;
   Task* next_free = nullptr;
   bool counters_started = false;  // the fragment's start was read: its end may give a delta
-  uint64_t counter_sum[kMaxCounters] = {};    // deltas over the fragments so far
-  uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began: keep last
+  // Explicit: its counters' deltas over its fragments so far; implicit: those of the explicit
+  // fragments that ran in its stubs. A frame's counters are this advance between its enter and
+  // its close (so a node's counters change at task switches only).
+  uint64_t counter_sum[kMaxCounters] = {};
+  // Kept when the record is reused (alloc_task clears what is above).
+  uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began
+  Frame* frames = nullptr;
+  uint64_t* frame_counters = nullptr;  // per frame, counter_sum at its enter (g_node_counters)
+  uint32_t cap = 0;
+  // The parameters set in the instance, by their first value (tasks[].parameters; more than
+  // kMaxParams distinct names: the rest make nodes but no split).
+  static constexpr uint32_t kMaxParams = 4;
+  struct Param {
+    uint64_t name;
+    int64_t value;
+    ParamValue* split;  // its split in the tables of thread `owner` - 1 (0: none)
+    uint16_t owner;
+    bool again;
+  } params[kMaxParams];
 };
 
 // A parallel region: held in the runtime's ompt_data_t of the region.
@@ -62,6 +79,13 @@ struct Thread {
   uint32_t index = 0;
   NodeTable nodes;
   ConstructTable constructs;
+  ParamTable params;
+  // The constructs looked up last by their code, found again without a hash.
+  static constexpr uint32_t kConstructCache = 16;
+  struct {
+    uint64_t code;
+    Construct* c;
+  } construct_cache[kConstructCache] = {};
   Task* current = nullptr;
   static constexpr int kMaxNesting = 16;
   struct Implicit {
@@ -100,7 +124,13 @@ struct Thread {
 // Profile mode is on (set at start-up, before the callbacks are registered) and still recording.
 extern bool g_enabled;
 
-Thread* this_thread_profile();
+// This thread's tables, made at its first callback (nullptr when they cannot be).
+extern __thread Thread* t_thread __attribute__((tls_model("initial-exec")));
+Thread* new_thread_profile();
+inline Thread* this_thread_profile() {
+  Thread* th = t_thread;
+  return __builtin_expect(th != nullptr, 1) ? th : new_thread_profile();
+}
 
 // The OMPT callbacks' work, each with the time of the callback in ticks (profile_tool.cpp
 // registers the callbacks).
@@ -123,6 +153,10 @@ void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_
               uint64_t now);
 // Any other callback: ends a pending creation.
 void on_other(Thread* th, uint64_t now);
+// The user API (include/tasklens/tasklens.h; `name` a session string id): a user region of the
+// current task begins or ends, a parameter is set (profile_user.cpp).
+void on_user_region(Thread* th, bool begin, uint64_t name, uint64_t now);
+void on_user_param(Thread* th, uint64_t name, int64_t value, uint64_t now);
 
 // The threads that have profiled, by index.
 uint32_t thread_count();

@@ -226,7 +226,8 @@ bool Session::start() {
   connect_buffers(BufferSink{&pool, &writer, &recording_, &config, table});
   // Counters per task (task_counters.h): read by the profile's callbacks in profile mode, recorded
   // as `counters` events before every task_schedule in a trace (ompt_tool.cpp).
-  prof::setup_counters(config.counters, config.quiet);
+  int counters = prof::setup_counters(config.counters, config.quiet);
+  if (config.profile) prof::g_node_counters = counters;  // the profile's nodes carry them too
   recording_.store(true, std::memory_order_release);
   return true;
 }

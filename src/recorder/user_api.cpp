@@ -1,8 +1,9 @@
 // The recorder's side of the user API (include/tasklens/tasklens.h): the function table the
 // header finds with dlsym(tasklens_api), and the three calls, which record kUserRegion and
-// kUserParam events on the calling thread. Names are interned once per session (the metadata's
-// "strings"); each thread keeps a small cache from a name's address to its id, checked against
-// a copy of the text, so a repeated call costs a hash, a strcmp and the event's stores.
+// kUserParam events on the calling thread (in profile mode: nodes of its call path, profiler.h).
+// Names are interned once per session (the metadata's "strings"); each thread keeps a small
+// cache from a name's address to its id, checked against a copy of the text, so a repeated call
+// costs a hash, a strcmp and the event's stores.
 #define TASKLENS_DISABLE  // only the table's type: the inline calls are the program's
 #include "tasklens/tasklens.h"
 
@@ -13,6 +14,8 @@
 #include <new>
 
 #include "format/event.h"
+#include "recorder/clock.h"
+#include "recorder/profiler.h"
 #include "recorder/session.h"
 #include "recorder/thread_buffer.h"
 
@@ -73,9 +76,17 @@ uint32_t name_id(const char* name) {
   return id;
 }
 
+// Profile mode: this thread's tables, nullptr when not profiling.
+prof::Thread* profiling() { return prof::g_enabled ? prof::this_thread_profile() : nullptr; }
+
 void region(const char* name, format::Endpoint ep) {
-  // Profile mode does not split by user regions and parameters (docs/PROFILE-MODE.md).
-  if (!g_session.recording() || g_session.config.profile) return;
+  if (!g_session.recording()) return;
+  if (g_session.config.profile) {
+    prof::Thread* th = profiling();
+    uint32_t id = th ? name_id(name) : 0;
+    if (id) prof::on_user_region(th, ep == format::Endpoint::kBegin, id, now_ticks());
+    return;
+  }
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint32_t id = name_id(name);
@@ -86,8 +97,13 @@ void region_begin(const char* name) { region(name, format::Endpoint::kBegin); }
 void region_end(const char* name) { region(name, format::Endpoint::kEnd); }
 
 void param_int(const char* name, int64_t value) {
-  // Profile mode does not split by user regions and parameters (docs/PROFILE-MODE.md).
-  if (!g_session.recording() || g_session.config.profile) return;
+  if (!g_session.recording()) return;
+  if (g_session.config.profile) {
+    prof::Thread* th = profiling();
+    uint32_t id = th ? name_id(name) : 0;
+    if (id) prof::on_user_param(th, id, value, now_ticks());
+    return;
+  }
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint32_t id = name_id(name);

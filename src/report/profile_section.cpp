@@ -102,6 +102,12 @@ nlohmann::json node_json(const Profile& p, uint32_t index, const ReportContext& 
     add_code_fields(j, n.code, ctx.symbols);
   }
   j["metrics"] = metrics_json(n.total);
+  if (!n.counters.empty()) {
+    nlohmann::json& counters = j["counters"] = nlohmann::json::object();
+    for (size_t i = 0; i < n.counters.size() && i < p.counter_names.size(); ++i) {
+      counters[p.counter_names[i]] = stat_json(n.counters[i]);
+    }
+  }
   j["threads"] = nlohmann::json::array();
   for (uint32_t t = 0; t < n.threads.size(); ++t) {
     if (n.threads[t].visits == 0) continue;

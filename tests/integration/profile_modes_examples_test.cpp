@@ -1,9 +1,10 @@
 // Profile mode against trace mode on every example (issue 20): each program recorded both ways
 // on 2 threads and read back with `tasklens report --profile --json`; per task construct the
-// counts, and over the call-path trees the visits of every node kind whose count does not depend
-// on the schedule, must be equal. Kinds profile mode does not build (docs/PROFILE-MODE.md,
-// Limits) are compared where the program does not use them; examples/critical checks the
-// mutex waits.
+// counts, over the call-path trees the visits of every node kind whose count does not depend
+// on the schedule, and the visits of each user region and parameter value, must be equal.
+// examples/critical checks the mutex waits, examples/fib and nqueens (tasklens_param_int in
+// every task) and profile_programs/api_raii (user regions too) the user API's nodes, with the
+// counts the programs make.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "integration/profile_run.h"
 #include "support/recording.h"
 #include "support/test_paths.h"
 
@@ -29,6 +31,7 @@ struct Example {
   // False for a taskloop: profile mode names its construct by the runtime's address, not the
   // program's call site (docs/PROFILE-MODE.md, Limits): the counts are compared without names.
   bool same_locations = true;
+  bool test_program = false;  // from tests/integration/profile_programs, not examples/
 };
 
 std::vector<std::vector<uint64_t>> unnamed(const std::map<std::string, std::vector<uint64_t>>& m) {
@@ -38,7 +41,9 @@ std::vector<std::vector<uint64_t>> unnamed(const std::map<std::string, std::vect
   return out;
 }
 
-std::ostream& operator<<(std::ostream& os, const Example& e) { return os << e.name; }
+std::ostream& operator<<(std::ostream& os, const Example& e) {
+  return os << e.name;
+}
 
 // Per construct location: created, instances, unfinished, discarded.
 std::map<std::string, std::vector<uint64_t>> construct_counts(const json& tasks) {
@@ -64,8 +69,41 @@ std::map<std::string, uint64_t> visits_by_kind(const json& profile) {
   for (const char* trees : {"trees", "task_trees"}) {
     for (const json& t : profile[trees]) add_visits(t, out);
   }
-  // Depend on the schedule (fragments, yields) or on what profile mode does not build.
-  for (const char* k : {"stub", "taskyield", "parameter", "user_region"}) out.erase(k);
+  // Depend on the schedule (fragments, yields).
+  for (const char* k : {"stub", "taskyield"}) out.erase(k);
+  return out;
+}
+
+// Visits of the user API's nodes by label ("region work", "n=3") over both kinds of trees.
+void add_user_visits(const json& node, std::map<std::string, uint64_t>& by_label) {
+  std::string kind = node["kind"].get<std::string>();
+  if (kind == "parameter" || kind == "user_region") {
+    by_label[node["label"].get<std::string>()] += node["metrics"]["visits"].get<uint64_t>();
+  }
+  for (const json& c : node["children"]) add_user_visits(c, by_label);
+}
+
+std::map<std::string, uint64_t> user_visits(const json& profile) {
+  std::map<std::string, uint64_t> out;
+  for (const char* trees : {"trees", "task_trees"}) {
+    for (const json& t : profile[trees]) add_user_visits(t, out);
+  }
+  return out;
+}
+
+// tasks[].parameters: per construct location, per name=value, the instances.
+std::map<std::string, uint64_t> parameter_splits(const json& tasks) {
+  std::map<std::string, uint64_t> out;
+  for (const json& t : tasks) {
+    for (const json& split : t["parameters"]) {
+      for (const json& v : split["values"]) {
+        std::string key = t["location"].get<std::string>() + " " +
+                          split["name"].get<std::string>() + "=" +
+                          std::to_string(v["value"].get<int64_t>());
+        out[key] += v["instances"].get<uint64_t>();
+      }
+    }
+  }
   return out;
 }
 
@@ -73,16 +111,17 @@ class ProfileModesOnExamples : public ::testing::TestWithParam<Example> {};
 
 TEST_P(ProfileModesOnExamples, CountsEqualTraceMode) {
   const Example& ex = GetParam();
-  std::vector<std::string> program = {example(ex.name)};
+  std::vector<std::string> program = {ex.test_program ? profile_program(ex.name)
+                                                      : example(ex.name)};
   program.insert(program.end(), ex.args.begin(), ex.args.end());
   Recording traced = record_run(program, 2);
   ASSERT_EQ(traced.run.status, 0) << traced.run.err;
-  std::string dir = (fs::temp_directory_path() / ("tasklens-modes-" + ex.name + "-" +
-                                                  std::to_string(getpid())))
-                        .string();
+  std::string dir =
+      (fs::temp_directory_path() / ("tasklens-modes-" + ex.name + "-" + std::to_string(getpid())))
+          .string();
   fs::remove_all(dir);
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", "2", "--mode", "profile",
-                                   "-o", dir, "--"};
+  std::vector<std::string> argv = {tasklens_bin(), "run",     "-q", "-n", "2",
+                                   "--mode",       "profile", "-o", dir,  "--"};
   argv.insert(argv.end(), program.begin(), program.end());
   CommandResult prof = run_command(argv);
   ASSERT_EQ(prof.status, 0) << prof.err;
@@ -104,6 +143,29 @@ TEST_P(ProfileModesOnExamples, CountsEqualTraceMode) {
     EXPECT_EQ(tv["mutex_wait"], 2000u);  // 1000 entries of the critical section per thread
   }
   EXPECT_EQ(visits_by_kind(p.doc["profile"]), tv);
+  // The user API's nodes: each label's visits, and the tasks' parameter splits.
+  auto tu = user_visits(t.doc["profile"]);
+  EXPECT_EQ(user_visits(p.doc["profile"]), tu);
+  EXPECT_EQ(parameter_splits(p.doc["tasks"]), parameter_splits(t.doc["tasks"]));
+  if (ex.name == "fib") {
+    // fib 15: every call sets n: 1973 calls (1972 tasks and the first call), fib(k) called
+    // fib(16 - k) times for k >= 1 (n=15 once, n=1 610 times), n=0 fib(14) = 377 times.
+    uint64_t calls = 0;
+    for (const auto& [label, visits] : tu) calls += visits;
+    EXPECT_EQ(calls, 1973u);
+    EXPECT_EQ(tu["n=15"], 1u);
+    EXPECT_EQ(tu["n=1"], 610u);
+    EXPECT_EQ(tu["n=0"], 377u);
+  }
+  if (ex.name == "nqueens") {
+    EXPECT_EQ(tu["depth=0"], 6u);  // nqueens 6: one task per column of the first row
+  }
+  if (ex.name == "api_raii") {
+    // One "spawn" region in the single, 20 tasks each setting i and entering "work" once.
+    EXPECT_EQ(tu["region spawn"], 1u);
+    EXPECT_EQ(tu["region work"], 20u);
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(tu["i=" + std::to_string(i)], 1u) << i;
+  }
   fs::remove_all(traced.dir);
   fs::remove_all(dir);
 }
@@ -117,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Example{"skewed_loop", {"20"}}, Example{"critical", {"1000"}},
                       Example{"single", {"5"}}, Example{"fork_join", {"100"}},
                       Example{"detach", {"8"}}, Example{"cancel", {"8"}},
-                      Example{"tree", {"4", "4", "1"}}),
+                      Example{"tree", {"4", "4", "1"}}, Example{"api_raii", {}, true, true}),
     [](const ::testing::TestParamInfo<Example>& i) { return i.param.name; });
 
 }  // namespace
