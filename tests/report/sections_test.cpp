@@ -6,6 +6,7 @@
 
 #include "report/breakdown_section.h"
 #include "report/section.h"
+#include "report/what_if_section.h"
 #include "support/recording.h"
 #include "support/trace_builder.h"
 
@@ -33,7 +34,8 @@ TEST(Sections, EveryVerdictHasItsWords) {
     EXPECT_GT(std::string(verdict_meaning(v)).size(), 10u);
     EXPECT_GT(std::string(verdict_advice(v)).size(), 10u);
   }
-  EXPECT_NE(std::string(verdict_meaning(analysis::Verdict::kLL)), verdict_meaning(analysis::Verdict::kHH));
+  EXPECT_NE(std::string(verdict_meaning(analysis::Verdict::kLL)),
+            verdict_meaning(analysis::Verdict::kHH));
 }
 
 // One thread, one region 0..100: the implicit task creates task 5 at 10 and runs it 20..90 (70 ns
@@ -66,6 +68,42 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
   section->text(ctx, text);
   EXPECT_NE(text.find("Verdict LL"), std::string::npos) << text;
   EXPECT_NE(text.find(verdict_meaning(analysis::Verdict::kLL)), std::string::npos) << text;
+}
+
+// A run that crashed (seen on BOTS nqueens `if_clause` under clang, where libomp aborts): in a team
+// of two, thread 1's implicit task has no end in the trace, so the simulated region's barrier
+// never releases and the simulation stalls. Those predictions stop where it stalled, below Brent's
+// bound: the text must say so, not show them as the program's.
+TEST(Sections, AStalledWhatIfSaysSoInItsText) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 0, 100, 1, 2);
+  t.implicit_begin(0, 0, 2, 100, 2, 0);
+  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.create(0, 10, 5, 2);
+  t.schedule(1, 20, 3, Status::kSwitch, 5);
+  t.schedule(1, 90, 5, Status::kComplete, 3);
+  t.implicit_end(0, 100, 2);
+  t.parallel_end(0, 100, 100, 1);
+  t.implicit_end(0, 110, 1);
+  std::string dir = t.write();
+
+  ReportOptions options;
+  options.what_if_threads = {1, 2};
+  std::unique_ptr<Section> section = make_what_if_section(options);
+  ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
+  auto x = format::open_experiment(dir);
+  ASSERT_TRUE(bool(x));
+  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
+  replay::ReplayStats stats;
+  ReportContext ctx{*x, symbols, options, stats};
+  nlohmann::json j = section->json(ctx);
+  ASSERT_EQ(j["predictions"].size(), 2u) << j.dump(1);
+  EXPECT_TRUE(j["predictions"][1]["stalled"].get<bool>()) << j.dump(1);
+  std::string text;
+  section->text(ctx, text);
+  EXPECT_NE(text.find("(stalled)"), std::string::npos) << text;
+  EXPECT_NE(text.find("stalled at 2 threads"), std::string::npos) << text;
 }
 
 }  // namespace
