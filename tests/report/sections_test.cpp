@@ -16,6 +16,27 @@ namespace {
 using tasklens::testing::Status;
 using tasklens::testing::TraceBuilder;
 
+// A section replayed over the experiment in dir: its JSON and its text.
+struct Rendered {
+  bool ok = false;
+  nlohmann::json json;
+  std::string text;
+};
+
+Rendered render(Section& section, const std::string& dir, const ReportOptions& options) {
+  Rendered r;
+  if (!testing::replay_experiment(dir, {&section.pass()})) return r;
+  auto x = format::open_experiment(dir);
+  if (!x) return r;
+  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
+  replay::ReplayStats stats;
+  ReportContext ctx{*x, symbols, options, stats};
+  r.json = section.json(ctx);
+  section.text(ctx, r.text);
+  r.ok = true;
+  return r;
+}
+
 TEST(Sections, NamesAndFlagsAreUniqueAndOnlyTheBreakdownIsDefault) {
   std::set<std::string> names, flags;
   for (const SectionInfo& s : all_sections()) {
@@ -52,20 +73,15 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
 
   ReportOptions options;
   std::unique_ptr<Section> section = make_breakdown_section(options);
-  ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
-  auto x = format::open_experiment(dir);
-  ASSERT_TRUE(bool(x));
-  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
-  replay::ReplayStats stats;
-  ReportContext ctx{*x, symbols, options, stats};
-  nlohmann::json j = section->json(ctx);
+  Rendered r = render(*section, dir, options);
+  ASSERT_TRUE(r.ok);
+  const nlohmann::json& j = r.json;
+  const std::string& text = r.text;
   EXPECT_EQ(j["verdict"], "LL") << j.dump(1);
   EXPECT_EQ(j["verdict_meaning"], verdict_meaning(analysis::Verdict::kLL));
   EXPECT_EQ(j["run_ns"], 110) << j.dump(1);
   EXPECT_EQ(j["idle_ns"], 0) << j.dump(1);
   EXPECT_EQ(j["overhead_ns"], 0) << j.dump(1);
-  std::string text;
-  section->text(ctx, text);
   EXPECT_NE(text.find("Verdict LL"), std::string::npos) << text;
   EXPECT_NE(text.find(verdict_meaning(analysis::Verdict::kLL)), std::string::npos) << text;
 }
@@ -91,17 +107,11 @@ TEST(Sections, AStalledWhatIfSaysSoInItsText) {
   ReportOptions options;
   options.what_if_threads = {1, 2};
   std::unique_ptr<Section> section = make_what_if_section(options);
-  ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
-  auto x = format::open_experiment(dir);
-  ASSERT_TRUE(bool(x));
-  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
-  replay::ReplayStats stats;
-  ReportContext ctx{*x, symbols, options, stats};
-  nlohmann::json j = section->json(ctx);
-  ASSERT_EQ(j["predictions"].size(), 2u) << j.dump(1);
-  EXPECT_TRUE(j["predictions"][1]["stalled"].get<bool>()) << j.dump(1);
-  std::string text;
-  section->text(ctx, text);
+  Rendered r = render(*section, dir, options);
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(r.json["predictions"].size(), 2u) << r.json.dump(1);
+  EXPECT_TRUE(r.json["predictions"][1]["stalled"].get<bool>()) << r.json.dump(1);
+  const std::string& text = r.text;
   EXPECT_NE(text.find("(stalled)"), std::string::npos) << text;
   EXPECT_NE(text.find("stalled at 2 threads"), std::string::npos) << text;
 }
