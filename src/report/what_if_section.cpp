@@ -120,10 +120,11 @@ class WhatIfSection : public Section {
     }
     out += fmt::format(
         "What-if: this run's task graph simulated on other thread counts (libomp's policy; "
-        "docs/WHAT-IF.md)\n  recorded: {}, {}; {} tasks, {} task fragments; scheduling {} per "
+        "docs/WHAT-IF.md)\n  recorded: {}, {}; {}, {} task fragments; scheduling {} per "
         "task ({})\n",
-        format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns), count(w.tasks),
-        count(w.fragments), duration(w.schedule_ns), how);
+        format::plural(w.recorded_threads, "thread"), duration(w.recorded_run_ns),
+        format::plural(w.tasks, "task", {}, count(w.tasks)), count(w.fragments),
+        duration(w.schedule_ns), how);
     if (w.taskwait_samples) {
       out += fmt::format("  taskwait {} each (the trimmed mean of {} with nothing to wait for)\n",
                          duration(w.taskwait_ns), count(w.taskwait_samples));
@@ -138,7 +139,8 @@ class WhatIfSection : public Section {
       out += fmt::format(
           "  {} ran at once at their creation in a team of one (libomp's serialized team): "
           "deferred in the simulation\n",
-          format::plural(w.ran_immediately_team_of_one, "task"));
+          format::plural(w.ran_immediately_team_of_one, "task", {},
+                         count(w.ran_immediately_team_of_one)));
     }
     for (const std::string& e : w.recording_errors) {
       out += fmt::format("  left out (--what-if-also): {}\n", e);
@@ -157,6 +159,8 @@ class WhatIfSection : public Section {
                          format::plural(simulate::kMaxWorkers, "thread"));
     }
     const bool spread = w.recordings > 1;
+    std::string stalled;  // the thread counts whose simulation stalled
+    uint32_t last_stalled = 0;
     out += fmt::format("  {:>7}  {:>10}  {:>7}  {:>10}  {:>13}  {:>13}{}\n", "threads", "predicted",
                        "speedup", "efficiency", "Brent: lower", "upper",
                        spread ? "  recordings: min .. max" : "");
@@ -168,11 +172,24 @@ class WhatIfSection : public Section {
             std::minmax_element(p.wall_by_recording_ns.begin(), p.wall_by_recording_ns.end());
         range = fmt::format("  {} .. {}", duration(*lo), duration(*hi));
       }
+      if (p.sim.stalled) {
+        stalled += (stalled.empty() ? "" : ", ") + std::to_string(p.threads);
+        last_stalled = p.threads;
+      }
       out += fmt::format(
-          "  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}{}\n", p.threads,
+          "  {:>7}  {:>10}  {:>6.2f}x  {:>9.0f}%  {:>13}  {:>13}{}{}{}\n", p.threads,
           duration(p.sim.wall_ns), speedup, 100.0 * speedup / p.threads, duration(p.brent_lower_ns),
           duration(p.brent_upper_ns), range,
-          p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "");
+          p.threads == std::min(w.recorded_threads, simulate::kMaxWorkers) ? "  (recorded)" : "",
+          p.sim.stalled ? "  (stalled)" : "");
+    }
+    if (!stalled.empty()) {
+      // A crashed or damaged trace: tasks or team members whose end it lacks hold the rest.
+      out += fmt::format(
+          "  stalled at {} {}: nothing could run before the program's end (the graph lacks "
+          "the end of a task or team member: see tasklens check); those times are where it "
+          "stopped, not predictions\n",
+          stalled, format::noun(last_stalled, "thread"));
     }
     std::string flat = flattening_text(w);
     if (!flat.empty()) out += "  " + flat + "\n";

@@ -139,7 +139,7 @@ class Simulation {
 
   // simulator.cpp
   bool satisfied(uint32_t task, uint32_t w);
-  void create(uint32_t parent, uint32_t child, uint32_t w);
+  uint64_t create(uint32_t parent, uint32_t child, uint32_t w);
   void complete(uint32_t task, uint32_t w);
   void step(uint32_t w);
 

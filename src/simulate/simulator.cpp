@@ -65,7 +65,8 @@ bool Simulation::satisfied(uint32_t task, uint32_t w) {
   return true;
 }
 
-void Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
+// Returns the time the creator spends starting the child at once on a full deque (0 when not).
+uint64_t Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
   TaskState& p = ts_[parent];
   TaskState& c = ts_[child];
   const DagTask& d = dag_.tasks[child];
@@ -93,17 +94,24 @@ void Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
     c.inlined = true;
     if (d.construct < costs_.creation_ns.size()) wk.credit += costs_.creation_ns[d.construct];
     start(child, w);
-    return;
+    return 0;
   }
   if (cut) ++result_.kept;
   if (d.is_explicit) ++result_.tasks;
-  if (c.preds_left) return;  // queued when its last predecessor completes
-  if (d.undeferred || wk.deque.size() >= cfg_.deque_size) {
-    start(child, w);  // runs at once on top of its creator
-    return;
+  if (c.preds_left) return 0;  // queued when its last predecessor completes
+  if (d.undeferred) {
+    start(child, w);  // runs at once on top of its creator, its dispatch in the creator's work
+    return 0;
+  }
+  if (wk.deque.size() >= cfg_.deque_size) {
+    // Runs at once on top of its creator (libomp's task throttling). A team of one's task had
+    // its dispatch measured apart from its creator's work (task_dag.h): the same start here.
+    start(child, w);
+    return d.ran_immediately ? schedule_cost(child) : 0;
   }
   push_task(w, child);
   wake_for(child);
+  return 0;
 }
 
 void Simulation::complete(uint32_t task, uint32_t w) {
@@ -195,7 +203,11 @@ void Simulation::step(uint32_t w) {
       }
       case DagItem::kCreate: {
         auto child = uint32_t(item.value);
-        create(task, child, w);
+        if (uint64_t cost = create(task, child, w)) {
+          result_.overhead_ns += cost;
+          schedule(w, now_ + cost);
+          return;
+        }
         break;
       }
       case DagItem::kTaskwait:

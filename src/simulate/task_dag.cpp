@@ -80,7 +80,8 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
   const uint32_t p = r.thread;
   if (p >= running_.size()) return;
   const uint32_t created = just_created_[p];
-  if (created != kNone && e.kind != Kind::kDependence && e.kind != Kind::kTaskDependence) {
+  const bool dependence_record = e.kind == Kind::kDependence || e.kind == Kind::kTaskDependence;
+  if (created != kNone && !dependence_record) {
     just_created_[p] = kNone;
     if (e.kind == Kind::kTaskSchedule &&
         index_of(format::ev::TaskSchedule::of(e).next) == created) {
@@ -94,7 +95,10 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       }
     }
   }
-  flush(p, e.time);
+  // A just created task's dependence records come before its switch-in: that time is its
+  // dispatch (TaskCostPass samples all of it), not the creator's work, or a team of one's tasks
+  // with dependences paid it twice. (Its edges are still read below.)
+  if (created == kNone || !dependence_record) flush(p, e.time);
   const replay::ThreadInfo& th = m.thread(p);
   switch (e.kind) {
     case Kind::kParallelBegin: {

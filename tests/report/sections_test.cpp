@@ -6,6 +6,7 @@
 
 #include "report/breakdown_section.h"
 #include "report/section.h"
+#include "report/what_if_section.h"
 #include "support/recording.h"
 #include "support/trace_builder.h"
 
@@ -14,6 +15,27 @@ namespace {
 
 using tasklens::testing::Status;
 using tasklens::testing::TraceBuilder;
+
+// A section replayed over the experiment in dir: its JSON and its text.
+struct Rendered {
+  bool ok = false;
+  nlohmann::json json;
+  std::string text;
+};
+
+Rendered render(Section& section, const std::string& dir, const ReportOptions& options) {
+  Rendered r;
+  if (!testing::replay_experiment(dir, {&section.pass()})) return r;
+  auto x = format::open_experiment(dir);
+  if (!x) return r;
+  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
+  replay::ReplayStats stats;
+  ReportContext ctx{*x, symbols, options, stats};
+  r.json = section.json(ctx);
+  section.text(ctx, r.text);
+  r.ok = true;
+  return r;
+}
 
 TEST(Sections, NamesAndFlagsAreUniqueAndOnlyTheBreakdownIsDefault) {
   std::set<std::string> names, flags;
@@ -33,7 +55,8 @@ TEST(Sections, EveryVerdictHasItsWords) {
     EXPECT_GT(std::string(verdict_meaning(v)).size(), 10u);
     EXPECT_GT(std::string(verdict_advice(v)).size(), 10u);
   }
-  EXPECT_NE(std::string(verdict_meaning(analysis::Verdict::kLL)), verdict_meaning(analysis::Verdict::kHH));
+  EXPECT_NE(std::string(verdict_meaning(analysis::Verdict::kLL)),
+            verdict_meaning(analysis::Verdict::kHH));
 }
 
 // One thread, one region 0..100: the implicit task creates task 5 at 10 and runs it 20..90 (70 ns
@@ -50,22 +73,47 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
 
   ReportOptions options;
   std::unique_ptr<Section> section = make_breakdown_section(options);
-  ASSERT_TRUE(testing::replay_experiment(dir, {&section->pass()}));
-  auto x = format::open_experiment(dir);
-  ASSERT_TRUE(bool(x));
-  symbols::Symbolizer symbols(std::unordered_map<uint64_t, symbols::Location>{});
-  replay::ReplayStats stats;
-  ReportContext ctx{*x, symbols, options, stats};
-  nlohmann::json j = section->json(ctx);
+  Rendered r = render(*section, dir, options);
+  ASSERT_TRUE(r.ok);
+  const nlohmann::json& j = r.json;
+  const std::string& text = r.text;
   EXPECT_EQ(j["verdict"], "LL") << j.dump(1);
   EXPECT_EQ(j["verdict_meaning"], verdict_meaning(analysis::Verdict::kLL));
   EXPECT_EQ(j["run_ns"], 110) << j.dump(1);
   EXPECT_EQ(j["idle_ns"], 0) << j.dump(1);
   EXPECT_EQ(j["overhead_ns"], 0) << j.dump(1);
-  std::string text;
-  section->text(ctx, text);
   EXPECT_NE(text.find("Verdict LL"), std::string::npos) << text;
   EXPECT_NE(text.find(verdict_meaning(analysis::Verdict::kLL)), std::string::npos) << text;
+}
+
+// A run that crashed (seen on BOTS nqueens `if_clause` under clang, where libomp aborts): in a team
+// of two, thread 1's implicit task has no end in the trace, so the simulated region's barrier
+// never releases and the simulation stalls. Those predictions stop where it stalled, below Brent's
+// bound: the text must say so, not show them as the program's.
+TEST(Sections, AStalledWhatIfSaysSoInItsText) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 0, 100, 1, 2);
+  t.implicit_begin(0, 0, 2, 100, 2, 0);
+  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.create(0, 10, 5, 2);
+  t.schedule(1, 20, 3, Status::kSwitch, 5);
+  t.schedule(1, 90, 5, Status::kComplete, 3);
+  t.implicit_end(0, 100, 2);
+  t.parallel_end(0, 100, 100, 1);
+  t.implicit_end(0, 110, 1);
+  std::string dir = t.write();
+
+  ReportOptions options;
+  options.what_if_threads = {1, 2};
+  std::unique_ptr<Section> section = make_what_if_section(options);
+  Rendered r = render(*section, dir, options);
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(r.json["predictions"].size(), 2u) << r.json.dump(1);
+  EXPECT_TRUE(r.json["predictions"][1]["stalled"].get<bool>()) << r.json.dump(1);
+  const std::string& text = r.text;
+  EXPECT_NE(text.find("(stalled)"), std::string::npos) << text;
+  EXPECT_NE(text.find("stalled at 2 threads"), std::string::npos) << text;
 }
 
 }  // namespace
