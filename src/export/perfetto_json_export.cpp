@@ -26,7 +26,11 @@ class PerfettoJsonExporter final : public PerfettoTimeline {
                        symbols::Symbolizer* symbols, std::string path)
       : PerfettoTimeline(x, o, symbols), path_(std::move(path)) {}
 
-  Result<bool> open() { return out_.open(path_); }
+  Result<bool> open() {
+    auto opened = out_.open(path_);
+    if (opened) out_.write_behind();  // hundreds of MB: the kernel's copy overlaps the encoding
+    return opened;
+  }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:

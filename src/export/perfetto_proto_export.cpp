@@ -164,7 +164,11 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
     task_values_.field = field::kAnnotationStringValues;
   }
 
-  Result<bool> open() { return out_.open(path_); }
+  Result<bool> open() {
+    auto opened = out_.open(path_);
+    if (opened) out_.write_behind();  // hundreds of MB: the kernel's copy overlaps the encoding
+    return opened;
+  }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:
