@@ -521,7 +521,7 @@ const ExportFormat kPerfettoFormat = {
     true,
     "a Perfetto protobuf trace file",
     "Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)",
-    50,  // measured 40-43 (fib 20-30)
+    40,  // fib 22-30 (2 threads) 37-38, BOTS uts 62k 37.9
     make_perfetto_proto_exporter,
     export_perfetto_proto_run};
 
