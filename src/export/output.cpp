@@ -17,8 +17,8 @@ std::string OutputPath::join(std::string_view suffix) const {
 OutputPath split_output(const std::string& out, std::string_view suffix) {
   fs::path p(out);
   std::string name = p.filename().string();
-  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
-                                                  suffix.data(), suffix.size()) == 0) {
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix.data(), suffix.size()) == 0) {
     name.resize(name.size() - suffix.size());
   }
   std::string dir = p.parent_path().string();
@@ -51,8 +51,17 @@ Result<bool> TextOut::open(const std::string& path) {
   return true;
 }
 
+void TextOut::write_behind() {
+  if (file_ && !behind_) behind_ = std::make_unique<WriteBehind>(file_);
+}
+
 void TextOut::flush() {
   if (!file_ || buf_.size() == 0) return;
+  if (behind_) {
+    written_ += buf_.size();
+    behind_->write(buf_);
+    return;
+  }
   if (std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size() && !error_) {
     error_ = errno ? errno : EIO;
   }
@@ -63,6 +72,11 @@ void TextOut::flush() {
 Result<bool> TextOut::close() {
   if (!file_) return true;
   flush();
+  if (behind_) {
+    int err = behind_->finish();
+    behind_.reset();
+    if (err && !error_) error_ = err;
+  }
   if (std::fflush(file_) != 0 && !error_) error_ = errno ? errno : EIO;
   if (file_ != stdout && std::fclose(file_) != 0 && !error_) error_ = errno ? errno : EIO;
   file_ = nullptr;

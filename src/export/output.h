@@ -2,12 +2,14 @@
 // first write error instead of failing silently.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
-#include <fmt/format.h>
-
+#include "export/write_behind.h"
 #include "format/result.h"
 #include "format/text.h"
 
@@ -36,6 +38,9 @@ class TextOut {
   // Opens (creates or truncates) `path`; the error names the file and the reason.
   Result<bool> open(const std::string& path);
   bool is_open() const { return file_ != nullptr; }
+  // From now on, full buffers are written by a thread of its own (write_behind.h) while the
+  // caller fills the next one: for the big outputs.
+  void write_behind();
 
   template <class... Args>
   void print(fmt::format_string<Args...> f, Args&&... args) {
@@ -82,6 +87,7 @@ class TextOut {
   std::string path_;
   FILE* file_ = nullptr;
   fmt::memory_buffer buf_;
+  std::unique_ptr<WriteBehind> behind_;
   uint64_t written_ = 0;
   int error_ = 0;  // errno of the first failed write
 };

@@ -11,13 +11,12 @@
 // view; creation and dependences also in the task view.
 //
 // `out` names the trace: "dir/name.prv" or "dir/name" writes dir/name.prv, .pcf and .row.
-#include "export/formats.h"
-
 #include <fmt/format.h>
 
 #include <functional>
 #include <queue>
 
+#include "export/formats.h"
 #include "export/mpi_ranks.h"
 #include "export/output.h"
 #include "export/paraver_mpi.h"
@@ -38,29 +37,44 @@ constexpr uint8_t kEnded = 0xff;  // TimelineTask::sink_state of a task whose ro
 
 uint32_t state_value(ThreadState s) {
   switch (s) {
-    case ThreadState::kNotCreated: return kNotCreated;
-    case ThreadState::kIdle: return kIdle;
-    case ThreadState::kRunning: return kRunning;
-    case ThreadState::kSynchronization: return kSynchronization;
-    case ThreadState::kOverhead: return kOverhead;
+    case ThreadState::kNotCreated:
+      return kNotCreated;
+    case ThreadState::kIdle:
+      return kIdle;
+    case ThreadState::kRunning:
+      return kRunning;
+    case ThreadState::kSynchronization:
+      return kSynchronization;
+    case ThreadState::kOverhead:
+      return kOverhead;
   }
   return kIdle;
 }
 
 uint32_t state_value(TaskState s) {
   switch (s) {
-    case TaskState::kInitialized: return kCreated;
-    case TaskState::kReady: return kReady;
-    case TaskState::kRunning: return kRunning;
-    case TaskState::kSuspended: return kSuspended;
-    case TaskState::kDetached: return kDetached;
-    default: return kNoState;  // executed (transient), completed, cancelled
+    case TaskState::kInitialized:
+      return kCreated;
+    case TaskState::kReady:
+      return kReady;
+    case TaskState::kRunning:
+      return kRunning;
+    case TaskState::kSuspended:
+      return kSuspended;
+    case TaskState::kDetached:
+      return kDetached;
+    default:
+      return kNoState;  // executed (transient), completed, cancelled
   }
 }
 
 // The task a TimelineTask::slot describes: serial number (from 1) and task-view row + 1.
-uint32_t slot_serial(uint64_t slot) { return uint32_t(slot); }
-uint32_t slot_row(uint64_t slot) { return uint32_t(slot >> 32); }  // 0: no row
+uint32_t slot_serial(uint64_t slot) {
+  return uint32_t(slot);
+}
+uint32_t slot_row(uint64_t slot) {
+  return uint32_t(slot >> 32);
+}  // 0: no row
 uint64_t make_slot(uint32_t serial, uint32_t row_plus_one) {
   return uint64_t(serial) | (uint64_t(row_plus_one) << 32);
 }
@@ -74,9 +88,8 @@ struct ParaverPlace {
 class ParaverExporter final : public TimelineExporter {
  public:
   // `trace` outlives the exporter; `owned` when the exporter writes it (one experiment).
-  ParaverExporter(const format::Experiment& x, const ExportOptions& o,
-                  symbols::Symbolizer* symbols, ParaverTrace* trace,
-                  std::unique_ptr<ParaverTrace> owned, ParaverPlace place)
+  ParaverExporter(const format::Experiment& x, const ExportOptions& o, symbols::Symbolizer* symbols,
+                  ParaverTrace* trace, std::unique_ptr<ParaverTrace> owned, ParaverPlace place)
       : TimelineExporter(x, o, symbols),
         trace_(trace),
         owned_(std::move(owned)),
@@ -91,8 +104,8 @@ class ParaverExporter final : public TimelineExporter {
     uint32_t row = 0;
     uint32_t state = kNoState;  // the state shown since `since`
     uint64_t since = 0;
-    uint32_t timeline = kNoState;  // the timeline's state (shown when not in an MPI call)
-    uint32_t mpi = kNoState;       // the state of the MPI call the thread is in
+    uint32_t timeline = kNoState;   // the timeline's state (shown when not in an MPI call)
+    uint32_t mpi = kNoState;        // the state of the MPI call the thread is in
     std::vector<uint32_t> regions;  // open regions (values), innermost last
     // perf_event counters: the running totals at the previous sample (valid: bit i set).
     uint64_t counter_last[format::kMaxCounters] = {};
@@ -103,7 +116,8 @@ class ParaverExporter final : public TimelineExporter {
   void begin(const TimelineInfo& info) override;
   void enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) override;
   void leave(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) override;
-  void task_create(uint32_t th, uint64_t t, TimelineTask& task, const TimelineTask* parent) override;
+  void task_create(uint32_t th, uint64_t t, TimelineTask& task,
+                   const TimelineTask* parent) override;
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
   void task_state(uint64_t t, TimelineTask& task, TaskState state) override;
   void task_alive_at_end(uint64_t t, TimelineTask& task) override;
@@ -141,10 +155,10 @@ class ParaverExporter final : public TimelineExporter {
   std::vector<uint32_t> values_;  // region id - 1 -> the trace's value
   uint32_t ready_row_ = kNoThread;
   bool per_instance_ = true;
-  uint32_t first_task_row_ = 0;   // the trace's row of this experiment's first task row
+  uint32_t first_task_row_ = 0;  // the trace's row of this experiment's first task row
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> free_rows_;
-  std::vector<uint32_t> counters_;                 // metadata counter -> the trace's index
-  replay::IdMap<uint32_t> param_index_;            // user string id -> the trace's index + 1
+  std::vector<uint32_t> counters_;       // metadata counter -> the trace's index
+  replay::IdMap<uint32_t> param_index_;  // user string id -> the trace's index + 1
 };
 
 void ParaverExporter::begin(const TimelineInfo& info) {
@@ -356,15 +370,16 @@ void ParaverExporter::end(uint64_t t) {
 // The trace's rows and relations, and the parameter values left out.
 std::vector<std::string> summary_notes(const ParaverTrace& t) {
   std::vector<std::string> notes;
-  notes.push_back(fmt::format("{}, {} ({}), {}", format::plural(t.thread_rows(), "thread row"),
-                              format::plural(t.task_rows(), "task row"),
-                              t.per_instance() ? "one per task instance"
-                                               : "shared by tasks that do not overlap",
-                              format::plural(t.comms(), "communication")));
+  notes.push_back(fmt::format(
+      "{}, {} ({}), {}", format::plural(t.thread_rows(), "thread row"),
+      format::plural(t.task_rows(), "task row"),
+      t.per_instance() ? "one per task instance" : "shared by tasks that do not overlap",
+      format::plural(t.comms(), "communication")));
   if (t.parameters_capped()) {
-    notes.push_back(fmt::format("user parameters took more than {} distinct values: the rest "
-                                "were left out",
-                                ParaverTrace::kMaxParameterValues));
+    notes.push_back(
+        fmt::format("user parameters took more than {} distinct values: the rest "
+                    "were left out",
+                    ParaverTrace::kMaxParameterValues));
   }
   return notes;
 }
@@ -404,10 +419,13 @@ Result<ExportSummary> export_paraver_run(const format::MpiRun& run, const std::s
   if (!opened) return opened.error();
   ExportSummary all;
   all.unit = "records";
-  auto done = export_ranks(*ranks, o, progress, [&](RunRank& r, symbols::Symbolizer* symbols) {
-    return std::make_unique<ParaverExporter>(r.x, o, symbols, &trace, nullptr,
-                                             ParaverPlace{r.label(), r.clock});
-  }, all);
+  auto done = export_ranks(
+      *ranks, o, progress,
+      [&](RunRank& r, symbols::Symbolizer* symbols) {
+        return std::make_unique<ParaverExporter>(r.x, o, symbols, &trace, nullptr,
+                                                 ParaverPlace{r.label(), r.clock});
+      },
+      all);
   if (!done) return done.error();
   auto written = trace.write();
   if (!written) return written.error();
@@ -421,12 +439,14 @@ Result<ExportSummary> export_paraver_run(const format::MpiRun& run, const std::s
 }  // namespace
 
 extern const ExportFormat kParaverFormat;
-const ExportFormat kParaverFormat = {
-    "paraver", {"prv"}, {".prv"}, false,
-    "a base name: name.prv, .pcf and .row",
-    "Paraver (thread and task views)",
-    150,  // measured 130-140 (.prv and .pcf)
-    make_paraver_exporter,
-    export_paraver_run};
+const ExportFormat kParaverFormat = {"paraver",
+                                     {"prv"},
+                                     {".prv"},
+                                     false,
+                                     "a base name: name.prv, .pcf and .row",
+                                     "Paraver (thread and task views)",
+                                     160,  // .prv and .pcf: fib 30 (2 threads) 157.6
+                                     make_paraver_exporter,
+                                     export_paraver_run};
 
 }  // namespace tasklens::exports

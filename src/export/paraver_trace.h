@@ -35,7 +35,7 @@ namespace tasklens::exports {
 
 class ParaverTrace {
  public:
-  static constexpr uint32_t kTaskRow = 0x80000000u;  // a row of the task view (application 2)
+  static constexpr uint32_t kTaskRow = 0x80000000u;      // a row of the task view (application 2)
   static constexpr size_t kMaxParameterValues = 100000;  // over all parameters
 
   ParaverTrace(OutputPath path, size_t sort_run_records);
@@ -48,8 +48,7 @@ class ParaverTrace {
   const OutputPath& path() const { return path_; }
 
   // A process (Paraver task): `name` prefixes its objects' names ("rank 1"; empty alone).
-  void add_process(std::string name, std::string program, std::string host,
-                   uint64_t start_unix_ns);
+  void add_process(std::string name, std::string program, std::string host, uint64_t start_unix_ns);
   // A thread row of the last process, for its recorded thread `thread`.
   uint32_t add_thread_row(uint32_t thread);
   // A new task-view row of the last process, named `name` in the .row.
@@ -99,14 +98,21 @@ class ParaverTrace {
   struct Process {
     std::string name, program, host;
     uint64_t start_unix_ns = 0;
-    uint32_t node = 0;                  // index in nodes_
+    uint32_t node = 0;  // index in nodes_
     uint32_t first_thread_row = 0;
-    std::vector<uint32_t> threads;      // the recorded thread of each of its thread rows
+    std::vector<uint32_t> threads;  // the recorded thread of each of its thread rows
     uint32_t first_task_row = 0, task_rows = 0;
     bool per_instance = true;
     std::string prefix(const char* sep) const { return name.empty() ? "" : name + sep; }
   };
 
+  // The object fields of a row's records, formatted once per row: 4 numbers of at most 10
+  // digits and 3 colons.
+  struct ObjectText {
+    char text[47];
+    uint8_t size = 0;
+  };
+  char* object_text(char* p, uint32_t row) const;
   char* put_object(char* p, uint32_t row) const;
   Result<bool> write_prv();
   Result<bool> write_pcf();
@@ -117,15 +123,16 @@ class ParaverTrace {
   size_t sort_run_records_;
   std::string tmp_dir_;
   TextOut prv_, pcf_, row_;
-  TextOut values_;     // serial <TAB> label, one line per task, in serial order
+  TextOut values_;     // the .pcf's lines of task instances (serial, label), in serial order
   TextOut row_names_;  // task-view row names in row order
   std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
 
   std::vector<Process> processes_;
-  std::vector<std::string> nodes_;          // host names, in order of first use
-  std::vector<uint32_t> thread_row_process_;  // thread row -> process
-  std::vector<uint32_t> thread_row_cpu_;      // thread row -> CPU (from 1), by node
-  std::vector<uint32_t> task_row_process_;    // task row -> process
+  std::vector<std::string> nodes_;                         // host names, in order of first use
+  std::vector<uint32_t> thread_row_process_;               // thread row -> process
+  std::vector<uint32_t> thread_row_cpu_;                   // thread row -> CPU (from 1), by node
+  std::vector<uint32_t> task_row_process_;                 // task row -> process
+  std::vector<ObjectText> thread_objects_, task_objects_;  // row -> its object fields
   uint32_t task_rows_ = 0;
   uint32_t serials_ = 0;
   uint64_t from_ = UINT64_MAX, to_ = 0;
@@ -134,7 +141,7 @@ class ParaverTrace {
   uint32_t max_threads_ = 0;
 
   std::map<std::pair<int, std::string>, uint32_t> region_index_;  // (kind, name) -> value
-  std::vector<std::pair<Construct, std::string>> regions_;       // value - 1 -> kind, name
+  std::vector<std::pair<Construct, std::string>> regions_;        // value - 1 -> kind, name
   std::vector<std::string> param_names_;
   std::map<std::string, uint32_t> param_index_;
   std::vector<std::set<int64_t>> param_values_;

@@ -10,10 +10,9 @@
 //   * flow arrows for task creation (creator -> first start), dependences (predecessor's end ->
 //     successor's start) and migrations (where a task left -> where it resumed).
 // Times are in microseconds with nanosecond decimals; displayTimeUnit is ns.
-#include "export/formats.h"
-
 #include <fmt/format.h>
 
+#include "export/formats.h"
 #include "export/output.h"
 #include "export/perfetto_timeline.h"
 
@@ -27,7 +26,11 @@ class PerfettoJsonExporter final : public PerfettoTimeline {
                        symbols::Symbolizer* symbols, std::string path)
       : PerfettoTimeline(x, o, symbols), path_(std::move(path)) {}
 
-  Result<bool> open() { return out_.open(path_); }
+  Result<bool> open() {
+    auto opened = out_.open(path_);
+    if (opened) out_.write_behind();  // hundreds of MB: the kernel's copy overlaps the encoding
+    return opened;
+  }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:
@@ -53,7 +56,8 @@ void PerfettoJsonExporter::head(char ph, uint32_t pid, uint32_t tid, uint64_t ts
   out_.piece(uint64_t(tid));
   out_.piece(",\"ts\":");
   out_.piece(ts / 1000);
-  char frac[5] = {'.', char('0' + ts % 1000 / 100), char('0' + ts % 100 / 10), char('0' + ts % 10), 0};
+  char frac[5] = {'.', char('0' + ts % 1000 / 100), char('0' + ts % 100 / 10), char('0' + ts % 10),
+                  0};
   out_.piece(std::string_view(frac, 4));
   out_.end_piece();
   ++events_;
@@ -78,9 +82,10 @@ void PerfettoJsonExporter::header(uint64_t) {
 
 void PerfettoJsonExporter::process(uint32_t pid, const std::string& name, uint32_t sort_index) {
   metadata("process_name", pid, 0, name);
-  out_.print(",\n{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_sort_index\","
-             "\"args\":{{\"sort_index\":{}}}}}",
-             pid, sort_index);
+  out_.print(
+      ",\n{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_sort_index\","
+      "\"args\":{{\"sort_index\":{}}}}}",
+      pid, sort_index);
   ++events_;
 }
 
@@ -113,13 +118,15 @@ void PerfettoJsonExporter::end_slice(uint32_t pid, uint32_t tid, uint64_t t) {
   out_.write("}");
 }
 
-void PerfettoJsonExporter::flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t,
-                                uint32_t to_th, uint64_t to_t) {
-  // The start binds to the slice enclosing it, the end to the next slice on its track (the task
-  // slice that begins there).
-  head('s', kPerfettoThreadsPid, from_th + 1, from_t);
+// The start binds to the slice enclosing it, the end to the next slice on its track (the task
+// slice that begins there).
+void PerfettoJsonExporter::flow_start(const char* kind, uint64_t id, uint32_t th, uint64_t t) {
+  head('s', kPerfettoThreadsPid, th + 1, t);
   out_.print(",\"cat\":\"{}\",\"name\":\"{}\",\"id\":{}}}", kind, kind, id);
-  head('f', kPerfettoThreadsPid, to_th + 1, to_t);
+}
+
+void PerfettoJsonExporter::flow_end(const char* kind, uint64_t id, uint32_t th, uint64_t t) {
+  head('f', kPerfettoThreadsPid, th + 1, t);
   out_.print(",\"cat\":\"{}\",\"name\":\"{}\",\"id\":{}}}", kind, kind, id);
 }
 
@@ -139,8 +146,7 @@ Result<ExportSummary> PerfettoJsonExporter::finish(const replay::ReplayStats& st
   out_.write("\n]}\n");
   auto closed = out_.close();
   if (!closed) return closed.error();
-  return summary(path_, events_, "trace events", out_.bytes(),
-                 "ui.perfetto.dev, chrome://tracing");
+  return summary(path_, events_, "trace events", out_.bytes(), "ui.perfetto.dev, chrome://tracing");
 }
 
 Result<std::unique_ptr<Exporter>> make_perfetto_json_exporter(const format::Experiment& x,
@@ -154,7 +160,10 @@ Result<std::unique_ptr<Exporter>> make_perfetto_json_exporter(const format::Expe
 
 extern const ExportFormat kPerfettoJsonFormat;
 const ExportFormat kPerfettoJsonFormat = {
-    "perfetto-json", {"chrome", "json"}, {".json"}, true,
+    "perfetto-json",
+    {"chrome", "json"},
+    {".json"},
+    true,
     "a JSON file",
     "Chrome/Perfetto trace-event JSON (chrome://tracing, ui.perfetto.dev; 5x bigger than perfetto)",
     240,  // measured 226

@@ -1,6 +1,7 @@
 // Perfetto export in Perfetto's own protobuf trace format (`--to perfetto`, `.pftrace`): the
 // layout of perfetto_timeline.h written as TracePackets of one packet sequence, with names,
-// categories and argument names interned, times delta-encoded. About 4x smaller than the JSON form (docs/EXPORTS.md).
+// categories and argument names interned, times delta-encoded. About 4x smaller than the JSON form
+// (docs/EXPORTS.md).
 //
 // Field numbers, from Perfetto's public protos (github.com/google/perfetto, protos/perfetto/):
 //   trace/trace.proto                       Trace { repeated TracePacket packet = 1 }
@@ -27,10 +28,12 @@
 //                                           TYPE_COUNTER = 4; EventCategory and EventName
 //                                           { iid = 1, name = 2 }
 //   trace/track_event/debug_annotation.proto DebugAnnotation { name_iid = 1, int_value = 4,
-//                                           string_value = 6 }; DebugAnnotationName
-//                                           { iid = 1, name = 2 }
+//                                           string_value = 6, string_value_iid = 17 };
+//                                           DebugAnnotationName { iid = 1, name = 2 }
 //   trace/interned_data/interned_data.proto InternedData { event_categories = 1,
-//                                           event_names = 2, debug_annotation_names = 3 }
+//                                           event_names = 2, debug_annotation_names = 3,
+//                                           debug_annotation_string_values = 29 };
+//                                           InternedString { iid = 1, str = 2 }
 //   trace/clock_snapshot.proto              ClockSnapshot { clocks = 1 }; Clock { clock_id = 1,
 //                                           timestamp = 2, is_incremental = 3 }; ids 1-63 are
 //                                           built in (BOOTTIME = 6, the default trace clock),
@@ -49,13 +52,15 @@
 // flag (2 bytes a packet): trace processor reads SEQ_NEEDS_INCREMENTAL_STATE only to drop a
 // packet when the state is invalid (after data loss, which a file written whole has not),
 // and resolves iids and the incremental clock from the sequence's state either way.
+// Task ids (`T1#123`, the values of the `task` and `parent` annotations) are interned too
+// (string_value_iid): an id is used 2-6 times on fib (its frames, its instance, its children's),
+// 11 bytes inline against 3-4 as an iid. The encoder remembers the iids of recent ids only (a
+// fixed cache, recent.h): an id it forgot is interned again under a new iid.
 // Flow ids are written as flow_ids_old (varints: the small ids 1, 2, ... take 3-5 bytes, not
 // fixed64's 10), which trace processor reads as flow_ids when the latter is absent.
 // The ready-tasks counter rides on the event packet written just before at the same instant
 // (extra_counter_values, its track named once in the defaults) instead of a packet of its own:
 // an event packet is closed only when the next packet starts.
-#include "export/formats.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -63,10 +68,12 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "export/formats.h"
 #include "export/mpi_ranks.h"
 #include "export/output.h"
 #include "export/perfetto_timeline.h"
 #include "export/proto_writer.h"
+#include "export/recent.h"
 
 namespace tasklens::exports {
 
@@ -93,9 +100,10 @@ constexpr uint32_t kCategoryIids = 3, kDebugAnnotations = 4, kType = 9, kNameIid
 constexpr uint32_t kTrackEventDefaults = 11, kExtraCounterTrackUuids = 31;  // packet defaults
 constexpr uint32_t kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounterEvent = 4;  // type
 // DebugAnnotation
-constexpr uint32_t kAnnotationNameIid = 1, kIntValue = 4, kStringValue = 6;
-// InternedData; each entry is { iid = 1, name = 2 }
-constexpr uint32_t kEventCategories = 1, kEventNames = 2, kDebugAnnotationNames = 3;
+constexpr uint32_t kAnnotationNameIid = 1, kIntValue = 4, kStringValue = 6, kStringValueIid = 17;
+// InternedData; each entry is { iid = 1, name = 2 } (InternedString: { iid = 1, str = 2 })
+constexpr uint32_t kEventCategories = 1, kEventNames = 2, kDebugAnnotationNames = 3,
+                   kAnnotationStringValues = 29;
 constexpr uint32_t kIid = 1, kInternedName = 2;
 }  // namespace field
 
@@ -146,14 +154,21 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
  public:
   PerfettoProtoExporter(const format::Experiment& x, const ExportOptions& o,
                         symbols::Symbolizer* symbols, std::string path, PerfettoPlace place = {})
-      : PerfettoTimeline(x, o, symbols), path_(std::move(path)), place_(std::move(place)),
+      : PerfettoTimeline(x, o, symbols),
+        path_(std::move(path)),
+        place_(std::move(place)),
         next_uuid_(place_.first_uuid) {
     names_.field = field::kEventNames;
     categories_.field = field::kEventCategories;
     annotation_names_.field = field::kDebugAnnotationNames;
+    task_values_.field = field::kAnnotationStringValues;
   }
 
-  Result<bool> open() { return out_.open(path_); }
+  Result<bool> open() {
+    auto opened = out_.open(path_);
+    if (opened) out_.write_behind();  // hundreds of MB: the kernel's copy overlaps the encoding
+    return opened;
+  }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 
  private:
@@ -167,7 +182,8 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
   std::pair<size_t, size_t> begin_event(uint64_t t, uint64_t track, uint32_t type);
   void end_event(std::pair<size_t, size_t> at);
   void close_event();
-  void annotation(const char* name, const std::string& value);
+  // A `task` or `parent` annotation: the id as an interned string.
+  void task_annotation(const char* name, uint64_t id);
   uint64_t region_iid(uint32_t region);
   uint64_t& uuid_of(uint32_t pid, uint32_t tid);
   uint64_t track(uint32_t pid, uint32_t tid) { return uuid_of(pid, tid); }
@@ -179,15 +195,18 @@ class PerfettoProtoExporter final : public PerfettoTimeline {
   uint64_t packets_ = 0;
   uint64_t last_ts_ = 0;  // the incremental clock's value
   InternTable names_, categories_, annotation_names_;
-  std::vector<uint64_t> region_iids_;            // region id -> name iid (0: not yet)
-  std::vector<std::vector<uint64_t>> uuids_;     // [process][tid] -> track uuid (0: none)
+  InternTable task_values_;          // task ids as annotation values: only `fresh` is used
+  RecentTasks<uint64_t> task_iids_;  // task id -> its iid, for the recent ones
+  uint64_t task_iid_count_ = 0;
+  std::vector<uint64_t> region_iids_;         // region id -> name iid (0: not yet)
+  std::vector<std::vector<uint64_t>> uuids_;  // [process][tid] -> track uuid (0: none)
   uint64_t next_uuid_;
   uint64_t counter_uuid_ = 0;  // named in the header's defaults
   bool counter_described_ = false;
-  bool event_open_ = false;      // the last packet is an event packet not closed yet
+  bool event_open_ = false;  // the last packet is an event packet not closed yet
   std::pair<size_t, size_t> open_at_{};
   uint64_t open_ts_ = 0;
-  uint64_t event_ts_ = 0;        // the time of the event being written
+  uint64_t event_ts_ = 0;                         // the time of the event being written
   std::vector<std::vector<uint64_t>> flow_ends_;  // thread -> flows ending at its next slice
 };
 
@@ -200,10 +219,11 @@ size_t PerfettoProtoExporter::begin_packet() {
 
 void PerfettoProtoExporter::end_packet(size_t at) {
   bool any_fresh = false;
-  for (InternTable* t : {&names_, &categories_, &annotation_names_}) any_fresh |= !t->fresh.empty();
+  InternTable* const tables[] = {&names_, &categories_, &annotation_names_, &task_values_};
+  for (InternTable* t : tables) any_fresh |= !t->fresh.empty();
   if (any_fresh) {
     size_t data = w_.open(field::kInternedData);
-    for (InternTable* t : {&names_, &categories_, &annotation_names_}) {
+    for (InternTable* t : tables) {
       for (const auto& [iid, name] : t->fresh) {
         size_t entry = w_.open(t->field);
         w_.uint_field(field::kIid, iid);
@@ -328,10 +348,20 @@ void PerfettoProtoExporter::close_event() {
   end_packet(open_at_.first);
 }
 
-void PerfettoProtoExporter::annotation(const char* name, const std::string& value) {
+void PerfettoProtoExporter::task_annotation(const char* name, uint64_t id) {
   size_t a = w_.open(field::kDebugAnnotations);
   w_.uint_field(field::kAnnotationNameIid, annotation_names_.intern(name));
-  w_.bytes_field(field::kStringValue, value);
+  if (id == 0) {  // no task (the initial task's parent): the cache cannot hold id 0
+    w_.bytes_field(field::kStringValue, id_text(id));
+  } else {
+    const uint64_t* known = task_iids_.find(id);
+    uint64_t iid = known ? *known : ++task_iid_count_;
+    if (!known) {
+      task_iids_.add(id, iid);
+      task_values_.fresh.emplace_back(iid, id_text(id));
+    }
+    w_.uint_field(field::kStringValueIid, iid);
+  }
   w_.close(a);
 }
 
@@ -347,8 +377,8 @@ void PerfettoProtoExporter::begin_region(uint32_t pid, uint32_t tid, uint64_t t,
   w_.uint_field(field::kCategoryIids, categories_.intern(category));
   w_.uint_field(field::kNameIid, region_iid(region));
   if (task) {
-    annotation("task", id_text(task->id));
-    annotation("parent", id_text(task->parent));
+    task_annotation("task", task->id);
+    task_annotation("parent", task->parent);
   }
   // Arrows end at the slice that begins next on their thread (the task's frame).
   if (pid == kPerfettoThreadsPid && tid - 1 < flow_ends_.size()) {
@@ -369,17 +399,20 @@ void PerfettoProtoExporter::end_slice(uint32_t pid, uint32_t tid, uint64_t t) {
   end_event(begin_event(t, track(pid, tid), field::kSliceEnd));
 }
 
-void PerfettoProtoExporter::flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t,
-                                 uint32_t to_th, uint64_t to_t) {
-  // The start: an instant inside the slice open there (in the past: trace processor sorts
-  // packets by time); the end: the next slice beginning on to_th.
-  auto at = begin_event(from_t, track(kPerfettoThreadsPid, from_th + 1), field::kInstant);
+// The start: an instant inside the slice open there (a dependence's or a migration's in the past:
+// trace processor sorts packets by time).
+void PerfettoProtoExporter::flow_start(const char* kind, uint64_t id, uint32_t th, uint64_t t) {
+  auto at = begin_event(t, track(kPerfettoThreadsPid, th + 1), field::kInstant);
   w_.uint_field(field::kCategoryIids, categories_.intern(kind));
   w_.uint_field(field::kNameIid, names_.intern(kind));
   w_.uint_field(field::kFlowIdsOld, id);
   end_event(at);
-  if (to_th >= flow_ends_.size()) flow_ends_.resize(to_th + 1);
-  flow_ends_[to_th].push_back(id);
+}
+
+// The end: the next slice beginning on th's track.
+void PerfettoProtoExporter::flow_end(const char*, uint64_t id, uint32_t th, uint64_t) {
+  if (th >= flow_ends_.size()) flow_ends_.resize(th + 1);
+  flow_ends_[th].push_back(id);
 }
 
 void PerfettoProtoExporter::counter(uint64_t t, uint64_t ready) {
@@ -482,10 +515,13 @@ Result<ExportSummary> export_perfetto_proto_run(const format::MpiRun& run, const
 
 extern const ExportFormat kPerfettoFormat;
 const ExportFormat kPerfettoFormat = {
-    "perfetto", {"pftrace", "protobuf"}, {".pftrace", ".perfetto-trace"}, true,
+    "perfetto",
+    {"pftrace", "protobuf"},
+    {".pftrace", ".perfetto-trace"},
+    true,
     "a Perfetto protobuf trace file",
     "Perfetto's protobuf trace (ui.perfetto.dev, trace_processor)",
-    50,  // measured 40-43 (fib 20-30)
+    40,  // fib 22-30 (2 threads) 37-38, BOTS uts 62k 37.9
     make_perfetto_proto_exporter,
     export_perfetto_proto_run};
 

@@ -18,10 +18,14 @@ enum InstanceState : uint8_t {
 
 const char* waiting_name(TaskState s) {
   switch (s) {
-    case TaskState::kSuspended: return "suspended";
-    case TaskState::kReady: return "ready (switched out)";
-    case TaskState::kDetached: return "detached (waiting for fulfill)";
-    default: return nullptr;
+    case TaskState::kSuspended:
+      return "suspended";
+    case TaskState::kReady:
+      return "ready (switched out)";
+    case TaskState::kDetached:
+      return "detached (waiting for fulfill)";
+    default:
+      return nullptr;
   }
 }
 
@@ -38,11 +42,12 @@ void PerfettoTimeline::begin(const TimelineInfo& info) {
 void PerfettoTimeline::enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) {
   settle_counter(t);
   const Region& r = regions_.at(region);
-  const char* cat = is_task(r.kind)                       ? "task"
+  const char* cat = is_task(r.kind)                      ? "task"
                     : r.kind == format::Construct::kUser ? "user"
                     : r.kind == format::Construct::kMpi  ? "mpi"
                                                          : "openmp";
-  begin_region(kPerfettoThreadsPid, th + 1, t, region, cat, region == owner.region ? &owner : nullptr);
+  begin_region(kPerfettoThreadsPid, th + 1, t, region, cat,
+               region == owner.region ? &owner : nullptr);
 }
 
 void PerfettoTimeline::leave(uint32_t th, uint64_t t, uint32_t, const TimelineTask&) {
@@ -50,10 +55,24 @@ void PerfettoTimeline::leave(uint32_t th, uint64_t t, uint32_t, const TimelineTa
   end_slice(kPerfettoThreadsPid, th + 1, t);
 }
 
-void PerfettoTimeline::add_flow(const char* kind, uint32_t from_th, uint64_t from_t,
-                                uint32_t to_th, uint64_t to_t) {
+void PerfettoTimeline::add_flow(const char* kind, uint32_t from_th, uint64_t from_t, uint32_t to_th,
+                                uint64_t to_t) {
   ++flows_;
-  flow(kind, flows_, from_th, from_t, to_th, to_t);
+  flow_start(kind, flows_, from_th, from_t);
+  flow_end(kind, flows_, to_th, to_t);
+}
+
+// A creation arrow starts at the creation, in time order: the protobuf then gives it a small
+// delta timestamp, and the ready-tasks count that changes at the creation rides on it (no counter
+// packet of its own). Its id is kept in the task (TimelineTask::parent_slot, unused otherwise
+// here) until the task's first start ends it. A task that never starts in the window (or on a
+// thread shown) leaves an arrow start without an end: the instant still marks the creation.
+void PerfettoTimeline::task_create(uint32_t th, uint64_t t, TimelineTask& task,
+                                   const TimelineTask*) {
+  if (task.is_implicit()) return;
+  settle_counter(t);
+  task.parent_slot = ++flows_;
+  flow_start("create", flows_, th, t);
 }
 
 void PerfettoTimeline::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
@@ -61,9 +80,7 @@ void PerfettoTimeline::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
   if (!task || how.resumed_here) return;
   settle_counter(t);
   if (how.first) {
-    if (!task->is_implicit() && filter_.shows(task->creator_thread, task->created_ns)) {
-      add_flow("create", task->creator_thread, task->created_ns, th, t);
-    }
+    if (task->parent_slot) flow_end("create", task->parent_slot, th, t);
     for (const DepIn& d : task->deps_in) {
       // Just before the predecessor's end, inside its slice.
       uint64_t at = d.end_ns ? d.end_ns - 1 : 0;
@@ -171,11 +188,12 @@ void PerfettoTimeline::parameter(uint32_t th, uint64_t t, uint64_t name, int64_t
   parameter_value(th, t, x_.string(name), value);
 }
 
-void PerfettoTimeline::end(uint64_t) { flush_counter(); }
+void PerfettoTimeline::end(uint64_t) {
+  flush_counter();
+}
 
-ExportSummary PerfettoTimeline::summary(const std::string& path, uint64_t records,
-                                        const char* unit, uint64_t bytes,
-                                        const char* viewers) const {
+ExportSummary PerfettoTimeline::summary(const std::string& path, uint64_t records, const char* unit,
+                                        uint64_t bytes, const char* viewers) const {
   ExportSummary s;
   s.files.push_back(path);
   s.records_out = records;

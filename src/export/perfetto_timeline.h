@@ -40,23 +40,24 @@ class PerfettoTimeline : public TimelineExporter {
   virtual void begin_state(uint32_t pid, uint32_t tid, uint64_t t, const char* name) = 0;
   virtual void end_slice(uint32_t pid, uint32_t tid, uint64_t t) = 0;
   // An arrow of `kind` ("create", "dependence", "migration") numbered `id` (1, 2, ...) from a point
-  // on a thread track to the slice that begins next on `to_th`'s track at `to_t` (the next
-  // begin_region there). Called at to_t: from_t is earlier.
-  virtual void flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t,
-                    uint32_t to_th, uint64_t to_t) = 0;
+  // on a thread track to the slice that begins next on another thread's track. Its start, at
+  // `t` on `th`'s track: a creation's at the creation (in time order); a dependence's or a
+  // migration's is called with its end, so `t` is earlier than the calls before it.
+  virtual void flow_start(const char* kind, uint64_t id, uint32_t th, uint64_t t) = 0;
+  // Its end: the slice that begins next on `th`'s track at `t` (the next begin_region there).
+  virtual void flow_end(const char* kind, uint64_t id, uint32_t th, uint64_t t) = 0;
   // The number of ready tasks from t on (on pid 1's own track).
   virtual void counter(uint64_t t, uint64_t ready) = 0;
   // A user parameter's value, an instant on the thread's track.
-  virtual void parameter_value(uint32_t th, uint64_t t, const std::string& name,
-                               int64_t value) = 0;
+  virtual void parameter_value(uint32_t th, uint64_t t, const std::string& name, int64_t value) = 0;
   // The encoders (perfetto_json_export.cpp, perfetto_proto_export.cpp) declare the methods above
   // with TASKLENS_PERFETTO_ENCODER_OVERRIDES (below the class): one list for both.
 
   // What finish() returns: the file, `records` of `unit` written, a warning above
   // --browser-events records (`viewers`: the browser tools that would struggle), the timeline's
   // notes.
-  ExportSummary summary(const std::string& path, uint64_t records, const char* unit,
-                        uint64_t bytes, const char* viewers) const;
+  ExportSummary summary(const std::string& path, uint64_t records, const char* unit, uint64_t bytes,
+                        const char* viewers) const;
 
  private:
   struct Construct {
@@ -69,6 +70,8 @@ class PerfettoTimeline : public TimelineExporter {
   void begin(const TimelineInfo& info) override;
   void enter(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) override;
   void leave(uint32_t th, uint64_t t, uint32_t region, const TimelineTask& owner) override;
+  void task_create(uint32_t th, uint64_t t, TimelineTask& task,
+                   const TimelineTask* parent) override;
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
   void task_state(uint64_t t, TimelineTask& task, replay::TaskState state) override;
   void task_alive_at_end(uint64_t t, TimelineTask& task) override;
@@ -77,8 +80,7 @@ class PerfettoTimeline : public TimelineExporter {
   void parameter(uint32_t th, uint64_t t, uint64_t name, int64_t value) override;
   void end(uint64_t t) override;
 
-  void add_flow(const char* kind, uint32_t from_th, uint64_t from_t, uint32_t to_th,
-                uint64_t to_t);
+  void add_flow(const char* kind, uint32_t from_th, uint64_t from_t, uint32_t to_th, uint64_t to_t);
   Construct& construct(uint32_t region);
   void open_instance(uint64_t t, TimelineTask& task);
   void close_instance(uint64_t t, TimelineTask& task);
@@ -96,17 +98,17 @@ class PerfettoTimeline : public TimelineExporter {
 
 // In an encoder's class: the overrides of PerfettoTimeline's encoder methods, in the order of
 // their declarations there (which say what each writes).
-#define TASKLENS_PERFETTO_ENCODER_OVERRIDES                                                      \
-  void header(uint64_t from_ns) override;                                                      \
-  void process(uint32_t pid, const std::string& name, uint32_t sort_index) override;           \
-  void thread(uint32_t pid, uint32_t tid, const std::string& name) override;                   \
-  void begin_region(uint32_t pid, uint32_t tid, uint64_t t, uint32_t region,                   \
-                    const char* category, const TimelineTask* task) override;                  \
-  void begin_state(uint32_t pid, uint32_t tid, uint64_t t, const char* name) override;         \
-  void end_slice(uint32_t pid, uint32_t tid, uint64_t t) override;                             \
-  void flow(const char* kind, uint64_t id, uint32_t from_th, uint64_t from_t, uint32_t to_th,  \
-            uint64_t to_t) override;                                                           \
-  void counter(uint64_t t, uint64_t ready) override;                                           \
+#define TASKLENS_PERFETTO_ENCODER_OVERRIDES                                                        \
+  void header(uint64_t from_ns) override;                                                          \
+  void process(uint32_t pid, const std::string& name, uint32_t sort_index) override;               \
+  void thread(uint32_t pid, uint32_t tid, const std::string& name) override;                       \
+  void begin_region(uint32_t pid, uint32_t tid, uint64_t t, uint32_t region, const char* category, \
+                    const TimelineTask* task) override;                                            \
+  void begin_state(uint32_t pid, uint32_t tid, uint64_t t, const char* name) override;             \
+  void end_slice(uint32_t pid, uint32_t tid, uint64_t t) override;                                 \
+  void flow_start(const char* kind, uint64_t id, uint32_t th, uint64_t t) override;                \
+  void flow_end(const char* kind, uint64_t id, uint32_t th, uint64_t t) override;                  \
+  void counter(uint64_t t, uint64_t ready) override;                                               \
   void parameter_value(uint32_t th, uint64_t t, const std::string& name, int64_t value) override;
 
 }  // namespace tasklens::exports

@@ -18,9 +18,11 @@ struct PrvRecord {
   uint8_t kind;    // 1 state, 2 event, 3 communication
 };
 
-// kind, time - prev, row, value; then the event's type, or the state's or communication's
-// time2 - time (zigzag: a receive may precede its send in a damaged trace) and the receiver.
+// kind, time - prev, row, value; then the event's type (as its difference from 60000000, zigzag:
+// one byte for tasklens' own types, not four), or the state's or communication's time2 - time
+// (zigzag: a receive may precede its send in a damaged trace) and the receiver.
 struct PrvCodec {
+  static constexpr int64_t kTypeBase = 60000000;
   static constexpr size_t kMaxBytes = 1 + 4 * format::kMaxVarintBytes + 2 * 5;
 
   static uint8_t* encode(const PrvRecord& r, uint64_t prev, uint8_t* p) {
@@ -28,7 +30,7 @@ struct PrvCodec {
     p = format::put_varint(p, r.time - prev);
     p = format::put_varint(p, r.row);
     p = format::put_varint(p, format::zigzag(r.value));
-    if (r.kind == 2) return format::put_varint(p, r.type);
+    if (r.kind == 2) return format::put_varint(p, format::zigzag(int64_t(r.type) - kTypeBase));
     p = format::put_varint(p, format::zigzag(int64_t(r.time2 - r.time)));
     if (r.kind == 3) p = format::put_varint(p, r.row2);
     return p;
@@ -49,7 +51,7 @@ struct PrvCodec {
     r.row2 = 0;
     if (r.kind == 2) {
       p = format::get_varint(p, end, &v);
-      r.type = uint32_t(v);
+      r.type = uint32_t(format::unzigzag(v) + kTypeBase);
       return p;
     }
     p = format::get_varint(p, end, &v);

@@ -5,12 +5,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -79,9 +79,19 @@ void parse_pcf(const std::vector<std::string>& lines, Pcf* pcf, std::vector<std:
       if (section != kTypes) section = kNone;
       continue;
     }
-    if (line == "STATES") { section = kStates; continue; }
-    if (line == "STATES_COLOR") { section = kColors; continue; }
-    if (line == "EVENT_TYPE") { section = kTypes; current.clear(); continue; }
+    if (line == "STATES") {
+      section = kStates;
+      continue;
+    }
+    if (line == "STATES_COLOR") {
+      section = kColors;
+      continue;
+    }
+    if (line == "EVENT_TYPE") {
+      section = kTypes;
+      current.clear();
+      continue;
+    }
     if (line == "VALUES") {
       section = kValues;
       for (uint64_t t : current) pcf->numeric.erase(t);
@@ -91,8 +101,10 @@ void parse_pcf(const std::vector<std::string>& lines, Pcf* pcf, std::vector<std:
     if (section == kStates) {
       int64_t v;
       std::string name;
-      if (!(in >> v) || !(in >> name)) bad->push_back(".pcf: bad state line: " + line);
-      else pcf->states.insert(v);
+      if (!(in >> v) || !(in >> name))
+        bad->push_back(".pcf: bad state line: " + line);
+      else
+        pcf->states.insert(v);
     } else if (section == kTypes) {
       uint64_t gradient, type;
       std::string name;
@@ -148,14 +160,14 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
   static const std::regex appl(R"((\d+)\(([\d:,]+)\))");
   std::string apps = m[6];
   std::vector<std::vector<uint64_t>> threads;  // [appl][task] -> threads
-  for (auto it = std::sregex_iterator(apps.begin(), apps.end(), appl);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(apps.begin(), apps.end(), appl); it != std::sregex_iterator();
+       ++it) {
     std::vector<uint64_t> tasks;
     for (const auto& t : split((*it)[2], ',')) {
       auto parts = split(t, ':');
       uint64_t n, node;
-      if (parts.size() != 2 || !to_u64(parts[0], &n) || !to_u64(parts[1], &node) ||
-          node == 0 || node > nodes) {
+      if (parts.size() != 2 || !to_u64(parts[0], &n) || !to_u64(parts[1], &node) || node == 0 ||
+          node > nodes) {
         bad.push_back("header: bad task description " + t);
         continue;
       }
@@ -185,7 +197,8 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
   uint64_t last = 0;
   size_t reported = 0;
   auto fail = [&](size_t line, const std::string& why) {
-    if (reported++ < 20) bad.push_back(fmt::format(".prv line {}: {}: {}", line + 1, why, prv[line]));
+    if (reported++ < 20)
+      bad.push_back(fmt::format(".prv line {}: {}: {}", line + 1, why, prv[line]));
   };
   for (size_t i = 1; i < prv.size(); ++i) {
     const std::string& line = prv[i];
@@ -223,7 +236,8 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
           break;
         }
         auto named = pcf.values.find(type);
-        if (named == pcf.values.end()) fail(i, fmt::format("event type {} not in the .pcf", type));
+        if (named == pcf.values.end())
+          fail(i, fmt::format("event type {} not in the .pcf", type));
         else if (!pcf.numeric.count(type) && !named->second.count(value)) {
           fail(i, fmt::format("value {} of type {} not named in the .pcf", value, type));
         }
@@ -271,7 +285,8 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
     for (uint64_t n : tasks) all_threads += n;
   }
   if (levels["THREAD"] != all_threads) {
-    bad.push_back(fmt::format(".row: {} thread names for {} threads", levels["THREAD"], all_threads));
+    bad.push_back(
+        fmt::format(".row: {} thread names for {} threads", levels["THREAD"], all_threads));
   }
   if (levels["CPU"] != f.cpus) bad.push_back(".row: CPU level does not match the header");
   return bad;
@@ -346,8 +361,8 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
       } else {
         ++f.slices;
         ++f.slice_names[s.back().name];
-        f.slice_list.push_back(
-            PerfettoSlice{track_name(track), s.back().name, ns(s.back().ts), ns(ts), s.back().args});
+        f.slice_list.push_back(PerfettoSlice{track_name(track), s.back().name, ns(s.back().ts),
+                                             ns(ts), s.back().args});
         s.pop_back();
       }
     } else if (ph == "s" || ph == "f") {
@@ -386,9 +401,15 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
     }
   }
   for (const auto& [key, p] : flows) {
+    // A creation arrow starts at the creation: a task that did not start in the window has none
+    // of its end.
+    if (key.first == "create" && p.first == 1 && p.second == 0) {
+      ++f.unended_creations;
+      continue;
+    }
     if (p.first != 1 || p.second != 1) {
-      bad.push_back(fmt::format("flow {}/{}: {} starts, {} ends", key.first, key.second, p.first,
-                                p.second));
+      bad.push_back(
+          fmt::format("flow {}/{}: {} starts, {} ends", key.first, key.second, p.first, p.second));
     } else {
       ++f.flows[key.first];
       f.flow_list.push_back(flow_ends[key]);
@@ -400,9 +421,15 @@ std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* 
   return bad;
 }
 
-std::string otf2_print_bin() { return TASKLENS_OTF2_PRINT; }
-std::string dot_bin() { return TASKLENS_DOT; }
-std::string protoc_bin() { return TASKLENS_PROTOC; }
+std::string otf2_print_bin() {
+  return TASKLENS_OTF2_PRINT;
+}
+std::string dot_bin() {
+  return TASKLENS_DOT;
+}
+std::string protoc_bin() {
+  return TASKLENS_PROTOC;
+}
 
 Otf2Print read_otf2(const std::string& anchor) {
   Otf2Print p;
@@ -516,7 +543,8 @@ std::map<std::string, uint64_t> dumped_counts(const std::string& dir) {
       if (j.contains(field)) ++counts[kind + ":" + j[field].get<std::string>()];
     }
     if (j.contains("sync_kind") && j.contains("endpoint")) {
-      ++counts[kind + ":" + j["endpoint"].get<std::string>() + ":" + j["sync_kind"].get<std::string>()];
+      ++counts[kind + ":" + j["endpoint"].get<std::string>() + ":" +
+               j["sync_kind"].get<std::string>()];
     }
     if (kind == "implicit_task" && j.value("endpoint", "") == "begin") {
       ++counts["implicit_task:begin:" + j.value("flag_names", std::string())];

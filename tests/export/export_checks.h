@@ -22,10 +22,10 @@ struct ParaverFacts {
   uint32_t cpus = 0;
   std::vector<uint32_t> threads_per_appl;  // rows of each application (one task each)
   uint64_t states = 0, events = 0, comms = 0;
-  std::map<uint64_t, uint64_t> comm_tags;       // tag -> communications
-  std::map<uint64_t, uint64_t> state_time;      // state -> total ns (all rows)
-  std::map<uint64_t, uint64_t> event_types;     // type -> values written
-  std::vector<std::string> lines;               // the .prv records (without the header)
+  std::map<uint64_t, uint64_t> comm_tags;    // tag -> communications
+  std::map<uint64_t, uint64_t> state_time;   // state -> total ns (all rows)
+  std::map<uint64_t, uint64_t> event_types;  // type -> values written
+  std::vector<std::string> lines;            // the .prv records (without the header)
 };
 std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* facts = nullptr);
 
@@ -52,16 +52,19 @@ struct PerfettoFlow {
 };
 
 struct PerfettoFacts {
-  uint64_t events = 0;   // trace events (metadata included); protobuf: trace packets
-  uint64_t slices = 0;   // B/E pairs
+  uint64_t events = 0;  // trace events (metadata included); protobuf: trace packets
+  uint64_t slices = 0;  // B/E pairs
   uint64_t counters = 0;
-  std::map<std::string, uint64_t> flows;          // category -> paired flows
-  std::map<std::string, uint64_t> slice_names;    // name -> slices
-  std::set<std::pair<int64_t, int64_t>> tracks;   // (pid, tid) with slices (protobuf: lanes are
-                                                  // numbered 1, 2, ... in their process)
-  std::vector<PerfettoSlice> slice_list;          // sorted
-  std::vector<PerfettoFlow> flow_list;            // sorted
-  uint64_t bytes = 0;                             // the file's size
+  std::map<std::string, uint64_t> flows;  // category -> paired flows
+  uint64_t unended_creations = 0;         // creation arrows whose task did not start where shown
+  uint64_t interned_values = 0;           // protobuf: annotation values interned (task ids)
+  uint64_t counter_packets = 0;           // protobuf: counter values in packets of their own
+  std::map<std::string, uint64_t> slice_names;   // name -> slices
+  std::set<std::pair<int64_t, int64_t>> tracks;  // (pid, tid) with slices (protobuf: lanes are
+                                                 // numbered 1, 2, ... in their process)
+  std::vector<PerfettoSlice> slice_list;         // sorted
+  std::vector<PerfettoFlow> flow_list;           // sorted
+  uint64_t bytes = 0;                            // the file's size
 };
 std::vector<std::string> check_perfetto(const std::string& path, PerfettoFacts* facts = nullptr);
 std::vector<std::string> check_perfetto_proto(const std::string& path,
@@ -71,8 +74,8 @@ struct Otf2Record {
   std::string kind;  // ENTER, LEAVE, THREAD_TASK_SWITCH, ...
   uint32_t location = 0;
   uint64_t time = 0;
-  std::string region;    // ENTER/LEAVE: the region's name
-  std::string task;      // THREAD_TASK_*: "T<creating thread>#<generation>"
+  std::string region;  // ENTER/LEAVE: the region's name
+  std::string task;    // THREAD_TASK_*: "T<creating thread>#<generation>"
 };
 struct Otf2Print {
   int status = -1;

@@ -11,16 +11,16 @@
 
 #include "export/export.h"
 #include "export/export_checks.h"
-#include "export/proto_writer.h"
 #include "export/golden_traces.h"
+#include "export/proto_writer.h"
 #include "support/recording.h"
 #include "support/test_paths.h"
 
 namespace tasklens::testing {
 namespace {
 
-exports::ExportSummary export_to(const std::string& dir, const exports::ExportFormat& f, const std::string& out,
-                                 exports::ExportOptions o = {}) {
+exports::ExportSummary export_to(const std::string& dir, const exports::ExportFormat& f,
+                                 const std::string& out, exports::ExportOptions o = {}) {
   auto x = format::open_experiment(dir);
   EXPECT_TRUE(x.ok());
   o.symbols = false;
@@ -36,12 +36,9 @@ bool has_line(const std::vector<std::string>& lines, const std::string& line) {
 // How both golden traces begin in OTF2: the initial task, the fork, the implicit task.
 std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
   std::vector<std::string> all = {
-      "THREAD_TASK_SWITCH 0 10 T0#1",
-      "ENTER 0 10 initial task (golden)",
-      "ENTER 0 20 parallel 0x1000",
-      "THREAD_FORK 0 20",
-      "THREAD_TEAM_BEGIN 0 30",
-      "THREAD_TASK_SWITCH 0 30 T0#2",
+      "THREAD_TASK_SWITCH 0 10 T0#1",    "ENTER 0 10 initial task (golden)",
+      "ENTER 0 20 parallel 0x1000",      "THREAD_FORK 0 20",
+      "THREAD_TEAM_BEGIN 0 30",          "THREAD_TASK_SWITCH 0 30 T0#2",
       "ENTER 0 30 implicit task 0x1000",
   };
   all.insert(all.end(), rest);
@@ -174,7 +171,8 @@ TEST(Otf2Golden, ExportingAgainReplacesTheArchiveButNotAForeignDirectory) {
   std::filesystem::create_directories(dir + "/mine");
   std::ofstream(dir + "/mine/notes.txt") << "keep me";
   auto x = format::open_experiment(dir);
-  auto s = exports::export_experiment(*x, *exports::find_export_format("otf2"), dir + "/mine.otf2", {});
+  auto s =
+      exports::export_experiment(*x, *exports::find_export_format("otf2"), dir + "/mine.otf2", {});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("is not an OTF2 event directory"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir + "/mine/notes.txt"));
@@ -320,6 +318,7 @@ void expect_protobuf_equals_json(const std::string& dir) {
   EXPECT_EQ(p.slice_list, j.slice_list);
   EXPECT_EQ(p.flow_list, j.flow_list);
   EXPECT_EQ(p.flows, j.flows);
+  EXPECT_EQ(p.unended_creations, j.unended_creations);
   EXPECT_EQ(p.counters, j.counters);
   EXPECT_EQ(p.tracks, j.tracks);
   EXPECT_EQ(sp.records_out, p.events);
@@ -341,6 +340,34 @@ TEST(PerfettoProtoGolden, TaskwaitTraceDecodesToTheJsonSlices) {
   EXPECT_TRUE(on_thread("taskwait 0x3000", 70, 100, ""));
   EXPECT_TRUE(on_thread("task 0x2100", 80, 90, "task=T0#4 parent=T0#3"));
   EXPECT_EQ(p.flows["create"], 2u);
+  EXPECT_EQ(p.unended_creations, 0u);
+  // The task ids are interned strings, each once: T0#1 ... T0#4 (the initial task's parent, no
+  // task, is written as it is).
+  EXPECT_EQ(p.interned_values, 4u);
+}
+
+// A creation arrow starts at the creation: C (T0#4) is created at 60 and starts at 80, after a
+// window ending at 70, so its arrow has a start and no end, in both formats; A's (created at 40,
+// started at 50) is whole. The ready-tasks count that changes at 60 rides on the arrow's start.
+TEST(PerfettoProtoGolden, CreationArrowOfATaskNotStartedInTheWindow) {
+  TraceBuilder t;
+  std::string dir = taskwait_with_child_trace(t);
+  exports::ExportOptions o;
+  o.to_ns = 70;
+  export_to(dir, *exports::find_export_format("perfetto-json"), dir + "/w.json", o);
+  export_to(dir, *exports::find_export_format("perfetto"), dir + "/w.pftrace", o);
+  PerfettoFacts j = expect_valid_perfetto(dir + "/w.json");
+  PerfettoFacts p = expect_valid_perfetto_proto(dir + "/w.pftrace");
+  EXPECT_EQ(p.flows["create"], 1u);
+  EXPECT_EQ(p.unended_creations, 1u);
+  EXPECT_EQ(j.unended_creations, 1u);
+  EXPECT_EQ(p.flow_list, j.flow_list);
+  EXPECT_EQ(p.slice_list, j.slice_list);
+  EXPECT_EQ(p.counters, j.counters);
+  // Counts at 0 (the window's start, before any event), 40, 50 and 60: all but the first ride on
+  // an event packet at their instant (the arrows' starts at 40 and 60, A's frame at 50).
+  EXPECT_EQ(p.counters, 4u);
+  EXPECT_EQ(p.counter_packets, 1u);
 }
 
 TEST(PerfettoProtoGolden, UntiedMigrationDecodesToTheJsonSlices) {
@@ -407,10 +434,10 @@ TEST(PerfettoProtoGolden, ProtocDecodesTheRawTrace) {
   TraceBuilder t;
   std::string dir = untied_migration_trace(t);
   export_to(dir, *exports::find_export_format("perfetto"), dir + "/raw.pftrace");
-  CommandResult r = run_command(
-      {"/bin/sh", "-c", protoc_bin() + " --decode_raw < '" + dir + "/raw.pftrace'"});
+  CommandResult r =
+      run_command({"/bin/sh", "-c", protoc_bin() + " --decode_raw < '" + dir + "/raw.pftrace'"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("5: \"thread 1\""), std::string::npos) << r.out;  // thread_name = 5
+  EXPECT_NE(r.out.find("5: \"thread 1\""), std::string::npos) << r.out;   // thread_name = 5
   EXPECT_NE(r.out.find("2: \"untied task 0x2000\""), std::string::npos);  // EventName.name = 2
   EXPECT_NE(r.out.find("13: 1\n"), std::string::npos);  // SEQ_INCREMENTAL_STATE_CLEARED
 }
@@ -459,7 +486,8 @@ TEST(DotGolden, TaskGraphWithCreationDependenceAndTaskwaitJoin) {
   EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/g.svg", dir + "/g.dot"}).status, 0);
   size_t joins = 0, creations = 0;
   for (size_t at = 0; (at = dot.find("style=dashed", at)) != std::string::npos; ++at) ++joins;
-  for (size_t at = 0; (at = dot.find("color=\"gray40\"", at)) != std::string::npos; ++at) ++creations;
+  for (size_t at = 0; (at = dot.find("color=\"gray40\"", at)) != std::string::npos; ++at)
+    ++creations;
   EXPECT_EQ(joins, 1u);
   EXPECT_EQ(creations, 2u);
 }

@@ -43,7 +43,8 @@ class FieldReader {
     f->wire = uint32_t(key & 7);
     f->bytes = {};
     switch (f->wire) {
-      case 0: return varint(&f->value) || fail();
+      case 0:
+        return varint(&f->value) || fail();
       case 1:
         if (pos_ + 8 > data_.size()) return fail();
         f->value = 0;
@@ -61,7 +62,8 @@ class FieldReader {
         if (pos_ + 4 > data_.size()) return fail();
         pos_ += 4;
         return true;
-      default: return fail();
+      default:
+        return fail();
     }
   }
 
@@ -94,10 +96,11 @@ struct Reader {
   PerfettoFacts& f;
   std::vector<std::string> bad;
   std::map<uint64_t, std::string> names, categories, annotation_names;  // interned, by iid
+  std::map<uint64_t, std::string> annotation_values;                    // interned, by iid
   std::map<uint64_t, Track> tracks;                                     // by uuid
-  std::map<uint64_t, std::string> process_of;                           // process track uuid -> name
+  std::map<uint64_t, std::string> process_of;  // process track uuid -> name
   std::map<uint64_t, int64_t> pid_of;
-  std::map<uint64_t, int64_t> children;                                 // process uuid -> lanes
+  std::map<uint64_t, int64_t> children;  // process uuid -> lanes
   struct Open {
     std::string name;
     uint64_t ts;
@@ -143,7 +146,8 @@ struct Reader {
     if (!incremental_clock || !at.count(6) || at[6] != at[incremental_clock]) {
       return problem("clock snapshot: no incremental clock equal to BOOTTIME");
     }
-    if (incremental_clock < 64 || incremental_clock > 127) problem("incremental clock not in 64-127");
+    if (incremental_clock < 64 || incremental_clock > 127)
+      problem("incremental clock not in 64-127");
     incremental_ts = at[incremental_clock];
   }
 
@@ -151,12 +155,14 @@ struct Reader {
     FieldReader r(data);
     Field fd;
     while (r.next(&fd)) {
-      // InternedData: event_categories = 1, event_names = 2, debug_annotation_names = 3; each
-      // entry { iid = 1, name = 2 }.
-      std::map<uint64_t, std::string>* table = fd.number == 1   ? &categories
-                                               : fd.number == 2 ? &names
-                                               : fd.number == 3 ? &annotation_names
-                                                                : nullptr;
+      // InternedData: event_categories = 1, event_names = 2, debug_annotation_names = 3,
+      // debug_annotation_string_values = 29; each entry { iid = 1, name = 2 } (InternedString:
+      // { iid = 1, str = 2 }).
+      std::map<uint64_t, std::string>* table = fd.number == 1    ? &categories
+                                               : fd.number == 2  ? &names
+                                               : fd.number == 3  ? &annotation_names
+                                               : fd.number == 29 ? &annotation_values
+                                                                 : nullptr;
       if (!table || fd.wire != 2) continue;
       FieldReader e(fd.bytes);
       Field x;
@@ -181,11 +187,19 @@ struct Reader {
     bool is_process = false, is_thread = false, counter = false;
     while (r.next(&fd)) {
       switch (fd.number) {
-        case 1: uuid = fd.value; break;                  // uuid
-        case 2: name = std::string(fd.bytes); break;     // name
-        case 5: parent = fd.value; break;                // parent_uuid
-        case 8: counter = true; break;                   // counter
-        case 3: {                                        // process: pid = 1, process_name = 6
+        case 1:
+          uuid = fd.value;
+          break;  // uuid
+        case 2:
+          name = std::string(fd.bytes);
+          break;  // name
+        case 5:
+          parent = fd.value;
+          break;  // parent_uuid
+        case 8:
+          counter = true;
+          break;   // counter
+        case 3: {  // process: pid = 1, process_name = 6
           is_process = true;
           FieldReader p(fd.bytes);
           Field x;
@@ -206,7 +220,8 @@ struct Reader {
           }
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     if (!uuid) return problem("track descriptor without uuid");
@@ -226,7 +241,8 @@ struct Reader {
       t.name = pname + " / " + thread_name;
       t.id = {pid, tid};
     } else {
-      if (!process_of.count(parent)) problem(fmt::format("track {}: unknown parent {}", uuid, parent));
+      if (!process_of.count(parent))
+        problem(fmt::format("track {}: unknown parent {}", uuid, parent));
       t.name = process_of[parent] + " / " + name;
       t.id = {pid_of[parent], counter ? 0 : ++children[parent]};
     }
@@ -234,7 +250,7 @@ struct Reader {
   }
 
   std::string annotation(std::string_view data) {
-    // DebugAnnotation: name_iid = 1, int_value = 4, string_value = 6.
+    // DebugAnnotation: name_iid = 1, int_value = 4, string_value = 6, string_value_iid = 17.
     FieldReader r(data);
     Field fd;
     std::string name, value;
@@ -245,6 +261,10 @@ struct Reader {
       }
       if (fd.number == 4) value = std::to_string(int64_t(fd.value));
       if (fd.number == 6) value = std::string(fd.bytes);
+      if (fd.number == 17) {
+        if (!annotation_values.count(fd.value)) problem("annotation value iid not interned");
+        value = annotation_values[fd.value];
+      }
     }
     return name + "=" + value;
   }
@@ -259,16 +279,22 @@ struct Reader {
     size_t extra_counters = 0;
     while (r.next(&fd)) {
       switch (fd.number) {
-        case 9: type = fd.value; break;   // type
-        case 11: uuid = fd.value; break;  // track_uuid
-        case 10:                          // name_iid
+        case 9:
+          type = fd.value;
+          break;  // type
+        case 11:
+          uuid = fd.value;
+          break;  // track_uuid
+        case 10:  // name_iid
           if (!names.count(fd.value)) problem(fmt::format("name iid {} not interned", fd.value));
           name = names[fd.value];
           break;
         case 3:  // category_iids
           if (!categories.count(fd.value)) problem("category iid not interned");
           break;
-        case 4: args += (args.empty() ? "" : " ") + annotation(fd.bytes); break;
+        case 4:
+          args += (args.empty() ? "" : " ") + annotation(fd.bytes);
+          break;
         case 47:  // flow_ids (fixed64)
           if (fd.wire != 1) problem("flow id not fixed64");
           flow_ids.push_back(fd.value);
@@ -277,9 +303,13 @@ struct Reader {
           if (fd.wire != 0) problem("flow id (flow_ids_old) not a varint");
           flow_ids.push_back(fd.value);
           break;
-        case 30: break;  // counter_value
-        case 12: ++extra_counters; break;  // extra_counter_values: the default counter tracks'
-        default: break;
+        case 30:
+          break;  // counter_value
+        case 12:
+          ++extra_counters;
+          break;  // extra_counter_values: the default counter tracks'
+        default:
+          break;
       }
     }
     if (!ts) return problem("track event without timestamp");
@@ -296,6 +326,7 @@ struct Reader {
     if (type == 4) {  // TYPE_COUNTER
       if (!t.counter) problem("counter value on a slice track");
       ++f.counters;
+      ++f.counter_packets;
       return;
     }
     if (t.counter) return problem("slice event on a counter track");
@@ -314,7 +345,8 @@ struct Reader {
       } else {
         ++f.slices;
         ++f.slice_names[s.back().name];
-        f.slice_list.push_back(PerfettoSlice{t.name, s.back().name, s.back().ts, *ts, s.back().args});
+        f.slice_list.push_back(
+            PerfettoSlice{t.name, s.back().name, s.back().ts, *ts, s.back().args});
         s.pop_back();
       }
     } else if (type != 3) {  // TYPE_INSTANT
@@ -331,7 +363,9 @@ struct Reader {
     std::string_view event, desc, intern;
     while (r.next(&fd)) {
       switch (fd.number) {
-        case 6: clock_snapshot(fd.bytes); break;  // clock_snapshot
+        case 6:
+          clock_snapshot(fd.bytes);
+          break;    // clock_snapshot
         case 59: {  // trace_packet_defaults: track_event_defaults = 11, timestamp_clock_id = 58
           FieldReader d(fd.bytes);
           Field x;
@@ -347,14 +381,29 @@ struct Reader {
           }
           break;
         }
-        case 58: clock = fd.value; break;     // timestamp_clock_id
-        case 8: ts = fd.value; break;         // timestamp
-        case 10: sequence = fd.value; break;  // trusted_packet_sequence_id
-        case 13: flags = fd.value; break;     // sequence_flags
-        case 11: event = fd.bytes; break;     // track_event
-        case 12: intern = fd.bytes; break;    // interned_data
-        case 60: desc = fd.bytes; break;      // track_descriptor
-        default: break;
+        case 58:
+          clock = fd.value;
+          break;  // timestamp_clock_id
+        case 8:
+          ts = fd.value;
+          break;  // timestamp
+        case 10:
+          sequence = fd.value;
+          break;  // trusted_packet_sequence_id
+        case 13:
+          flags = fd.value;
+          break;  // sequence_flags
+        case 11:
+          event = fd.bytes;
+          break;  // track_event
+        case 12:
+          intern = fd.bytes;
+          break;  // interned_data
+        case 60:
+          desc = fd.bytes;
+          break;  // track_descriptor
+        default:
+          break;
       }
     }
     if (!r.ok()) return problem(fmt::format("packet {}: malformed", packets));
@@ -370,9 +419,11 @@ struct Reader {
     // interned entries); SEQ_NEEDS_INCREMENTAL_STATE = 2 on those that add entries. Trace
     // processor resolves an event packet's iids from the sequence's state, flag or not.
     if (packets == 0 && !(flags & 1)) problem("first packet does not clear the incremental state");
-    if (packets > 0 && (flags & 1)) problem(fmt::format("packet {} clears the state again", packets));
+    if (packets > 0 && (flags & 1))
+      problem(fmt::format("packet {} clears the state again", packets));
     if (packets > 0 && !intern.empty() && !(flags & 2)) {
-      problem(fmt::format("packet {} adds interned data without SEQ_NEEDS_INCREMENTAL_STATE", packets));
+      problem(
+          fmt::format("packet {} adds interned data without SEQ_NEEDS_INCREMENTAL_STATE", packets));
     }
     ++packets;
     if (!intern.empty()) interned(intern);
@@ -401,6 +452,7 @@ std::vector<std::string> check_perfetto_proto(const std::string& path, PerfettoF
   }
   if (!trace.ok()) rd.problem(path + ": truncated or malformed");
   f.events = rd.packets;
+  f.interned_values = rd.annotation_values.size();
   for (const auto& [uuid, s] : rd.stacks) {
     if (!s.empty()) {
       rd.problem(fmt::format("{} slices never closed on {} (innermost: {})", s.size(),
@@ -408,7 +460,12 @@ std::vector<std::string> check_perfetto_proto(const std::string& path, PerfettoF
     }
   }
   for (const auto& [id, ends] : rd.flows) {
-    // The start is an instant, the end the slice beginning where the arrow points.
+    // The start is an instant, the end the slice beginning where the arrow points; a creation
+    // arrow whose task did not start in the window has its start only.
+    if (ends.size() == 1 && ends[0].instant && ends[0].kind == "create") {
+      ++f.unended_creations;
+      continue;
+    }
     if (ends.size() != 2 || !ends[0].instant || ends[1].instant || ends[1].ts < ends[0].ts) {
       rd.problem(fmt::format("flow {}: {} events", id, ends.size()));
       continue;
