@@ -93,6 +93,7 @@ struct Track {
 };
 
 struct Reader {
+  explicit Reader(PerfettoFacts& facts) : f(facts) {}
   PerfettoFacts& f;
   std::vector<std::string> bad;
   std::map<uint64_t, std::string> names, categories, annotation_names;  // interned, by iid
@@ -440,7 +441,7 @@ std::vector<std::string> check_perfetto_proto(const std::string& path, PerfettoF
   std::ifstream in(path, std::ios::binary);
   if (!in) return {path + ": missing"};
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  Reader rd{f};
+  Reader rd(f);
   FieldReader trace(data);
   Field fd;
   while (trace.next(&fd)) {
