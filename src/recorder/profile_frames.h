@@ -84,6 +84,8 @@ inline __attribute__((always_inline)) bool push_child(Thread* th, Task& r, uint8
 // The counters' advance over the frame at `depth` into its node (allocating the node's
 // statistics at its first visit).
 void add_node_counters(Node* n, const Task& r, uint32_t depth);
+// One visit's counter deltas (g_node_counters of them) into n's statistics.
+void add_counter_deltas(Node* n, const uint64_t* delta);
 
 inline void close_top(Thread* th, Task& r, uint64_t now) {
   const Frame& f = r.frames[--r.depth];

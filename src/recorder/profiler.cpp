@@ -81,15 +81,21 @@ bool grow_frames(Task& r) {
   return true;
 }
 
-void add_node_counters(Node* n, const Task& r, uint32_t depth) {
+void add_counter_deltas(Node* n, const uint64_t* delta) {
   if (!n->counters) {
     n->counters = static_cast<Stat*>(std::calloc(size_t(g_node_counters), sizeof(Stat)));
     if (!n->counters) return;
   }
+  for (int i = 0; i < g_node_counters; ++i) n->counters[i].add(delta[i]);
+}
+
+void add_node_counters(Node* n, const Task& r, uint32_t depth) {
   const uint64_t* at_enter = &r.frame_counters[size_t(depth) * kMaxCounters];
+  uint64_t delta[kMaxCounters];
   for (int i = 0; i < g_node_counters; ++i) {
-    n->counters[i].add(r.counter_sum[i] >= at_enter[i] ? r.counter_sum[i] - at_enter[i] : 0);
+    delta[i] = r.counter_sum[i] >= at_enter[i] ? r.counter_sum[i] - at_enter[i] : 0;
   }
+  add_counter_deltas(n, delta);
 }
 
 namespace {
@@ -123,26 +129,40 @@ void set_active(Thread* th, Task& x, int delta) {
   }
 }
 
-void enter_stub(Thread* th, Task& task, uint64_t now) {
+// The fragment of `task` that begins runs at a stub node under the current implicit task's top
+// node (no frame: see Task::stub_owner).
+void enter_stub(Thread* th, Task& task) {
   if (th->implicit_depth == 0) return;
   Task* imp = th->implicit[th->implicit_depth - 1].task;
   if (!imp) return;
-  push_child(th, *imp, k(NK::kStub), 0, task.code, FrameType::kStub, now, uint64_t(&task));
+  const Frame* top = imp->depth ? &imp->frames[imp->depth - 1] : nullptr;
+  task.stub_node = child_node(th, top, top ? top->key : 0, k(NK::kStub), 0, task.code);
+  task.stub_depth = imp->depth;
   task.stub_owner = imp;
 }
 
+// The fragment that began at task.since ends: its stub's visit (an implicit task's clock runs
+// with the thread's, so the visit lasts as long as the fragment; the counters' advance is the
+// fragment's, th->frag_delta, which stop_counters set just before).
 void exit_stub(Thread* th, Task& task, uint64_t now) {
   Task* imp = task.stub_owner;
   task.stub_owner = nullptr;
-  if (!imp) return;
-  auto id = uint64_t(&task);
-  close_to(th, *imp, now,
-           [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });
+  if (!imp || imp->depth != task.stub_depth) return;
+  uint64_t d = now > task.since ? now - task.since : 0;
+  if (Node* n = task.stub_node) {
+    ++n->metrics.visits;
+    ++n->metrics.fragments;
+    n->metrics.inclusive.add(d);
+    n->metrics.exclusive.add(d);
+    if (g_node_counters) add_counter_deltas(n, th->frag_delta);
+  }
+  if (imp->depth) imp->frames[imp->depth - 1].child += d;
 }
 
 // The counters' deltas of the fragment that ends now go to the task, and to the implicit task
 // whose stub it ran in (before the stub closes: its node gets them).
 void stop_counters(Thread* th, Task& x) {
+  if (g_node_counters) std::memset(th->frag_delta, 0, sizeof th->frag_delta);
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
   int n = read_counters(th->counters, v);
@@ -154,6 +174,7 @@ void stop_counters(Thread* th, Task& x) {
     uint64_t d = v[i] - x.counter_start[i];
     x.counter_sum[i] += d;
     if (imp) imp->counter_sum[i] += d;
+    th->frag_delta[i] = d;
   }
 }
 
@@ -186,7 +207,7 @@ void resume(Thread* th, Task& x, uint64_t now) {
   ++x.fragments;
   if (c) ++c->fragments;
   start_counters(th, x);
-  enter_stub(th, x, now);
+  enter_stub(th, x);
 }
 
 void suspend(Thread* th, Task& x, uint64_t now, bool yield) {

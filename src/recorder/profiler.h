@@ -14,7 +14,7 @@
 
 namespace tasklens::recorder::prof {
 
-enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex, kParam };
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kMutex, kParam };
 
 // An open frame of a task's call path. Its node's identity is in the node (profile_tables.h):
 // a frame holds only what its close needs.
@@ -37,8 +37,14 @@ struct Task {
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
-  uint32_t waits = 0;            // open synchronization waits (the thread is in the runtime)
-  Task* stub_owner = nullptr;    // explicit: the implicit task holding its stub frame
+  uint32_t waits = 0;  // open synchronization waits (the thread is in the runtime)
+  // Explicit, while a fragment runs: the implicit task whose node the fragment's stub hangs
+  // under, the stub's node (th's tables) and the implicit task's depth then. The stub is no frame:
+  // nothing opens on the implicit task while the fragment runs, so its visit is the fragment
+  // (since .. its end), closed in exit_stub (profiler.cpp).
+  Task* stub_owner = nullptr;
+  Node* stub_node = nullptr;
+  uint32_t stub_depth = 0;
   Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
   uint64_t parallel_code = 0;
   uint32_t depth = 0;
@@ -101,6 +107,7 @@ struct Thread {
   uint64_t work_code = 0;  // the last worksharing construct that ended here
   uint64_t unmatched_ends = 0;
   uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
+  uint64_t frag_delta[kMaxCounters] = {};  // the counters' deltas of the fragment that ended last
   // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
   bool initial = false, ended = false;
   State state = State::kRuntime;
