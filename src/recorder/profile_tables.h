@@ -17,9 +17,28 @@ namespace tasklens::recorder::prof {
 // Count, sum, min and max of a series of samples (durations in ticks, counter deltas).
 using Stat = format::Stat;
 
+// A node's durations per visit: sum, min and max, their count being the node's visits. Updated
+// at every frame's close, so leaner than Stat: no count of its own, and min starts at its
+// identity (no first-sample test).
+struct Span {
+  uint64_t sum = 0, min = UINT64_MAX, max = 0;
+  void add(uint64_t v) {
+    sum += v;
+    min = v < min ? v : min;
+    max = v > max ? v : max;
+  }
+  void merge(const Span& s) {
+    sum += s.sum;
+    min = s.min < min ? s.min : min;
+    max = s.max > max ? s.max : max;
+  }
+  // As a Stat of `count` samples (all zero without samples, as Stat has it).
+  Stat stat(uint64_t count) const { return count ? Stat{count, sum, min, max} : Stat{}; }
+};
+
 struct Metrics {
   uint64_t visits = 0, fragments = 0;
-  Stat inclusive, exclusive;
+  Span inclusive, exclusive;
   void merge(const Metrics& m) {
     visits += m.visits;
     fragments += m.fragments;

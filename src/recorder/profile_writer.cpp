@@ -21,8 +21,8 @@ void stat(format::JsonOut& o, const Stat& s) {
 
 void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m) {
   o.begin_array().u64(thread).u64(m.visits).u64(m.fragments);
-  stat(o, m.inclusive);
-  stat(o, m.exclusive);
+  stat(o, m.inclusive.stat(m.visits));
+  stat(o, m.exclusive.stat(m.visits));
   o.end_array();
 }
 

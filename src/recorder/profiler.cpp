@@ -21,15 +21,13 @@
 namespace tasklens::recorder::prof {
 
 bool g_enabled = false;
+std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
+std::atomic<uint32_t> g_thread_count{0};
 
 namespace {
 
 using format::ProfileNodeKind;
 using NK = ProfileNodeKind;
-
-constexpr uint32_t kMaxThreadsProfiled = 1024;
-std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
-std::atomic<uint32_t> g_thread_count{0};
 
 uint8_t k(NK kind) {
   return uint8_t(kind);
@@ -79,6 +77,10 @@ bool grow_frames(Task& r) {
   }
   r.cap = ncap;
   return true;
+}
+
+Node* foreign_node(Thread* th, const Frame& f) {
+  return f.n ? th->nodes.get(*f.n) : nullptr;
 }
 
 void add_counter_deltas(Node* n, const uint64_t* delta) {
@@ -150,10 +152,7 @@ void exit_stub(Thread* th, Task& task, uint64_t now) {
   if (!imp || imp->depth != task.stub_depth) return;
   uint64_t d = now > task.since ? now - task.since : 0;
   if (Node* n = task.stub_node) {
-    ++n->metrics.visits;
-    ++n->metrics.fragments;
-    n->metrics.inclusive.add(d);
-    n->metrics.exclusive.add(d);
+    add_visit(n, 1, d, d);
     if (g_node_counters) add_counter_deltas(n, th->frag_delta);
   }
   if (imp->depth) imp->frames[imp->depth - 1].child += d;
@@ -322,15 +321,6 @@ void on_other(Thread* th, uint64_t now) {
   if (!th->pending_since) return;
   resolve_pending(th, now, false);
   th->pending_since = 0;
-}
-
-uint32_t thread_count() {
-  uint32_t n = g_thread_count.load(std::memory_order_acquire);
-  return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
-}
-
-Thread* thread_at(uint32_t i) {
-  return g_threads[i].load(std::memory_order_acquire);
 }
 
 void close_thread(Thread* th, uint64_t now, bool own) {

@@ -165,9 +165,18 @@ void on_other(Thread* th, uint64_t now);
 void on_user_region(Thread* th, bool begin, uint64_t name, uint64_t now);
 void on_user_param(Thread* th, uint64_t name, int64_t value, uint64_t now);
 
-// The threads that have profiled, by index.
-uint32_t thread_count();
-Thread* thread_at(uint32_t i);
+// The threads that have profiled, by index (inline: the breakdown reads them at every wait's
+// ends).
+constexpr uint32_t kMaxThreadsProfiled = 1024;
+extern std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
+extern std::atomic<uint32_t> g_thread_count;
+inline uint32_t thread_count() {
+  uint32_t n = g_thread_count.load(std::memory_order_acquire);
+  return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
+}
+inline Thread* thread_at(uint32_t i) {
+  return g_threads[i].load(std::memory_order_acquire);
+}
 // This thread's tables, nullptr when it has none.
 Thread* current_thread_profile();
 // Ends thread `th`'s lifetime at `now`; `own`: th is the calling thread, whose open implicit

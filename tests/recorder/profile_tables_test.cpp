@@ -1,9 +1,9 @@
 // Profile mode's per-thread tables and their merge at exit (recorder/profile_tables.h): nodes
 // agree across threads by their path key, statistics merge as if one thread had seen every
 // sample, and the tables grow without losing entries.
-#include <gtest/gtest.h>
-
 #include "recorder/profile_tables.h"
+
+#include <gtest/gtest.h>
 
 namespace tasklens::recorder::prof {
 namespace {
@@ -36,10 +36,12 @@ TEST(ProfileTables, MergeOfTwoThreads) {
   const Node* r = all.find(root);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->metrics.visits, 4u);
-  EXPECT_EQ(r->metrics.inclusive.count, 4u);
-  EXPECT_EQ(r->metrics.inclusive.sum, 65u);
-  EXPECT_EQ(r->metrics.inclusive.min, 5u);
-  EXPECT_EQ(r->metrics.inclusive.max, 30u);
+  format::Stat incl = r->metrics.inclusive.stat(r->metrics.visits);
+  EXPECT_EQ(incl.count, 4u);
+  EXPECT_EQ(incl.sum, 65u);
+  EXPECT_EQ(incl.min, 5u);
+  EXPECT_EQ(incl.max, 30u);
+  EXPECT_EQ(Span{}.stat(0).min, 0u);  // no sample: zeros, as Stat has them
   const Node* c = all.find(child);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->parent, root);
