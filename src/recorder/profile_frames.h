@@ -98,7 +98,7 @@ inline void add_visit(Node* n, uint64_t fragments, uint64_t incl, uint64_t excl)
 // A frame another thread opened (a migrated task): its node in th's tables.
 Node* foreign_node(Thread* th, const Frame& f);
 
-inline void close_top(Thread* th, Task& r, uint64_t now) {
+inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64_t now) {
   const Frame& f = r.frames[--r.depth];
   uint64_t c = clock(r, now);
   uint64_t incl = c > f.enter ? c - f.enter : 0;

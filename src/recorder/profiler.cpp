@@ -146,7 +146,7 @@ void enter_stub(Thread* th, Task& task) {
 // The fragment that began at task.since ends: its stub's visit (an implicit task's clock runs
 // with the thread's, so the visit lasts as long as the fragment; the counters' advance is the
 // fragment's, th->frag_delta, which stop_counters set just before).
-void exit_stub(Thread* th, Task& task, uint64_t now) {
+inline __attribute__((always_inline)) void exit_stub(Thread* th, Task& task, uint64_t now) {
   Task* imp = task.stub_owner;
   task.stub_owner = nullptr;
   if (!imp || imp->depth != task.stub_depth) return;
@@ -183,7 +183,7 @@ void start_counters(Thread* th, Task& x) {
   if (!x.counters_started) ++th->bad_counter_samples;
 }
 
-void resume(Thread* th, Task& x, uint64_t now) {
+inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t now) {
   th->current = &x;
   if (x.running && !x.implicit) {
     stop_counters(th, x);
