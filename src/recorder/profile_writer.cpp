@@ -19,10 +19,12 @@ void stat(format::JsonOut& o, const Stat& s) {
   o.begin_array().u64(s.count).u64(s.sum).u64(s.min).u64(s.max).end_array();
 }
 
-void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m) {
+// `leaf`: a node without children (a stub), whose exclusive times are its inclusive ones (the
+// profiler keeps only those).
+void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m, bool leaf) {
   o.begin_array().u64(thread).u64(m.visits).u64(m.fragments);
   stat(o, m.inclusive.stat(m.visits));
-  stat(o, m.exclusive.stat(m.visits));
+  stat(o, (leaf ? m.inclusive : m.exclusive).stat(m.visits));
   o.end_array();
 }
 
@@ -88,7 +90,9 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     for (uint32_t i = 0; i < n; ++i) {
       const Thread* th = thread_at(i);
       const Node* mine = th ? th->nodes.find(node.key) : nullptr;
-      if (mine && mine->metrics.visits) metrics_row(o, i, mine->metrics);
+      if (mine && mine->metrics.visits) {
+        metrics_row(o, i, mine->metrics, node.kind == uint8_t(format::ProfileNodeKind::kStub));
+      }
     }
     o.end_array().end_object();
   }

@@ -152,7 +152,10 @@ inline __attribute__((always_inline)) void exit_stub(Thread* th, Task& task, uin
   if (!imp || imp->depth != task.stub_depth) return;
   uint64_t d = now > task.since ? now - task.since : 0;
   if (Node* n = task.stub_node) {
-    add_visit(n, 1, d, d);
+    // Only its inclusive time: a stub has no children, the writer takes it as exclusive too.
+    ++n->metrics.visits;
+    ++n->metrics.fragments;
+    n->metrics.inclusive.add(d);
     if (g_node_counters) add_counter_deltas(n, th->frag_delta);
   }
   if (imp->depth) imp->frames[imp->depth - 1].child += d;
@@ -317,8 +320,7 @@ Thread* new_thread_profile() {
   return th;
 }
 
-void on_other(Thread* th, uint64_t now) {
-  if (!th->pending_since) return;
+void end_pending(Thread* th, uint64_t now) {
   resolve_pending(th, now, false);
   th->pending_since = 0;
 }

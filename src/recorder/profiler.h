@@ -158,8 +158,11 @@ void on_wait(Thread* th, bool begin, uint64_t now);
 // (`acquire`) or got (acquired, or a nest lock taken again by its owner): a mutex_wait node.
 void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
               uint64_t now);
-// Any other callback: ends a pending creation.
-void on_other(Thread* th, uint64_t now);
+// Any other callback: ends a pending creation (inline: every callback begins with it).
+void end_pending(Thread* th, uint64_t now);
+inline void on_other(Thread* th, uint64_t now) {
+  if (__builtin_expect(th->pending_since != 0, 0)) end_pending(th, now);
+}
 // The user API (include/tasklens/tasklens.h; `name` a session string id): a user region of the
 // current task begins or ends, a parameter is set (profile_user.cpp).
 void on_user_region(Thread* th, bool begin, uint64_t name, uint64_t now);
