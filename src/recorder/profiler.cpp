@@ -119,8 +119,8 @@ Construct* construct(Thread* th, Task& x) {
   return x.construct;
 }
 
-void set_active(Thread* th, Task& x, int delta) {
-  Construct* c = construct(th, x);
+// One instance of construct c (th's) more or less active on th.
+void set_active(Thread* th, Construct* c, int delta) {
   if (delta > 0) {
     ++th->active;
     if (th->active > th->max_active) th->max_active = th->active;
@@ -202,7 +202,7 @@ inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t 
     // other thread's tables are its own; its count stays until the run's end).
     if (c) ++c->migrations;
     x.thread = th->index;
-    set_active(th, x, +1);
+    set_active(th, c, +1);
   }
   x.running = true;
   x.since = now;
@@ -225,13 +225,13 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
   x.started = true;
   x.thread = th->index;
   add_ready(th, -1);
-  if (Construct* c = construct(th, x)) {
+  Construct* c = construct(th, x);
+  if (c) {
     ++c->instances;
     c->start_delay.add(now > x.created ? now - x.created : 0);
   }
-  set_active(th, x, +1);
+  set_active(th, c, +1);
   resume(th, x, now);
-  Construct* c = construct(th, x);
   Node* root = c ? c->root : nullptr;
   if (!root) {
     root = child_node(th, nullptr, 0, k(NK::kTask), 0, x.code);
@@ -247,7 +247,8 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   while (x.depth) close_top(th, x, now);
   if (x.running) exit_stub(th, x, now);
   x.running = false;
-  if (Construct* c = construct(th, x)) {
+  Construct* c = construct(th, x);
+  if (c) {
     c->time.add(total);
     if (!finished) ++c->unfinished;
     if (th->counters.open()) {
@@ -255,7 +256,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
     }
   }
   if (x.nparams) add_param_splits(th, x, total);
-  set_active(th, x, -1);
+  set_active(th, c, -1);
   free_task(th, &x);
 }
 
