@@ -87,14 +87,6 @@ void add_node_counters(Node* n, const Task& r, uint32_t depth);
 // One visit's counter deltas (g_node_counters of them) into n's statistics.
 void add_counter_deltas(Node* n, const uint64_t* delta);
 
-// One visit of node n: its fragments, inclusive and exclusive time.
-inline void add_visit(Node* n, uint64_t fragments, uint64_t incl, uint64_t excl) {
-  ++n->metrics.visits;
-  n->metrics.fragments += fragments;
-  n->metrics.inclusive.add(incl);
-  n->metrics.exclusive.add(excl);
-}
-
 // A frame another thread opened (a migrated task): its node in th's tables.
 Node* foreign_node(Thread* th, const Frame& f);
 
@@ -102,12 +94,11 @@ inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64
   const Frame& f = r.frames[--r.depth];
   uint64_t c = clock(r, now);
   uint64_t incl = c > f.enter ? c - f.enter : 0;
-  uint64_t excl = incl > f.child ? incl - f.child : 0;
   Node* n = f.n;
   if (__builtin_expect(f.owner != owner_of(th), 0)) n = foreign_node(th, f);
   if (n) {
     // (An implicit task's fragments stay 0: its frames count one fragment each.)
-    add_visit(n, r.fragments - f.frag0 + 1, incl, excl);
+    n->metrics.add(r.fragments - f.frag0 + 1, incl, f.child);
     if (__builtin_expect(g_node_counters != 0, 0)) add_node_counters(n, r, r.depth);
   }
   if (r.depth) r.frames[r.depth - 1].child += incl;

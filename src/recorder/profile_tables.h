@@ -36,14 +36,54 @@ struct Span {
   Stat stat(uint64_t count) const { return count ? Stat{count, sum, min, max} : Stat{}; }
 };
 
+// A construct's or a split's statistic: a Span with its own count (leaner than Stat to update).
+struct Tally {
+  uint64_t count = 0;
+  Span span;
+  void add(uint64_t v) {
+    ++count;
+    span.add(v);
+  }
+  void merge(const Tally& t) {
+    count += t.count;
+    span.merge(t.span);
+  }
+  Stat stat() const { return span.stat(count); }
+};
+
+// A node's visits and their inclusive and exclusive times. A visit without children (most of
+// them: creations, stubs, taskwaits, leaf tasks) has as much exclusive time as inclusive, and
+// updates one Span, `leaf`; the others update `inner_incl` and `inner_excl`. The statistics over
+// all visits merge them (exact: sums, minima and maxima merge).
 struct Metrics {
   uint64_t visits = 0, fragments = 0;
-  Span inclusive, exclusive;
+  Span leaf, inner_incl, inner_excl;
+  // One visit: its fragments, its inclusive time, its children's inclusive time.
+  void add(uint64_t frags, uint64_t incl, uint64_t child) {
+    ++visits;
+    fragments += frags;
+    if (child == 0) {
+      leaf.add(incl);
+    } else {
+      inner_incl.add(incl);
+      inner_excl.add(incl > child ? incl - child : 0);
+    }
+  }
+  Stat inclusive() const { return merged(inner_incl); }
+  Stat exclusive() const { return merged(inner_excl); }
   void merge(const Metrics& m) {
     visits += m.visits;
     fragments += m.fragments;
-    inclusive.merge(m.inclusive);
-    exclusive.merge(m.exclusive);
+    leaf.merge(m.leaf);
+    inner_incl.merge(m.inner_incl);
+    inner_excl.merge(m.inner_excl);
+  }
+
+ private:
+  Stat merged(const Span& inner) const {
+    Span all = leaf;
+    all.merge(inner);
+    return all.stat(visits);
   }
 };
 
@@ -85,7 +125,7 @@ struct Construct {
   uint64_t code = 0;
   Node* root = nullptr;  // the node of its task tree's root in the same thread's tables
   uint64_t created = 0, instances = 0, unfinished = 0, discarded = 0, fragments = 0, migrations = 0;
-  Stat time, creation, start_delay;  // ticks
+  Tally time, creation, start_delay;  // ticks
   uint32_t active = 0, max_active = 0;
   Stat counters[kMaxCounters];  // per instance: its fragments' deltas summed
   void merge(const Construct& c);
@@ -99,7 +139,7 @@ struct ParamValue {
   uint64_t key = 0;  // mix(code, name, value)
   uint64_t code = 0, name = 0;
   int64_t value = 0;
-  Stat time;
+  Tally time;
   uint64_t again = 0;
 };
 

@@ -19,12 +19,10 @@ void stat(format::JsonOut& o, const Stat& s) {
   o.begin_array().u64(s.count).u64(s.sum).u64(s.min).u64(s.max).end_array();
 }
 
-// `leaf`: a node without children (a stub), whose exclusive times are its inclusive ones (the
-// profiler keeps only those).
-void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m, bool leaf) {
+void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m) {
   o.begin_array().u64(thread).u64(m.visits).u64(m.fragments);
-  stat(o, m.inclusive.stat(m.visits));
-  stat(o, (leaf ? m.inclusive : m.exclusive).stat(m.visits));
+  stat(o, m.inclusive());
+  stat(o, m.exclusive());
   o.end_array();
 }
 
@@ -90,9 +88,7 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     for (uint32_t i = 0; i < n; ++i) {
       const Thread* th = thread_at(i);
       const Node* mine = th ? th->nodes.find(node.key) : nullptr;
-      if (mine && mine->metrics.visits) {
-        metrics_row(o, i, mine->metrics, node.kind == uint8_t(format::ProfileNodeKind::kStub));
-      }
+      if (mine && mine->metrics.visits) metrics_row(o, i, mine->metrics);
     }
     o.end_array().end_object();
   }
@@ -106,11 +102,11 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     o.kv_u64("unfinished", c.unfinished).kv_u64("discarded", c.discarded);
     o.kv_u64("fragments", c.fragments).kv_u64("migrations", c.migrations);
     o.key("time");
-    stat(o, c.time);
+    stat(o, c.time.stat());
     o.key("creation");
-    stat(o, c.creation);
+    stat(o, c.creation.stat());
     o.key("start_delay");
-    stat(o, c.start_delay);
+    stat(o, c.start_delay.stat());
     o.kv_u64("max_active", c.max_active);
     o.key("counters").begin_array();
     for (int i = 0; i < counters; ++i) stat(o, c.counters[i]);
@@ -123,7 +119,7 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     const ParamValue& p = *params.slots[s];
     o.begin_object().key("code").hex(p.code).kv_u64("name", p.name).kv_i64("value", p.value);
     o.kv_u64("again", p.again).key("time");
-    stat(o, p.time);
+    stat(o, p.time.stat());
     o.end_object();
   }
   o.end_array();

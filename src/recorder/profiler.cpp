@@ -152,10 +152,7 @@ inline __attribute__((always_inline)) void exit_stub(Thread* th, Task& task, uin
   if (!imp || imp->depth != task.stub_depth) return;
   uint64_t d = now > task.since ? now - task.since : 0;
   if (Node* n = task.stub_node) {
-    // Only its inclusive time: a stub has no children, the writer takes it as exclusive too.
-    ++n->metrics.visits;
-    ++n->metrics.fragments;
-    n->metrics.inclusive.add(d);
+    n->metrics.add(1, d, 0);
     if (g_node_counters) add_counter_deltas(n, th->frag_delta);
   }
   if (imp->depth) imp->frames[imp->depth - 1].child += d;
