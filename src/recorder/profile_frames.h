@@ -18,7 +18,7 @@ inline uint64_t top_node(const Task& r) {
   return r.depth ? r.frames[r.depth - 1].key : 0;
 }
 inline uint16_t owner_of(const Thread* th) {
-  return uint16_t(th->index + 1);
+  return th->owner;
 }
 
 // The node of a frame opened under `top` (nullptr: a root with parent `parent`) in th's tables:
@@ -31,7 +31,8 @@ inline __attribute__((always_inline)) Node* child_node(Thread* th, const Frame* 
   if (pn) {
     slot = &pn->kids[Node::kid_slot(kind, code, value)];
     Node* kid = *slot;
-    if (kid && kid->code == code && kid->kind == kind && kid->sub == sub && kid->value == value) {
+    if (kid && kid->code == code && kid->kind_sub == Node::kind_sub_of(kind, sub) &&
+        kid->value == value) {
       return kid;
     }
   }
@@ -90,9 +91,9 @@ void add_counter_deltas(Node* n, const uint64_t* delta);
 // A frame another thread opened (a migrated task): its node in th's tables.
 Node* foreign_node(Thread* th, const Frame& f);
 
-inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64_t now) {
+// Closes r's top frame at the task's clock `c` (clock(r, now)).
+inline __attribute__((always_inline)) void close_top_at(Thread* th, Task& r, uint64_t c) {
   const Frame& f = r.frames[--r.depth];
-  uint64_t c = clock(r, now);
   uint64_t incl = c > f.enter ? c - f.enter : 0;
   Node* n = f.n;
   if (__builtin_expect(f.owner != owner_of(th), 0)) n = foreign_node(th, f);
@@ -102,6 +103,10 @@ inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64
     if (__builtin_expect(g_node_counters != 0, 0)) add_node_counters(n, r, r.depth);
   }
   if (r.depth) r.frames[r.depth - 1].child += incl;
+}
+
+inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64_t now) {
+  close_top_at(th, r, clock(r, now));
 }
 
 // At the end of instance x (its clock `total`): its parameters' first values into th's splits

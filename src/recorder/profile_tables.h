@@ -102,6 +102,7 @@ struct Node {
   int64_t value = 0;    // a parameter's value
   uint16_t sub = 0;
   uint8_t kind = 0;
+  uint32_t kind_sub = 0;  // kind_sub_of(kind, sub): the two compared at once
   Metrics metrics;
   // Per visit, each counter's delta over the visit (`--counters`): allocated at the node's first
   // visit with counters, in counters order; nullptr without.
@@ -109,6 +110,7 @@ struct Node {
   struct ParamValue* split = nullptr;  // a parameter node of a task tree: its construct's split
   // Children looked up from this node (same table), found again without a hash: one slot per
   // child, by kind, code and value (a task's parameter nodes are many children of one node).
+  static uint32_t kind_sub_of(uint8_t kind, uint16_t sub) { return kind | uint32_t(sub) << 8; }
   static constexpr int kKids = 8;
   Node* kids[kKids] = {};
   static uint32_t kid_slot(uint8_t kind, uint64_t code, int64_t value) {

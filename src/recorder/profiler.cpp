@@ -113,9 +113,9 @@ Construct* construct_of(Thread* th, uint64_t code) {
 
 // x's construct in th's tables, looked up once per thread that runs it.
 Construct* construct(Thread* th, Task& x) {
-  if (x.construct_owner == th->index + 1) return x.construct;
+  if (x.construct_owner == th->owner) return x.construct;
   x.construct = construct_of(th, x.code);
-  x.construct_owner = x.construct ? th->index + 1 : 0;
+  x.construct_owner = x.construct ? th->owner : 0;
   return x.construct;
 }
 
@@ -241,7 +241,7 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
 void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   if (x.running) stop_counters(th, x);
   uint64_t total = clock(x, now);
-  while (x.depth) close_top(th, x, now);
+  while (x.depth) close_top_at(th, x, total);
   if (x.running) exit_stub(th, x, now);
   x.running = false;
   Construct* c = construct(th, x);
@@ -311,6 +311,7 @@ Thread* new_thread_profile() {
   if (!th) return nullptr;
   new (th) Thread{};
   th->index = index;
+  th->owner = uint16_t(index + 1);
   th->begin = th->state_since = now_ticks();
   th->counters = open_thread_counters();
   t_thread = th;
@@ -406,7 +407,7 @@ Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
   if (!x) return nullptr;
   x->code = code;
   x->construct = c;
-  x->construct_owner = c ? th->index + 1 : 0;
+  x->construct_owner = c ? th->owner : 0;
   x->created = now;
   add_ready(th, +1);
   Task* creator = th->current;

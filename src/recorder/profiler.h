@@ -33,7 +33,7 @@ struct Frame {
 struct Task {
   uint64_t code = 0;               // explicit: its construct
   Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
-  uint32_t construct_owner = 0;
+  uint16_t construct_owner = 0;
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
@@ -83,6 +83,7 @@ enum class State : uint8_t { kRuntime, kWork, kSerial };
 
 struct Thread {
   uint32_t index = 0;
+  uint16_t owner = 0;  // index + 1, as frames and records name the thread whose tables they use
   NodeTable nodes;
   ConstructTable constructs;
   ParamTable params;
