@@ -126,6 +126,9 @@ extern int g_node_counters;
 struct Construct {
   uint64_t code = 0;
   Node* root = nullptr;  // the node of its task tree's root in the same thread's tables
+  // Its instances' stub node last looked up, under the node stub_parent (same tables).
+  const Node* stub_parent = nullptr;
+  Node* stub = nullptr;
   uint64_t created = 0, instances = 0, unfinished = 0, discarded = 0, fragments = 0, migrations = 0;
   Tally time, creation, start_delay;  // ticks
   uint32_t active = 0, max_active = 0;

@@ -133,12 +133,19 @@ void set_active(Thread* th, Construct* c, int delta) {
 
 // The fragment of `task` that begins runs at a stub node under the current implicit task's top
 // node (no frame: see Task::stub_owner).
-void enter_stub(Thread* th, Task& task) {
+// `c`: task's construct in th's tables, which keeps the stub node it had last and its parent.
+void enter_stub(Thread* th, Task& task, Construct* c) {
   if (th->implicit_depth == 0) return;
   Task* imp = th->implicit[th->implicit_depth - 1].task;
   if (!imp) return;
   const Frame* top = imp->depth ? &imp->frames[imp->depth - 1] : nullptr;
-  task.stub_node = child_node(th, top, top ? top->key : 0, k(NK::kStub), 0, task.code);
+  const Node* pn = top && top->owner == owner_of(th) ? top->n : nullptr;
+  if (c && pn && c->stub_parent == pn) {
+    task.stub_node = c->stub;
+  } else {
+    task.stub_node = child_node(th, top, top ? top->key : 0, k(NK::kStub), 0, task.code);
+    if (c && pn) c->stub_parent = pn, c->stub = task.stub_node;
+  }
   task.stub_depth = imp->depth;
   task.stub_owner = imp;
 }
@@ -206,7 +213,7 @@ inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t 
   ++x.fragments;
   if (c) ++c->fragments;
   start_counters(th, x);
-  enter_stub(th, x);
+  enter_stub(th, x, c);
 }
 
 void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
