@@ -139,7 +139,7 @@ void enter_stub(Thread* th, Task& task, Construct* c) {
   Task* imp = th->implicit[th->implicit_depth - 1].task;
   if (!imp) return;
   const Frame* top = imp->depth ? &imp->frames[imp->depth - 1] : nullptr;
-  const Node* pn = top && top->owner == owner_of(th) ? top->n : nullptr;
+  const Node* pn = top ? top->n : nullptr;  // (an implicit task's frames are all th's)
   if (c && pn && c->stub_parent == pn) {
     task.stub_node = c->stub;
   } else {
