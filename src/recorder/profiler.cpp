@@ -190,7 +190,9 @@ void start_counters(Thread* th, Task& x) {
   if (!x.counters_started) ++th->bad_counter_samples;
 }
 
-inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t now) {
+// `c`: x's construct in th's tables when the caller has it (else looked up here).
+inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t now,
+                                                  Construct* c = nullptr) {
   th->current = &x;
   if (x.running && !x.implicit) {
     stop_counters(th, x);
@@ -200,7 +202,7 @@ inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t 
   }
   while (x.depth && x.frames[x.depth - 1].type == FrameType::kSched) close_top(th, x, now);
   if (x.implicit) return;
-  Construct* c = construct(th, x);
+  if (!c) c = construct(th, x);
   if (x.thread != th->index) {
     // An untied task resumed on another thread: its count of active instances moves here (the
     // other thread's tables are its own; its count stays until the run's end).
@@ -235,7 +237,7 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
     c->start_delay.add(now > x.created ? now - x.created : 0);
   }
   set_active(th, c, +1);
-  resume(th, x, now);
+  resume(th, x, now, c);
   Node* root = c ? c->root : nullptr;
   if (!root) {
     root = child_node(th, nullptr, 0, k(NK::kTask), 0, x.code);
