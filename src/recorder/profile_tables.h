@@ -24,8 +24,10 @@ struct Span {
   uint64_t sum = 0, min = UINT64_MAX, max = 0;
   void add(uint64_t v) {
     sum += v;
-    min = v < min ? v : min;
-    max = v > max ? v : max;
+    // Branches, not selects: after a node's first visits a new extreme is rare, and a branch
+    // skips the store.
+    if (__builtin_expect(v < min, 0)) min = v;
+    if (__builtin_expect(v > max, 0)) max = v;
   }
   void merge(const Span& s) {
     sum += s.sum;
