@@ -6,13 +6,6 @@ namespace tasklens::recorder::prof {
 
 namespace {
 
-State state_of(const Thread* th) {
-  const Task* t = th->current;
-  if (!t || t->waits) return State::kRuntime;
-  if (t->initial && th->implicit_depth == 1) return State::kSerial;
-  return State::kWork;
-}
-
 // Explicit tasks created and not yet started, "some task is ready" for the breakdown: the sum of
 // the threads' own counts (each written by its thread alone, without a locked instruction; read
 // by all, at the ends of the threads' waits only).
@@ -52,13 +45,6 @@ void close_interval(Thread* th, uint64_t now, State next) {
   }
   th->state_since = now;
   th->ready_at_since = ready;
-}
-
-void refresh(Thread* th, uint64_t now) {
-  State s = state_of(th);
-  if (s == th->state) return;
-  close_interval(th, now, s);
-  th->state = s;
 }
 
 }  // namespace tasklens::recorder::prof

@@ -18,7 +18,7 @@ inline uint64_t top_node(const Task& r) {
   return r.depth ? r.frames[r.depth - 1].key : 0;
 }
 inline uint16_t owner_of(const Thread* th) {
-  return uint16_t(th->index + 1);
+  return th->owner;
 }
 
 // The node of a frame opened under `top` (nullptr: a root with parent `parent`) in th's tables:
@@ -31,7 +31,8 @@ inline __attribute__((always_inline)) Node* child_node(Thread* th, const Frame* 
   if (pn) {
     slot = &pn->kids[Node::kid_slot(kind, code, value)];
     Node* kid = *slot;
-    if (kid && kid->code == code && kid->kind == kind && kid->sub == sub && kid->value == value) {
+    if (kid && kid->code == code && kid->kind_sub == Node::kind_sub_of(kind, sub) &&
+        kid->value == value) {
       return kid;
     }
   }
@@ -84,23 +85,28 @@ inline __attribute__((always_inline)) bool push_child(Thread* th, Task& r, uint8
 // The counters' advance over the frame at `depth` into its node (allocating the node's
 // statistics at its first visit).
 void add_node_counters(Node* n, const Task& r, uint32_t depth);
+// One visit's counter deltas (g_node_counters of them) into n's statistics.
+void add_counter_deltas(Node* n, const uint64_t* delta);
 
-inline void close_top(Thread* th, Task& r, uint64_t now) {
+// A frame another thread opened (a migrated task): its node in th's tables.
+Node* foreign_node(Thread* th, const Frame& f);
+
+// Closes r's top frame at the task's clock `c` (clock(r, now)).
+inline __attribute__((always_inline)) void close_top_at(Thread* th, Task& r, uint64_t c) {
   const Frame& f = r.frames[--r.depth];
-  uint64_t c = clock(r, now);
   uint64_t incl = c > f.enter ? c - f.enter : 0;
-  uint64_t excl = incl > f.child ? incl - f.child : 0;
-  uint32_t fragments = r.implicit ? 1 : r.fragments - f.frag0 + 1;
-  // A frame another thread opened (a migrated task): its node in this thread's tables.
-  Node* n = f.owner == owner_of(th) ? f.n : f.n ? th->nodes.get(*f.n) : nullptr;
+  Node* n = f.n;
+  if (__builtin_expect(f.owner != owner_of(th), 0)) n = foreign_node(th, f);
   if (n) {
-    ++n->metrics.visits;
-    n->metrics.fragments += fragments;
-    n->metrics.inclusive.add(incl);
-    n->metrics.exclusive.add(excl);
-    if (g_node_counters) add_node_counters(n, r, r.depth);
+    // (An implicit task's fragments stay 0: its frames count one fragment each.)
+    n->metrics.add(r.fragments - f.frag0 + 1, incl, f.child);
+    if (__builtin_expect(g_node_counters != 0, 0)) add_node_counters(n, r, r.depth);
   }
   if (r.depth) r.frames[r.depth - 1].child += incl;
+}
+
+inline __attribute__((always_inline)) void close_top(Thread* th, Task& r, uint64_t now) {
+  close_top_at(th, r, clock(r, now));
 }
 
 // At the end of instance x (its clock `total`): its parameters' first values into th's splits

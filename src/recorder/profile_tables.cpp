@@ -124,6 +124,7 @@ Node* NodeTable::get(uint64_t key, uint64_t parent, uint8_t kind, uint16_t sub, 
                      int64_t value) {
   return get_or_make(slots, cap, used, full, blocks, key, node_id, [&](Node& n) {
     n.key = key, n.parent = parent, n.kind = kind, n.sub = sub, n.code = code, n.value = value;
+    n.kind_sub = Node::kind_sub_of(kind, sub);
   });
 }
 

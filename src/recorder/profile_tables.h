@@ -17,14 +17,75 @@ namespace tasklens::recorder::prof {
 // Count, sum, min and max of a series of samples (durations in ticks, counter deltas).
 using Stat = format::Stat;
 
+// A node's durations per visit: sum, min and max, their count being the node's visits. Updated
+// at every frame's close, so leaner than Stat: no count of its own, and min starts at its
+// identity (no first-sample test).
+struct Span {
+  uint64_t sum = 0, min = UINT64_MAX, max = 0;
+  void add(uint64_t v) {
+    sum += v;
+    // Branches, not selects: after a node's first visits a new extreme is rare, and a branch
+    // skips the store.
+    if (__builtin_expect(v < min, 0)) min = v;
+    if (__builtin_expect(v > max, 0)) max = v;
+  }
+  void merge(const Span& s) {
+    sum += s.sum;
+    min = s.min < min ? s.min : min;
+    max = s.max > max ? s.max : max;
+  }
+  // As a Stat of `count` samples (all zero without samples, as Stat has it).
+  Stat stat(uint64_t count) const { return count ? Stat{count, sum, min, max} : Stat{}; }
+};
+
+// A construct's or a split's statistic: a Span with its own count (leaner than Stat to update).
+struct Tally {
+  uint64_t count = 0;
+  Span span;
+  void add(uint64_t v) {
+    ++count;
+    span.add(v);
+  }
+  void merge(const Tally& t) {
+    count += t.count;
+    span.merge(t.span);
+  }
+  Stat stat() const { return span.stat(count); }
+};
+
+// A node's visits and their inclusive and exclusive times. A visit without children (most of
+// them: creations, stubs, taskwaits, leaf tasks) has as much exclusive time as inclusive, and
+// updates one Span, `leaf`; the others update `inner_incl` and `inner_excl`. The statistics over
+// all visits merge them (exact: sums, minima and maxima merge).
 struct Metrics {
   uint64_t visits = 0, fragments = 0;
-  Stat inclusive, exclusive;
+  Span leaf, inner_incl, inner_excl;
+  // One visit: its fragments, its inclusive time, its children's inclusive time.
+  void add(uint64_t frags, uint64_t incl, uint64_t child) {
+    ++visits;
+    fragments += frags;
+    if (child == 0) {
+      leaf.add(incl);
+    } else {
+      inner_incl.add(incl);
+      inner_excl.add(incl > child ? incl - child : 0);
+    }
+  }
+  Stat inclusive() const { return merged(inner_incl); }
+  Stat exclusive() const { return merged(inner_excl); }
   void merge(const Metrics& m) {
     visits += m.visits;
     fragments += m.fragments;
-    inclusive.merge(m.inclusive);
-    exclusive.merge(m.exclusive);
+    leaf.merge(m.leaf);
+    inner_incl.merge(m.inner_incl);
+    inner_excl.merge(m.inner_excl);
+  }
+
+ private:
+  Stat merged(const Span& inner) const {
+    Span all = leaf;
+    all.merge(inner);
+    return all.stat(visits);
   }
 };
 
@@ -43,6 +104,7 @@ struct Node {
   int64_t value = 0;    // a parameter's value
   uint16_t sub = 0;
   uint8_t kind = 0;
+  uint32_t kind_sub = 0;  // kind_sub_of(kind, sub): the two compared at once
   Metrics metrics;
   // Per visit, each counter's delta over the visit (`--counters`): allocated at the node's first
   // visit with counters, in counters order; nullptr without.
@@ -50,6 +112,7 @@ struct Node {
   struct ParamValue* split = nullptr;  // a parameter node of a task tree: its construct's split
   // Children looked up from this node (same table), found again without a hash: one slot per
   // child, by kind, code and value (a task's parameter nodes are many children of one node).
+  static uint32_t kind_sub_of(uint8_t kind, uint16_t sub) { return kind | uint32_t(sub) << 8; }
   static constexpr int kKids = 8;
   Node* kids[kKids] = {};
   static uint32_t kid_slot(uint8_t kind, uint64_t code, int64_t value) {
@@ -65,8 +128,11 @@ extern int g_node_counters;
 struct Construct {
   uint64_t code = 0;
   Node* root = nullptr;  // the node of its task tree's root in the same thread's tables
+  // Its instances' stub node last looked up, under the node stub_parent (same tables).
+  const Node* stub_parent = nullptr;
+  Node* stub = nullptr;
   uint64_t created = 0, instances = 0, unfinished = 0, discarded = 0, fragments = 0, migrations = 0;
-  Stat time, creation, start_delay;  // ticks
+  Tally time, creation, start_delay;  // ticks
   uint32_t active = 0, max_active = 0;
   Stat counters[kMaxCounters];  // per instance: its fragments' deltas summed
   void merge(const Construct& c);
@@ -80,7 +146,7 @@ struct ParamValue {
   uint64_t key = 0;  // mix(code, name, value)
   uint64_t code = 0, name = 0;
   int64_t value = 0;
-  Stat time;
+  Tally time;
   uint64_t again = 0;
 };
 

@@ -1,11 +1,12 @@
 // Profile mode's OMPT callbacks (docs/PROFILE-MODE.md): each hands its arguments to the
 // profiler (profiler.h) instead of storing an event. Task and region records live in the
 // runtime's ompt_data_t slots (`ptr`).
+#include "recorder/profile_tool.h"
+
 #include <omp-tools.h>
 
 #include "format/profile_file.h"
 #include "recorder/clock.h"
-#include "recorder/profile_tool.h"
 #include "recorder/profiler.h"
 
 namespace tasklens::recorder::prof {
@@ -13,9 +14,15 @@ namespace {
 
 using NK = format::ProfileNodeKind;
 
-inline Thread* me() { return g_enabled ? this_thread_profile() : nullptr; }
-inline Task* task_of(const ompt_data_t* d) { return d ? static_cast<Task*>(d->ptr) : nullptr; }
-inline uint64_t code(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+inline Thread* me() {
+  return g_enabled ? this_thread_profile() : nullptr;
+}
+inline Task* task_of(const ompt_data_t* d) {
+  return d ? static_cast<Task*>(d->ptr) : nullptr;
+}
+inline uint64_t code(const void* p) {
+  return reinterpret_cast<uintptr_t>(p);
+}
 // A callback the profile does not use ends a pending creation; the clock is read only then.
 inline void other(Thread* th) {
   if (th->pending_since) on_other(th, now_ticks());
@@ -55,14 +62,19 @@ void p_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt
   if (task) task->ptr = nullptr;
 }
 
-void p_task_create(ompt_data_t*, const ompt_frame_t*, ompt_data_t* new_task, int flags, int,
-                   const void* codeptr) {
+// The callbacks of every task (its creation, its switches, its taskwait) are flattened: the
+// profiler's work inlined into them, across files with the library's link-time optimization (a
+// call, its register saves and its argument moves less per step; docs/PROFILE-MODE.md).
+__attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
+                                            ompt_data_t* new_task, int flags, int,
+                                            const void* codeptr) {
   Thread* th = me();
   if (!th) return;
   new_task->ptr = on_create(th, code(codeptr), uint32_t(flags), now_ticks());
 }
 
-void p_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
+__attribute__((flatten)) void p_task_schedule(ompt_data_t* prior, ompt_task_status_t status,
+                                              ompt_data_t* next) {
   Thread* th = me();
   if (!th) return;
   Task* p = task_of(prior);
@@ -82,8 +94,8 @@ bool is_barrier(ompt_sync_region_t kind) {
          kind == ompt_sync_region_barrier_teams;
 }
 
-void p_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
-                   ompt_data_t*, const void* codeptr) {
+__attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                            ompt_data_t*, ompt_data_t*, const void* codeptr) {
   Thread* th = me();
   if (!th) return;
   bool begin = endpoint == ompt_scope_begin;
@@ -112,11 +124,11 @@ void p_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
   }
 }
 
-void p_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*,
-            uint64_t, const void* codeptr) {
+void p_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, uint64_t,
+            const void* codeptr) {
   if (Thread* th = me()) {
-    on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kWork), uint16_t(type),
-              code(codeptr), false, now_ticks());
+    on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kWork), uint16_t(type), code(codeptr),
+              false, now_ticks());
   }
 }
 

@@ -21,8 +21,8 @@ void stat(format::JsonOut& o, const Stat& s) {
 
 void metrics_row(format::JsonOut& o, uint32_t thread, const Metrics& m) {
   o.begin_array().u64(thread).u64(m.visits).u64(m.fragments);
-  stat(o, m.inclusive);
-  stat(o, m.exclusive);
+  stat(o, m.inclusive());
+  stat(o, m.exclusive());
   o.end_array();
 }
 
@@ -102,11 +102,11 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     o.kv_u64("unfinished", c.unfinished).kv_u64("discarded", c.discarded);
     o.kv_u64("fragments", c.fragments).kv_u64("migrations", c.migrations);
     o.key("time");
-    stat(o, c.time);
+    stat(o, c.time.stat());
     o.key("creation");
-    stat(o, c.creation);
+    stat(o, c.creation.stat());
     o.key("start_delay");
-    stat(o, c.start_delay);
+    stat(o, c.start_delay.stat());
     o.kv_u64("max_active", c.max_active);
     o.key("counters").begin_array();
     for (int i = 0; i < counters; ++i) stat(o, c.counters[i]);
@@ -119,7 +119,7 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     const ParamValue& p = *params.slots[s];
     o.begin_object().key("code").hex(p.code).kv_u64("name", p.name).kv_i64("value", p.value);
     o.kv_u64("again", p.again).key("time");
-    stat(o, p.time);
+    stat(o, p.time.stat());
     o.end_object();
   }
   o.end_array();

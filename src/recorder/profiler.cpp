@@ -21,15 +21,13 @@
 namespace tasklens::recorder::prof {
 
 bool g_enabled = false;
+std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
+std::atomic<uint32_t> g_thread_count{0};
 
 namespace {
 
 using format::ProfileNodeKind;
 using NK = ProfileNodeKind;
-
-constexpr uint32_t kMaxThreadsProfiled = 1024;
-std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
-std::atomic<uint32_t> g_thread_count{0};
 
 uint8_t k(NK kind) {
   return uint8_t(kind);
@@ -81,15 +79,25 @@ bool grow_frames(Task& r) {
   return true;
 }
 
-void add_node_counters(Node* n, const Task& r, uint32_t depth) {
+Node* foreign_node(Thread* th, const Frame& f) {
+  return f.n ? th->nodes.get(*f.n) : nullptr;
+}
+
+void add_counter_deltas(Node* n, const uint64_t* delta) {
   if (!n->counters) {
     n->counters = static_cast<Stat*>(std::calloc(size_t(g_node_counters), sizeof(Stat)));
     if (!n->counters) return;
   }
+  for (int i = 0; i < g_node_counters; ++i) n->counters[i].add(delta[i]);
+}
+
+void add_node_counters(Node* n, const Task& r, uint32_t depth) {
   const uint64_t* at_enter = &r.frame_counters[size_t(depth) * kMaxCounters];
+  uint64_t delta[kMaxCounters];
   for (int i = 0; i < g_node_counters; ++i) {
-    n->counters[i].add(r.counter_sum[i] >= at_enter[i] ? r.counter_sum[i] - at_enter[i] : 0);
+    delta[i] = r.counter_sum[i] >= at_enter[i] ? r.counter_sum[i] - at_enter[i] : 0;
   }
+  add_counter_deltas(n, delta);
 }
 
 namespace {
@@ -105,14 +113,14 @@ Construct* construct_of(Thread* th, uint64_t code) {
 
 // x's construct in th's tables, looked up once per thread that runs it.
 Construct* construct(Thread* th, Task& x) {
-  if (x.construct_owner == th->index + 1) return x.construct;
+  if (x.construct_owner == th->owner) return x.construct;
   x.construct = construct_of(th, x.code);
-  x.construct_owner = x.construct ? th->index + 1 : 0;
+  x.construct_owner = x.construct ? th->owner : 0;
   return x.construct;
 }
 
-void set_active(Thread* th, Task& x, int delta) {
-  Construct* c = construct(th, x);
+// One instance of construct c (th's) more or less active on th.
+void set_active(Thread* th, Construct* c, int delta) {
   if (delta > 0) {
     ++th->active;
     if (th->active > th->max_active) th->max_active = th->active;
@@ -123,26 +131,44 @@ void set_active(Thread* th, Task& x, int delta) {
   }
 }
 
-void enter_stub(Thread* th, Task& task, uint64_t now) {
+// The fragment of `task` that begins runs at a stub node under the current implicit task's top
+// node (no frame: see Task::stub_owner).
+// `c`: task's construct in th's tables, which keeps the stub node it had last and its parent.
+void enter_stub(Thread* th, Task& task, Construct* c) {
   if (th->implicit_depth == 0) return;
   Task* imp = th->implicit[th->implicit_depth - 1].task;
   if (!imp) return;
-  push_child(th, *imp, k(NK::kStub), 0, task.code, FrameType::kStub, now, uint64_t(&task));
+  const Frame* top = imp->depth ? &imp->frames[imp->depth - 1] : nullptr;
+  const Node* pn = top ? top->n : nullptr;  // (an implicit task's frames are all th's)
+  if (c && pn && c->stub_parent == pn) {
+    task.stub_node = c->stub;
+  } else {
+    task.stub_node = child_node(th, top, top ? top->key : 0, k(NK::kStub), 0, task.code);
+    if (c && pn) c->stub_parent = pn, c->stub = task.stub_node;
+  }
+  task.stub_depth = imp->depth;
   task.stub_owner = imp;
 }
 
-void exit_stub(Thread* th, Task& task, uint64_t now) {
+// The fragment that began at task.since ends: its stub's visit (an implicit task's clock runs
+// with the thread's, so the visit lasts as long as the fragment; the counters' advance is the
+// fragment's, th->frag_delta, which stop_counters set just before).
+inline __attribute__((always_inline)) void exit_stub(Thread* th, Task& task, uint64_t now) {
   Task* imp = task.stub_owner;
   task.stub_owner = nullptr;
-  if (!imp) return;
-  auto id = uint64_t(&task);
-  close_to(th, *imp, now,
-           [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });
+  if (!imp || imp->depth != task.stub_depth) return;
+  uint64_t d = now > task.since ? now - task.since : 0;
+  if (Node* n = task.stub_node) {
+    n->metrics.add(1, d, 0);
+    if (g_node_counters) add_counter_deltas(n, th->frag_delta);
+  }
+  if (imp->depth) imp->frames[imp->depth - 1].child += d;
 }
 
 // The counters' deltas of the fragment that ends now go to the task, and to the implicit task
 // whose stub it ran in (before the stub closes: its node gets them).
 void stop_counters(Thread* th, Task& x) {
+  if (g_node_counters) std::memset(th->frag_delta, 0, sizeof th->frag_delta);
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
   int n = read_counters(th->counters, v);
@@ -154,6 +180,7 @@ void stop_counters(Thread* th, Task& x) {
     uint64_t d = v[i] - x.counter_start[i];
     x.counter_sum[i] += d;
     if (imp) imp->counter_sum[i] += d;
+    th->frag_delta[i] = d;
   }
 }
 
@@ -163,7 +190,9 @@ void start_counters(Thread* th, Task& x) {
   if (!x.counters_started) ++th->bad_counter_samples;
 }
 
-void resume(Thread* th, Task& x, uint64_t now) {
+// `c`: x's construct in th's tables when the caller has it (else looked up here).
+inline __attribute__((always_inline)) void resume(Thread* th, Task& x, uint64_t now,
+                                                  Construct* c = nullptr) {
   th->current = &x;
   if (x.running && !x.implicit) {
     stop_counters(th, x);
@@ -173,20 +202,20 @@ void resume(Thread* th, Task& x, uint64_t now) {
   }
   while (x.depth && x.frames[x.depth - 1].type == FrameType::kSched) close_top(th, x, now);
   if (x.implicit) return;
-  Construct* c = construct(th, x);
+  if (!c) c = construct(th, x);
   if (x.thread != th->index) {
     // An untied task resumed on another thread: its count of active instances moves here (the
     // other thread's tables are its own; its count stays until the run's end).
     if (c) ++c->migrations;
     x.thread = th->index;
-    set_active(th, x, +1);
+    set_active(th, c, +1);
   }
   x.running = true;
   x.since = now;
   ++x.fragments;
   if (c) ++c->fragments;
   start_counters(th, x);
-  enter_stub(th, x, now);
+  enter_stub(th, x, c);
 }
 
 void suspend(Thread* th, Task& x, uint64_t now, bool yield) {
@@ -202,13 +231,13 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
   x.started = true;
   x.thread = th->index;
   add_ready(th, -1);
-  if (Construct* c = construct(th, x)) {
+  Construct* c = construct(th, x);
+  if (c) {
     ++c->instances;
     c->start_delay.add(now > x.created ? now - x.created : 0);
   }
-  set_active(th, x, +1);
-  resume(th, x, now);
-  Construct* c = construct(th, x);
+  set_active(th, c, +1);
+  resume(th, x, now, c);
   Node* root = c ? c->root : nullptr;
   if (!root) {
     root = child_node(th, nullptr, 0, k(NK::kTask), 0, x.code);
@@ -221,10 +250,11 @@ void task_begin(Thread* th, Task& x, uint64_t now) {
 void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   if (x.running) stop_counters(th, x);
   uint64_t total = clock(x, now);
-  while (x.depth) close_top(th, x, now);
+  while (x.depth) close_top_at(th, x, total);
   if (x.running) exit_stub(th, x, now);
   x.running = false;
-  if (Construct* c = construct(th, x)) {
+  Construct* c = construct(th, x);
+  if (c) {
     c->time.add(total);
     if (!finished) ++c->unfinished;
     if (th->counters.open()) {
@@ -232,7 +262,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
     }
   }
   if (x.nparams) add_param_splits(th, x, total);
-  set_active(th, x, -1);
+  set_active(th, c, -1);
   free_task(th, &x);
 }
 
@@ -290,6 +320,7 @@ Thread* new_thread_profile() {
   if (!th) return nullptr;
   new (th) Thread{};
   th->index = index;
+  th->owner = uint16_t(index + 1);
   th->begin = th->state_since = now_ticks();
   th->counters = open_thread_counters();
   t_thread = th;
@@ -297,19 +328,9 @@ Thread* new_thread_profile() {
   return th;
 }
 
-void on_other(Thread* th, uint64_t now) {
-  if (!th->pending_since) return;
+void end_pending(Thread* th, uint64_t now) {
   resolve_pending(th, now, false);
   th->pending_since = 0;
-}
-
-uint32_t thread_count() {
-  uint32_t n = g_thread_count.load(std::memory_order_acquire);
-  return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
-}
-
-Thread* thread_at(uint32_t i) {
-  return g_threads[i].load(std::memory_order_acquire);
 }
 
 void close_thread(Thread* th, uint64_t now, bool own) {
@@ -395,7 +416,7 @@ Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
   if (!x) return nullptr;
   x->code = code;
   x->construct = c;
-  x->construct_owner = c ? th->index + 1 : 0;
+  x->construct_owner = c ? th->owner : 0;
   x->created = now;
   add_ready(th, +1);
   Task* creator = th->current;

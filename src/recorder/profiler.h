@@ -14,7 +14,7 @@
 
 namespace tasklens::recorder::prof {
 
-enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kStub, kMutex, kParam };
+enum class FrameType : uint8_t { kRoot, kRegion, kCreate, kSched, kMutex, kParam };
 
 // An open frame of a task's call path. Its node's identity is in the node (profile_tables.h):
 // a frame holds only what its close needs.
@@ -33,12 +33,18 @@ struct Frame {
 struct Task {
   uint64_t code = 0;               // explicit: its construct
   Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
-  uint32_t construct_owner = 0;
+  uint16_t construct_owner = 0;
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
-  uint32_t waits = 0;            // open synchronization waits (the thread is in the runtime)
-  Task* stub_owner = nullptr;    // explicit: the implicit task holding its stub frame
+  uint32_t waits = 0;  // open synchronization waits (the thread is in the runtime)
+  // Explicit, while a fragment runs: the implicit task whose node the fragment's stub hangs
+  // under, the stub's node (th's tables) and the implicit task's depth then. The stub is no frame:
+  // nothing opens on the implicit task while the fragment runs, so its visit is the fragment
+  // (since .. its end), closed in exit_stub (profiler.cpp).
+  Task* stub_owner = nullptr;
+  Node* stub_node = nullptr;
+  uint32_t stub_depth = 0;
   Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
   uint64_t parallel_code = 0;
   uint32_t depth = 0;
@@ -77,6 +83,7 @@ enum class State : uint8_t { kRuntime, kWork, kSerial };
 
 struct Thread {
   uint32_t index = 0;
+  uint16_t owner = 0;  // index + 1, as frames and records name the thread whose tables they use
   NodeTable nodes;
   ConstructTable constructs;
   ParamTable params;
@@ -101,6 +108,7 @@ struct Thread {
   uint64_t work_code = 0;  // the last worksharing construct that ended here
   uint64_t unmatched_ends = 0;
   uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
+  uint64_t frag_delta[kMaxCounters] = {};  // the counters' deltas of the fragment that ended last
   // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
   bool initial = false, ended = false;
   State state = State::kRuntime;
@@ -151,16 +159,28 @@ void on_wait(Thread* th, bool begin, uint64_t now);
 // (`acquire`) or got (acquired, or a nest lock taken again by its owner): a mutex_wait node.
 void on_mutex(Thread* th, bool acquire, uint16_t kind, uint64_t wait_id, uint64_t code,
               uint64_t now);
-// Any other callback: ends a pending creation.
-void on_other(Thread* th, uint64_t now);
+// Any other callback: ends a pending creation (inline: every callback begins with it).
+void end_pending(Thread* th, uint64_t now);
+inline void on_other(Thread* th, uint64_t now) {
+  if (__builtin_expect(th->pending_since != 0, 0)) end_pending(th, now);
+}
 // The user API (include/tasklens/tasklens.h; `name` a session string id): a user region of the
 // current task begins or ends, a parameter is set (profile_user.cpp).
 void on_user_region(Thread* th, bool begin, uint64_t name, uint64_t now);
 void on_user_param(Thread* th, uint64_t name, int64_t value, uint64_t now);
 
-// The threads that have profiled, by index.
-uint32_t thread_count();
-Thread* thread_at(uint32_t i);
+// The threads that have profiled, by index (inline: the breakdown reads them at every wait's
+// ends).
+constexpr uint32_t kMaxThreadsProfiled = 1024;
+extern std::atomic<Thread*> g_threads[kMaxThreadsProfiled];
+extern std::atomic<uint32_t> g_thread_count;
+inline uint32_t thread_count() {
+  uint32_t n = g_thread_count.load(std::memory_order_acquire);
+  return n < kMaxThreadsProfiled ? n : kMaxThreadsProfiled;
+}
+inline Thread* thread_at(uint32_t i) {
+  return g_threads[i].load(std::memory_order_acquire);
+}
 // This thread's tables, nullptr when it has none.
 Thread* current_thread_profile();
 // Ends thread `th`'s lifetime at `now`; `own`: th is the calling thread, whose open implicit

@@ -96,7 +96,9 @@ void region(const char* name, format::Endpoint ep) {
 void region_begin(const char* name) { region(name, format::Endpoint::kBegin); }
 void region_end(const char* name) { region(name, format::Endpoint::kEnd); }
 
-void param_int(const char* name, int64_t value) {
+// Flattened (everything it calls inlined; with the library's link-time optimization across files
+// too): a fine-grained program calls it in every task.
+__attribute__((flatten)) void param_int(const char* name, int64_t value) {
   if (!g_session.recording()) return;
   if (g_session.config.profile) {
     prof::Thread* th = profiling();

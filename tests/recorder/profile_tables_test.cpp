@@ -1,9 +1,9 @@
 // Profile mode's per-thread tables and their merge at exit (recorder/profile_tables.h): nodes
 // agree across threads by their path key, statistics merge as if one thread had seen every
 // sample, and the tables grow without losing entries.
-#include <gtest/gtest.h>
-
 #include "recorder/profile_tables.h"
+
+#include <gtest/gtest.h>
 
 namespace tasklens::recorder::prof {
 namespace {
@@ -22,11 +22,9 @@ TEST(ProfileTables, MergeOfTwoThreads) {
   uint64_t root = node_key(0, 2, 0, 0x400);
   uint64_t child = node_key(root, 6, 0, 0x410);
   Node* ra = a.get(root, 0, 2, 0, 0x400);
-  ra->metrics.visits = 3;
-  ra->metrics.inclusive.add(10), ra->metrics.inclusive.add(30), ra->metrics.inclusive.add(20);
+  ra->metrics.add(1, 10, 0), ra->metrics.add(2, 30, 25), ra->metrics.add(1, 20, 0);
   Node* rb = b.get(root, 0, 2, 0, 0x400);
-  rb->metrics.visits = 1;
-  rb->metrics.inclusive.add(5);
+  rb->metrics.add(1, 5, 0);
   b.get(child, root, 6, 0, 0x410)->metrics.visits = 7;
 
   NodeTable all;
@@ -36,10 +34,19 @@ TEST(ProfileTables, MergeOfTwoThreads) {
   const Node* r = all.find(root);
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->metrics.visits, 4u);
-  EXPECT_EQ(r->metrics.inclusive.count, 4u);
-  EXPECT_EQ(r->metrics.inclusive.sum, 65u);
-  EXPECT_EQ(r->metrics.inclusive.min, 5u);
-  EXPECT_EQ(r->metrics.inclusive.max, 30u);
+  EXPECT_EQ(r->metrics.fragments, 5u);
+  format::Stat incl = r->metrics.inclusive();
+  EXPECT_EQ(incl.count, 4u);
+  EXPECT_EQ(incl.sum, 65u);
+  EXPECT_EQ(incl.min, 5u);
+  EXPECT_EQ(incl.max, 30u);
+  // Exclusive: the visit with children 25 of its 30 has 5, the others as much as inclusive.
+  format::Stat excl = r->metrics.exclusive();
+  EXPECT_EQ(excl.count, 4u);
+  EXPECT_EQ(excl.sum, 40u);
+  EXPECT_EQ(excl.min, 5u);
+  EXPECT_EQ(excl.max, 20u);
+  EXPECT_EQ(Span{}.stat(0).min, 0u);  // no sample: zeros, as Stat has them
   const Node* c = all.find(child);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->parent, root);
@@ -68,10 +75,11 @@ TEST(ProfileTables, ConstructsMergeCountsAndMaxima) {
   EXPECT_EQ(c->created, 6u);
   EXPECT_EQ(c->instances, 6u);
   EXPECT_EQ(c->max_active, 4u);  // the most on one thread, not a sum
-  EXPECT_EQ(c->time.count, 3u);
-  EXPECT_EQ(c->time.sum, 450u);
-  EXPECT_EQ(c->time.min, 50u);
-  EXPECT_EQ(c->time.max, 300u);
+  format::Stat time = c->time.stat();
+  EXPECT_EQ(time.count, 3u);
+  EXPECT_EQ(time.sum, 450u);
+  EXPECT_EQ(time.min, 50u);
+  EXPECT_EQ(time.max, 300u);
   EXPECT_EQ(c->counters[1].sum, 8u);
   EXPECT_EQ(c->counters[1].min, 1u);
   EXPECT_EQ(all.get(0)->created, 9u);
