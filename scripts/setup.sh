@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   clang-14 libomp-14-dev llvm-14    # compiler, LLVM's OpenMP runtime with OMPT, llvm-symbolizer
+  lld                               # ld.lld: libtasklens.so linked with link-time optimization
   libclang-rt-14-dev                # ASan, UBSan and libFuzzer (scripts/ci/sanitize.sh)
   cmake ninja-build pkg-config
   libotf2-trace-dev otf2-tools      # OTF2 export and its reader (otf2-print)
