@@ -9,9 +9,9 @@
 
 namespace tasklens::analysis {
 
+using format::is_barrier;
 using format::Kind;
 using format::TaskStatus;
-using format::is_barrier;
 
 namespace {
 
@@ -49,9 +49,10 @@ size_t ProfilePass::ChildKeyHash::operator()(const ChildKey& k) const {
 
 void ProfilePass::begin(const replay::ReplayInfo& info) {
   experiment_ = info.experiment;
-  counter_count_ = experiment_ ? uint32_t(std::min<size_t>(experiment_->metadata.counters.size(),
-                                                           format::kMaxCounters))
-                               : 0;
+  counter_count_ =
+      experiment_
+          ? uint32_t(std::min<size_t>(experiment_->metadata.counters.size(), format::kMaxCounters))
+          : 0;
   bad_counter_samples_ = 0;
   result_ = Profile{};
   result_.threads = info.threads;
@@ -124,11 +125,6 @@ uint32_t ProfilePass::construct_index(uint64_t codeptr) {
   result_.task_roots.push_back(result_.tasks.back().root);
   construct_by_code_.emplace(codeptr, index);
   return index;
-}
-
-ProfilePass::ThreadState& ProfilePass::thread_state(uint32_t thread) {
-  if (thread >= threads_.size()) threads_.resize(thread + 1);
-  return threads_[thread];
 }
 
 // Inlined (as set_active): called for most events, and clang kept both out of line.
@@ -367,10 +363,9 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
     std::stable_sort(n.children.begin(), n.children.end(), hotter);
   }
   std::stable_sort(result_.roots.begin(), result_.roots.end(), hotter);
-  std::stable_sort(result_.tasks.begin(), result_.tasks.end(),
-                   [](const TaskConstruct& a, const TaskConstruct& b) {
-                     return a.time.sum > b.time.sum;
-                   });
+  std::stable_sort(
+      result_.tasks.begin(), result_.tasks.end(),
+      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
   result_.task_roots.clear();
   for (const TaskConstruct& c : result_.tasks) result_.task_roots.push_back(c.root);
 }
