@@ -165,6 +165,7 @@ const CreationCost& creation_cost(const format::Experiment& x) {
 
 void CreationClaims::begin(uint32_t threads, const CreationCost* cost) {
   cost_ = cost;
+  have_last_ = false;
   threads_.assign(threads, Thread{});
 }
 
@@ -185,7 +186,14 @@ CreationClaims::Claim CreationClaims::on_event(uint32_t thread, const format::Ev
   // A creation's dependence records are part of it: its rest goes on after them.
   th.debt = part_of_creation(e.kind) ? th.debt - c.after_ns : 0;
   if (e.kind == Kind::kTaskCreate) {
-    uint64_t cost = cost_->of(format::ev::TaskCreate::of(e).codeptr);
+    // Most creations are of the construct of the one before: its estimate is kept.
+    uint64_t code = format::ev::TaskCreate::of(e).codeptr;
+    if (!have_last_ || code != last_code_) {
+      last_code_ = code;
+      last_cost_ = cost_->of(code);
+      have_last_ = true;
+    }
+    uint64_t cost = last_cost_;
     c.before_ns = std::min(cost, d - c.after_ns);
     th.debt = cost - c.before_ns;
   }

@@ -102,6 +102,8 @@ class CreationClaims {
   };
   const CreationCost* cost_ = nullptr;
   std::vector<Thread> threads_;
+  bool have_last_ = false;  // the estimate of the last creation's construct
+  uint64_t last_code_ = 0, last_cost_ = 0;
 };
 
 }  // namespace tasklens::analysis
