@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "format/event_views.h"
 #include "format/stream_reader.h"
@@ -15,11 +16,19 @@ using format::Kind;
 
 const char* creation_method_name(CreationCost::Method m) {
   switch (m) {
-    case CreationCost::Method::kBackToBack: return "back_to_back";
-    case CreationCost::Method::kIsolated: return "isolated";
-    case CreationCost::Method::kNone: break;
+    case CreationCost::Method::kBackToBack:
+      return "back_to_back";
+    case CreationCost::Method::kIsolated:
+      return "isolated";
+    case CreationCost::Method::kNone:
+      break;
   }
   return "none";
+}
+
+void CreationSampler::merge(const CreationSampler& other) {
+  back_to_back_.insert(back_to_back_.end(), other.back_to_back_.begin(), other.back_to_back_.end());
+  isolated_.insert(isolated_.end(), other.isolated_.begin(), other.isolated_.end());
 }
 
 void CreationSampler::next_thread() {
@@ -98,23 +107,40 @@ namespace {
 // Enough for the 10th percentile of any construct that matters; a bound on the scan's time.
 constexpr uint64_t kMaxEventsPerThread = uint64_t(1) << 22;
 
-CreationCost scan(const format::Experiment& x) {
-  CreationSampler sampler;
-  std::vector<format::Event> events;
-  for (const std::string& path : x.streams) {
-    auto reader = format::StreamReader::open(path);
-    if (!reader) continue;
-    sampler.next_thread();
-    uint64_t read = 0;
-    while (read < kMaxEventsPerThread && (*reader)->next_chunk(events)) {
-      for (format::Event e : events) {
-        e.time = x.clock.to_ns(e.time);
-        sampler.add(e);
-      }
-      read += events.size();
+void scan_stream(const format::Experiment& x, const std::string& path, CreationSampler& sampler) {
+  auto reader = format::StreamReader::open(path);
+  if (!reader) return;
+  uint64_t read = 0;
+  const format::Event* events;
+  size_t count;
+  while (read < kMaxEventsPerThread && (*reader)->next_chunk(&events, &count)) {
+    for (size_t i = 0; i < count; ++i) {
+      format::Event e = events[i];
+      e.time = x.clock.to_ns(e.time);
+      sampler.add(e);
     }
+    read += count;
   }
-  return sampler.estimate();
+}
+
+CreationCost scan(const format::Experiment& x) {
+  // Every pass that claims creations waits for this scan before its replay starts: the streams
+  // are scanned on as many threads as there are cores. The samples are merged in stream order
+  // (the estimate, a percentile, does not depend on their order).
+  std::vector<CreationSampler> samplers(x.streams.size());
+  size_t workers =
+      std::min<size_t>(x.streams.size(), std::max(1u, std::thread::hardware_concurrency()));
+  auto work = [&](size_t first) {
+    for (size_t i = first; i < x.streams.size(); i += workers)
+      scan_stream(x, x.streams[i], samplers[i]);
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work, w);
+  if (workers) work(0);
+  for (std::thread& t : threads) t.join();
+  CreationSampler all;
+  for (CreationSampler& s : samplers) all.merge(s);
+  return all.estimate();
 }
 
 }  // namespace
@@ -139,6 +165,7 @@ const CreationCost& creation_cost(const format::Experiment& x) {
 
 void CreationClaims::begin(uint32_t threads, const CreationCost* cost) {
   cost_ = cost;
+  have_last_ = false;
   threads_.assign(threads, Thread{});
 }
 
@@ -159,7 +186,14 @@ CreationClaims::Claim CreationClaims::on_event(uint32_t thread, const format::Ev
   // A creation's dependence records are part of it: its rest goes on after them.
   th.debt = part_of_creation(e.kind) ? th.debt - c.after_ns : 0;
   if (e.kind == Kind::kTaskCreate) {
-    uint64_t cost = cost_->of(format::ev::TaskCreate::of(e).codeptr);
+    // Most creations are of the construct of the one before: its estimate is kept.
+    uint64_t code = format::ev::TaskCreate::of(e).codeptr;
+    if (!have_last_ || code != last_code_) {
+      last_code_ = code;
+      last_cost_ = cost_->of(code);
+      have_last_ = true;
+    }
+    uint64_t cost = last_cost_;
     c.before_ns = std::min(cost, d - c.after_ns);
     th.debt = cost - c.before_ns;
   }

@@ -53,8 +53,9 @@ const char* creation_method_name(CreationCost::Method m);  // "back_to_back", "i
 // The samples of one thread's events in time order (times in ns), added to per-construct lists.
 class CreationSampler {
  public:
-  void add(const format::Event& e);  // the thread's next event
-  void next_thread();                // the following events are another thread's
+  void add(const format::Event& e);          // the thread's next event
+  void next_thread();                        // the following events are another thread's
+  void merge(const CreationSampler& other);  // adds its samples (another thread's)
   CreationCost estimate() const;
   size_t samples() const { return back_to_back_.size() + isolated_.size(); }
 
@@ -101,6 +102,8 @@ class CreationClaims {
   };
   const CreationCost* cost_ = nullptr;
   std::vector<Thread> threads_;
+  bool have_last_ = false;  // the estimate of the last creation's construct
+  uint64_t last_code_ = 0, last_cost_ = 0;
 };
 
 }  // namespace tasklens::analysis

@@ -132,11 +132,6 @@ uint32_t ProfilePass::construct_index(uint64_t codeptr) {
   return index;
 }
 
-ProfilePass::ThreadState& ProfilePass::thread_state(uint32_t thread) {
-  if (thread >= threads_.size()) threads_.resize(thread + 1);
-  return threads_[thread];
-}
-
 // Inlined (as set_active): called for most events, and clang kept both out of line.
 __attribute__((always_inline)) ProfilePass::Run* ProfilePass::current_run(uint32_t thread) {
   ThreadState& ts = thread_state(thread);

@@ -7,8 +7,8 @@
 // The algorithm is Fig. 12 (TaskBegin / TaskEnd / TaskSwitch), driven by task_schedule events.
 // Every task instance keeps its own stack of open frames and a clock that runs only while the
 // instance runs, on whatever thread (OMPT reports every switch, so untied tasks that migrate are
-// followed too: the limit of Lorenz et al. Sect. IV-D does not apply). A frame's inclusive time is the
-// instance clock's advance between enter and exit, its exclusive time that minus its children's
+// followed too: the limit of Lorenz et al. Sect. IV-D does not apply). A frame's inclusive time is
+// the instance clock's advance between enter and exit, its exclusive time that minus its children's
 // inclusive times, so it is never negative (Fig. 3). Implicit tasks never stop: the time explicit
 // tasks run at an implicit task's scheduling point is in the stub node below it, and the
 // scheduling point's exclusive time is what is left (waiting and runtime overhead, Fig. 5).
@@ -19,9 +19,9 @@
 // - fragments: running pieces of the visits (1 per visit unless the task was suspended inside);
 // - task creation: OMPT gives no end for task_create, so a creation lasts from the task_create
 //   event to the creator thread's next event other than the new task's dependence records (an
-//   upper bound: it includes the creator's own code up to that event). When that next event switches the creator out (undeferred task, or a task
-//   the runtime runs at once), the creation node stays open until the creator resumes, so the
-//   task ran "in" the creation scheduling point;
+//   upper bound: it includes the creator's own code up to that event). When that next event
+//   switches the creator out (undeferred task, or a task the runtime runs at once), the creation
+//   node stays open until the creator resumes, so the task ran "in" the creation scheduling point;
 // - user parameters (tasklens_param_int) open a node "name=value" below the current node that
 //   closes with its parent (Score-P's parameter instrumentation); an instance of a task
 //   construct counts, in the construct's parameter split, under the first value it set (as
@@ -38,8 +38,8 @@
 #include "format/profile_file.h"
 #include "format/stat.h"
 #include "replay/id_map.h"
-#include "replay/stable_id_map.h"
 #include "replay/pass.h"
+#include "replay/stable_id_map.h"
 #include "replay/task_record.h"
 
 namespace tasklens::analysis {
@@ -55,7 +55,9 @@ struct NodeMetrics {
 
 // The node kinds: one home, shared with the recorder's profile mode (format/profile_file.h).
 using NodeKind = format::ProfileNodeKind;
-inline const char* node_kind_name(NodeKind k) { return format::profile_node_kind_name(k); }
+inline const char* node_kind_name(NodeKind k) {
+  return format::profile_node_kind_name(k);
+}
 
 constexpr uint32_t kNoNode = 0xffffffffu;
 // The deepest a call tree goes (levels, the root's included). The report and the JSON walk the
@@ -68,9 +70,9 @@ struct ProfileNode {
   NodeKind kind = NodeKind::kProgram;
   uint16_t sub = 0;
   uint32_t parent = kNoNode;
-  uint64_t code = 0;   // codeptr (string id for user regions and parameters)
-  int64_t value = 0;   // a parameter's value
-  std::string name;    // user region or parameter name
+  uint64_t code = 0;  // codeptr (string id for user regions and parameters)
+  int64_t value = 0;  // a parameter's value
+  std::string name;   // user region or parameter name
   std::vector<uint32_t> children;
   NodeMetrics total;
   std::vector<NodeMetrics> threads;  // indexed by thread
@@ -94,16 +96,16 @@ struct ParamSplit {
 
 struct TaskConstruct {
   uint64_t codeptr = 0;
-  uint32_t root = kNoNode;   // its tree
-  uint64_t created = 0;      // task_create events
-  uint64_t instances = 0;    // instances that ran (completed or still running at the end)
-  uint64_t unfinished = 0;   // of those, still running or suspended when the trace ended
-  uint64_t discarded = 0;    // cancelled before they ever ran
-  uint64_t fragments = 0;    // times instances were switched in
-  uint64_t migrations = 0;   // resumptions on another thread than the last one
-  Stat time;                 // inclusive time per instance (its clock: suspended time excluded)
-  Stat creation;             // per instance, see the header comment
-  Stat start_delay;          // creation to first start, per instance
+  uint32_t root = kNoNode;  // its tree
+  uint64_t created = 0;     // task_create events
+  uint64_t instances = 0;   // instances that ran (completed or still running at the end)
+  uint64_t unfinished = 0;  // of those, still running or suspended when the trace ended
+  uint64_t discarded = 0;   // cancelled before they ever ran
+  uint64_t fragments = 0;   // times instances were switched in
+  uint64_t migrations = 0;  // resumptions on another thread than the last one
+  Stat time;                // inclusive time per instance (its clock: suspended time excluded)
+  Stat creation;            // per instance, see the header comment
+  Stat start_delay;         // creation to first start, per instance
   uint32_t max_active_per_thread = 0;  // Lorenz et al. Table II, for this construct alone
   std::vector<ParamSplit> params;
   // perf_event counters (`tasklens run --counters`, both modes): per counter name, over the
@@ -121,7 +123,7 @@ struct Profile {
   std::vector<uint32_t> max_active_per_thread;  // started, not completed instances (Table II)
   std::vector<uint64_t> thread_time_ns;  // per thread, time inside its outermost implicit task
   uint64_t total_time_ns = 0;            // their sum: what the implicit trees cover
-  uint64_t unmatched_ends = 0;       // end events with no open region to end (damaged traces)
+  uint64_t unmatched_ends = 0;           // end events with no open region to end (damaged traces)
   // Counter samples ignored: damaged `counters` events of a trace (ProfilePass's count), counter
   // reads that failed in profile mode; the counters' sums miss what they would have given.
   uint64_t bad_counter_samples = 0;
@@ -151,10 +153,10 @@ class ProfilePass : public replay::Pass {
   struct Frame {
     uint32_t node;
     FrameType type;
-    uint64_t enter;       // the task's clock at enter
-    uint64_t child = 0;   // inclusive time of closed children
-    uint32_t frag0;       // the task's fragment count at enter
-    uint64_t match = 0;   // what ends it
+    uint64_t enter;      // the task's clock at enter
+    uint64_t child = 0;  // inclusive time of closed children
+    uint32_t frag0;      // the task's fragment count at enter
+    uint64_t match = 0;  // what ends it
   };
   // One task instance (implicit or explicit) the profile follows: the shared task record
   // (replay/task_record.h) and its place in the profile.
@@ -162,14 +164,14 @@ class ProfilePass : public replay::Pass {
     bool implicit = false;
     bool started = false;
     bool running = false;
-    uint32_t thread = 0;         // where it runs or last ran
-    uint32_t construct = 0;      // explicit: index in constructs_
-    uint64_t clock = 0;          // running time accumulated before `since`
-    uint64_t since = 0;          // when it last started running
+    uint32_t thread = 0;     // where it runs or last ran
+    uint32_t construct = 0;  // explicit: index in constructs_
+    uint64_t clock = 0;      // running time accumulated before `since`
+    uint64_t since = 0;      // when it last started running
     uint32_t fragments = 0;
-    uint64_t parallel_code = 0;  // implicit: its parallel construct
-    uint64_t encountering = 0;   // implicit, primary thread: the task that started the region
-    uint64_t stub_owner = 0;     // explicit: the implicit task holding its stub frame
+    uint64_t parallel_code = 0;      // implicit: its parallel construct
+    uint64_t encountering = 0;       // implicit, primary thread: the task that started the region
+    uint64_t stub_owner = 0;         // explicit: the implicit task holding its stub frame
     Run* stub_owner_hint = nullptr;  // for find_run
     std::vector<Frame> frames;
     struct Param {
@@ -199,13 +201,13 @@ class ProfilePass : public replay::Pass {
     }
   };
   struct ThreadState {
-    uint64_t current = 0;               // the task executing here
+    uint64_t current = 0;                                 // the task executing here
     std::vector<std::pair<uint64_t, uint64_t>> implicit;  // (implicit task, task to resume)
-    uint64_t pending_creator = 0;       // a task_create waits for this thread's next event
-    uint64_t pending_task = 0;          // the task being created
+    uint64_t pending_creator = 0;  // a task_create waits for this thread's next event
+    uint64_t pending_task = 0;     // the task being created
     uint32_t pending_construct = 0;
     uint64_t pending_since = 0;
-    uint32_t active = 0;                // started, not completed instances held here
+    uint32_t active = 0;  // started, not completed instances held here
     std::vector<uint32_t> active_by_construct;
     // For find_run: the instances this thread looked up last as its current task, its innermost
     // implicit task, and the task it created last (usually the next to start here).
@@ -244,7 +246,9 @@ class ProfilePass : public replay::Pass {
   uint64_t clock(const Run& r, uint64_t now) const {
     return r.running ? r.clock + (now - r.since) : r.clock;
   }
-  uint32_t top_node(const Run& r) const { return r.frames.empty() ? kNoNode : r.frames.back().node; }
+  uint32_t top_node(const Run& r) const {
+    return r.frames.empty() ? kNoNode : r.frames.back().node;
+  }
   Run* current_run(uint32_t thread);
   // Instance `id` (nullptr when none): `hint` if it still holds it, else found and made the
   // hint. A stale hint fails the test: runs_ keeps erased instances cleared (id 0) or reused.
@@ -282,7 +286,12 @@ class ProfilePass : public replay::Pass {
   void exit_stub(Run& task, uint64_t now);
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
   void set_active(uint32_t thread, uint32_t construct, int delta);
-  ThreadState& thread_state(uint32_t thread);
+  // Called several times per event: inline, the growth out of line.
+  ThreadState& thread_state(uint32_t thread) {
+    if (__builtin_expect(thread >= threads_.size(), 0)) grow_threads(thread);
+    return threads_[thread];
+  }
+  __attribute__((noinline)) void grow_threads(uint32_t thread) { threads_.resize(thread + 1); }
   // The instance's counter sums into its construct's statistics (at its end).
   void add_counters(const Run& x, TaskConstruct& c);
 

@@ -11,9 +11,9 @@
 namespace tasklens::analysis {
 
 using format::Endpoint;
+using format::is_barrier;
 using format::Kind;
 using format::SyncKind;
-using format::is_barrier;
 
 double TaskGrain::tasks_below(uint64_t ns) const {
   double below = 0;
@@ -31,14 +31,22 @@ double TaskGrain::tasks_below(uint64_t ns) const {
 
 const char* path_via_name(PathVia v) {
   switch (v) {
-    case PathVia::kSame: return "same task";
-    case PathVia::kCreated: return "created";
-    case PathVia::kDependence: return "dependence";
-    case PathVia::kTaskwait: return "taskwait";
-    case PathVia::kTaskgroup: return "taskgroup";
-    case PathVia::kBarrier: return "barrier";
-    case PathVia::kJoin: return "join";
-    case PathVia::kFork: return "fork";
+    case PathVia::kSame:
+      return "same task";
+    case PathVia::kCreated:
+      return "created";
+    case PathVia::kDependence:
+      return "dependence";
+    case PathVia::kTaskwait:
+      return "taskwait";
+    case PathVia::kTaskgroup:
+      return "taskgroup";
+    case PathVia::kBarrier:
+      return "barrier";
+    case PathVia::kJoin:
+      return "join";
+    case PathVia::kFork:
+      return "fork";
   }
   return "?";
 }
@@ -418,10 +426,17 @@ void TaskGraphPass::count_grain(const Node& n) {
   ++g.tasks;
   g.subtree_ns += n.subtree;
   ++g.by_log2[n.subtree ? 64 - __builtin_clzll(n.subtree) : 0];
-  if (g.by_depth.size() < TaskGrain::kMaxParamValues || g.by_depth.count(n.depth)) {
-    TaskGrain::Values& d = g.by_depth[n.depth];
-    ++d.tasks;
-    d.subtree_ns += n.subtree;
+  // One lookup: most tasks' depth is there already.
+  auto d = g.by_depth.lower_bound(n.depth);
+  if (d == g.by_depth.end() || d->first != int64_t(n.depth)) {
+    if (g.by_depth.size() >= TaskGrain::kMaxParamValues)
+      d = g.by_depth.end();
+    else
+      d = g.by_depth.emplace_hint(d, n.depth, TaskGrain::Values{});
+  }
+  if (d != g.by_depth.end()) {
+    ++d->second.tasks;
+    d->second.subtree_ns += n.subtree;
   }
   if (!n.has_param) return;
   if (!g.param) g.param = n.param;
@@ -573,8 +588,9 @@ void TaskGraphPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
     for (const auto& [depth, v] : g.by_depth) relative[depth - g.min_depth] = v;
     g.by_depth = std::move(relative);
   }
-  std::stable_sort(result_.grains.begin(), result_.grains.end(),
-                   [](const TaskGrain& a, const TaskGrain& b) { return a.subtree_ns > b.subtree_ns; });
+  std::stable_sort(
+      result_.grains.begin(), result_.grains.end(),
+      [](const TaskGrain& a, const TaskGrain& b) { return a.subtree_ns > b.subtree_ns; });
   result_.bound_ns = fastest_schedule_ns(result_.work_ns, result_.span_ns, result_.threads);
 }
 

@@ -1,20 +1,22 @@
 // tasklens report: replay an experiment once and explain it, as text or one JSON document.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <thread>
 
-#include "cli/commands.h"
-#include "cli/progress.h"
 #include "analysis/contention.h"
 #include "analysis/profile.h"
 #include "analysis/profile_file.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
 #include "format/experiment.h"
 #include "format/json_in.h"
 #include "format/mpi_env.h"
@@ -22,12 +24,14 @@
 #include "format/plural.h"
 #include "html/page.h"
 #include "html/timeline_data.h"
+#include "replay/consistency.h"
+#include "replay/parallel_replay.h"
+#include "replay/record_feed.h"
+#include "replay/replay.h"
 #include "report/graph_section.h"
 #include "report/mpi_run_report.h"
 #include "report/section.h"
 #include "report/text_format.h"
-#include "replay/consistency.h"
-#include "replay/replay.h"
 
 namespace tasklens::cli {
 namespace {
@@ -50,9 +54,12 @@ struct CheckVerdict {
   uint64_t inconsistencies = 0;
 };
 
-CheckVerdict check_trace(const format::Experiment& x) {
-  replay::ConsistencyReport rep = replay::check_consistency(x);
+CheckVerdict verdict(const replay::ConsistencyReport& rep, const format::Experiment& x) {
   return {replay::soundness(rep, x), rep.inconsistencies()};
+}
+
+CheckVerdict check_trace(const format::Experiment& x) {
+  return verdict(replay::check_consistency(x), x);
 }
 
 std::string check_text(const CheckVerdict& c) {
@@ -71,9 +78,10 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
       {"run_ns", stats.end_ns},
       {"runtime", x.metadata.runtime.version},
       {"warnings", x.warnings},
-      {"check", {{"sound", check.soundness.sound},
-                 {"reason", check.soundness.reason},
-                 {"inconsistencies", check.inconsistencies}}},
+      {"check",
+       {{"sound", check.soundness.sound},
+        {"reason", check.soundness.reason},
+        {"inconsistencies", check.inconsistencies}}},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
   std::string contention = analysis::contention_warning(analysis::read_contention(x));
@@ -89,12 +97,12 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
   for (const std::string& a : x.metadata.program.args) {
     args += (args.empty() ? "" : " ") + a;
   }
-  std::string out = fmt::format(
-      "tasklens report: {}  ({}, {}, {}, {} run; tasklens check: {})\n",
-      args.empty() ? x.program_name() : args, format::plural(stats.threads, "thread"),
-      report::duration(stats.end_ns),
-      format::plural(stats.events, "event", "", report::count(stats.events)), x.status,
-      check_text(check));
+  std::string out =
+      fmt::format("tasklens report: {}  ({}, {}, {}, {} run; tasklens check: {})\n",
+                  args.empty() ? x.program_name() : args, format::plural(stats.threads, "thread"),
+                  report::duration(stats.end_ns),
+                  format::plural(stats.events, "event", "", report::count(stats.events)), x.status,
+                  check_text(check));
   if (!check.soundness.sound) {
     out += "  warning: the trace is not sound (" + check.soundness.reason +
            "; see tasklens check): the verdict and every figure below are drawn from it\n";
@@ -110,6 +118,15 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
 
 // More explicit tasks than this and --all leaves the what-if out (run_report).
 constexpr uint64_t kWhatIfUnderAllTasks = 200'000;
+
+// Whether the report may use a second thread: the sections marked own_replay in a replay of
+// their own, and `check` beside the replays. TASKLENS_REPORT_THREADS=1 keeps everything on one
+// thread (the output is the same: tests/integration/report_threads_test.cpp).
+bool parallel_report() {
+  const char* env = std::getenv("TASKLENS_REPORT_THREADS");
+  if (env && *env) return std::atoi(env) > 1;
+  return std::thread::hardware_concurrency() > 1;
+}
 
 // Whether section `name` was asked for by its own flag (not only through --all).
 bool asked_for(const ReportOptionsCli& o, const std::string& name) {
@@ -128,6 +145,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
   for (const auto& [name, on] : o.wanted) any_flag |= on;
   std::vector<std::unique_ptr<report::Section>> sections;
   std::vector<std::string> names;
+  std::vector<bool> own_replay;         // SectionInfo::own_replay, per section
   bool all = o.all || !o.html.empty();  // the page shows every section, as --all does
   // --all leaves the what-if out past kWhatIfUnderAllTasks tasks: its simulations cost about
   // 10 us per task (fib 28, 1.03 M tasks: 9.5 s of a 9.6 s report) against ~0.1 us for every
@@ -146,6 +164,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     if (!on) continue;
     sections.push_back(info.make(o.report));
     names.push_back(info.name);
+    own_replay.push_back(info.own_replay);
   }
   // A profile-mode experiment: no trace to replay; the sections that can be answered read
   // profile.json, the others are refused when asked for and left out otherwise.
@@ -170,12 +189,20 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
       x->warnings.push_back("the " + names[i] + " section " + kNeedsTrace);
       sections.erase(sections.begin() + long(i));
       names.erase(names.begin() + long(i));
+      own_replay.erase(own_replay.begin() + long(i));
     }
     for (const std::string& n : profile_data->notes) x->warnings.push_back(n);
   }
   for (auto& s : sections) s->share_passes(sections);
-  std::vector<replay::Pass*> passes;
-  for (auto& s : sections) passes.push_back(&s->pass());
+  // Group 0 is replayed on this thread; group 1, when there is one, in a replay of its own on
+  // another, and `check` on a third, all from one decoding (parallel_replay.h).
+  const bool parallel = parallel_report() && o.html.empty();
+  std::vector<std::vector<replay::Pass*>> groups(1);
+  for (size_t i = 0; i < sections.size(); ++i) {
+    size_t g = parallel && own_replay[i] ? 1 : 0;
+    if (groups.size() <= g) groups.resize(g + 1);
+    groups[g].push_back(&sections[i]->pass());
+  }
   // Before the replay: the task model asks it which task constructs are copies of one.
   symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   if (profile_data) {
@@ -186,7 +213,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
   std::unique_ptr<html::TimelineData> timeline;
   if (!o.html.empty() && !capture) {
     timeline = std::make_unique<html::TimelineData>(*x, &symbols);
-    passes.push_back(&timeline->pass());
+    groups[0].push_back(&timeline->pass());
   }
   Result<replay::ReplayStats> stats = replay::ReplayStats{};
   CheckVerdict check;
@@ -196,13 +223,23 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     check.soundness = {true, "profile mode: no trace to check"};
   } else {
     ProgressLine progress("replaying");
-    stats = replay::run_replay(*x, passes, progress.callback(), &symbols);
+    std::vector<replay::RecordReader> readers;
+    replay::ConsistencyReport checked;
+    if (parallel) {
+      // `check` reads the records the replays decode, beside them.
+      readers.push_back([&](replay::FeedReader& records) {
+        replay::ConsistencyChecker checker(*x, records.thread_count());
+        while (const replay::Record* r = records.next()) checker.add(*r);
+        checked = checker.finish(records.problems());
+      });
+    }
+    stats = replay::run_replays(*x, groups, progress.callback(), &symbols, readers);
     progress.done();
     if (!stats) {
       fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
       return 2;
     }
-    check = check_trace(*x);
+    check = parallel ? verdict(checked, *x) : check_trace(*x);
   }
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   if (o.json || timeline || capture) {
@@ -292,8 +329,10 @@ int run_mpi_report(const ReportOptionsCli& o) {
     return 2;
   }
   if (!o.html.empty()) {
-    fmt::print(stderr, "tasklens report: {} is an MPI run: --html draws one rank, give its folder "
-               "({}/rank-N)\n", o.dir, o.dir);
+    fmt::print(stderr,
+               "tasklens report: {} is an MPI run: --html draws one rank, give its folder "
+               "({}/rank-N)\n",
+               o.dir, o.dir);
     return 2;
   }
   // Under an MPI launcher (`mpirun -np P tasklens report DIR`), process p makes the reports of
@@ -301,8 +340,8 @@ int run_mpi_report(const ReportOptionsCli& o) {
   format::MpiPlace me = format::mpi_place_from_env();
   size_t procs = me.is_rank() && me.size > 1 && *format::mpi_job_id() ? size_t(me.size) : 1;
   size_t mine = procs > 1 ? size_t(me.rank) : 0;
-  fs::path parts = fs::temp_directory_path() /
-                   (std::string("tasklens-report-") + format::mpi_job_id());
+  fs::path parts =
+      fs::temp_directory_path() / (std::string("tasklens-report-") + format::mpi_job_id());
   std::vector<nlohmann::json> docs(run->ranks.size());
   int code = 0;
   ReportOptionsCli with_calls = o;  // the ranks' collectives, matched by mpi_run_json
@@ -338,8 +377,9 @@ int run_mpi_report(const ReportOptionsCli& o) {
 void add_report_command(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<ReportOptionsCli>();
   CLI::App* sub = app.add_subcommand(
-      "report", "Replay an experiment and explain where the time went: the work / overhead / "
-                "idleness breakdown first, more sections on request");
+      "report",
+      "Replay an experiment and explain where the time went: the work / overhead / "
+      "idleness breakdown first, more sections on request");
   sub->add_option("dir", o->dir, "Experiment directory")->required();
   sub->add_flag("--json", o->json,
                 "One JSON document of the sections asked for, as the text would show them "

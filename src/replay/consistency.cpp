@@ -1,15 +1,12 @@
-// ConsistencyPass: the per-event sanity checks behind `tasklens check`.
+// ConsistencyChecker: the per-event sanity checks behind `tasklens check`.
 #include "replay/consistency.h"
 
 #include <fmt/format.h>
-
-#include <unordered_map>
 
 #include "format/event_views.h"
 #include "format/kinds.h"
 #include "format/plural.h"
 #include "replay/merged_stream.h"
-#include "replay/task_record.h"
 #include "replay/task_switch.h"
 
 namespace tasklens::replay {
@@ -17,20 +14,6 @@ namespace {
 
 using format::Kind;
 using format::TaskStatus;
-
-// The check follows the stream on its own (not the task model it checks): the shared task record
-// as the events give it, and what the check needs besides.
-struct TaskFacts : TaskRecord {
-  uint32_t depth = 0;          // explicit ancestors
-  uint32_t last_thread = 0;
-  uint64_t over = 0;           // the task it was last switched in over, on its thread
-  bool started = false;
-  bool completed = false;
-  bool suspended = false;
-  bool detached = false;
-};
-
-constexpr size_t kMaxIssues = 20;
 
 }  // namespace
 
@@ -52,184 +35,191 @@ Soundness soundness(const ConsistencyReport& rep, const format::Experiment& x) {
   return {true, "nothing lost, every task consistent"};
 }
 
-ConsistencyReport check_consistency(const format::Experiment& x) {
-  ConsistencyReport rep;
-  rep.events_lost = x.metadata.recorder.events_lost;
-  auto stream = MergedStream::open(x);
-  if (!stream) {
-    rep.stream_problems.push_back({format::Problem::Severity::kDataLost, stream.error().message});
-    return rep;
-  }
-  rep.threads = (*stream)->thread_count();
-  std::unordered_map<uint64_t, TaskFacts> tasks;
-  std::vector<uint64_t> last_time(rep.threads, 0);
-  std::vector<uint64_t> current(rep.threads, 0);  // the task each thread runs
-  // Per thread: what its current task was on top of, when that task completed on another thread.
-  std::vector<uint64_t> gone_over(rep.threads, 0);
-  auto issue = [&](uint64_t& counter, std::string text) {
-    ++counter;
-    if (rep.issues.size() < kMaxIssues) rep.issues.push_back(std::move(text));
-  };
-  auto known = [&](uint64_t id, const Record& r, const char* role) -> TaskFacts* {
-    auto it = tasks.find(id);
-    if (it != tasks.end()) return &it->second;
-    issue(rep.unknown_tasks,
-          fmt::format("t={} thread {}: {} task {:#x} was never created (or completed before)",
-                      r.ev.time, r.thread, role, id));
-    return &tasks[id];
-  };
+ConsistencyChecker::ConsistencyChecker(const format::Experiment& x, uint32_t threads)
+    : x_(x), last_time_(threads, 0), current_(threads, 0), gone_over_(threads, 0) {
+  rep_.events_lost = x.metadata.recorder.events_lost;
+  rep_.threads = threads;
+}
 
-  Record r;
-  while ((*stream)->next(r)) {
-    const format::Event& e = r.ev;
-    ++rep.events;
-    if (e.time < last_time[r.thread]) {
-      issue(rep.time_backwards,
-            fmt::format("thread {}: time goes back from {} to {}", r.thread, last_time[r.thread],
-                        e.time));
+void ConsistencyChecker::issue(uint64_t& counter, std::string text) {
+  ++counter;
+  if (rep_.issues.size() < kMaxIssues) rep_.issues.push_back(std::move(text));
+}
+
+ConsistencyChecker::TaskFacts* ConsistencyChecker::known(uint64_t id, const Record& r,
+                                                         const char* role) {
+  auto it = tasks_.find(id);
+  if (it != tasks_.end()) return &it->second;
+  issue(rep_.unknown_tasks,
+        fmt::format("t={} thread {}: {} task {:#x} was never created (or completed before)",
+                    r.ev.time, r.thread, role, id));
+  return &tasks_[id];
+}
+
+void ConsistencyChecker::add(const Record& r) {
+  ConsistencyReport& rep = rep_;
+  auto& tasks = tasks_;
+  auto& last_time = last_time_;
+  auto& current = current_;
+  auto& gone_over = gone_over_;
+  if (r.thread >= last_time.size()) {
+    // A thread the stream did not count (never from a MergedStream): room for it.
+    last_time.resize(r.thread + 1, 0);
+    current.resize(r.thread + 1, 0);
+    gone_over.resize(r.thread + 1, 0);
+  }
+  const format::Event& e = r.ev;
+  ++rep.events;
+  if (e.time < last_time[r.thread]) {
+    issue(rep.time_backwards, fmt::format("thread {}: time goes back from {} to {}", r.thread,
+                                          last_time[r.thread], e.time));
+  }
+  last_time[r.thread] = e.time;
+  switch (e.kind) {
+    case Kind::kParallelBegin:
+      ++rep.parallel_regions;
+      break;
+    case Kind::kImplicitTask: {
+      const auto it = format::ev::ImplicitTask::of(e);
+      if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
+        ++rep.implicit_tasks;
+        tasks[it.task] = TaskFacts{};
+        tasks[it.task].started = true;
+        current[r.thread] = it.task;
+      } else {
+        current[r.thread] = 0;
+      }
+      break;
     }
-    last_time[r.thread] = e.time;
-    switch (e.kind) {
-      case Kind::kParallelBegin:
-        ++rep.parallel_regions;
-        break;
-      case Kind::kImplicitTask: {
-        const auto it = format::ev::ImplicitTask::of(e);
-        if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
-          ++rep.implicit_tasks;
-          tasks[it.task] = TaskFacts{};
-          tasks[it.task].started = true;
-          current[r.thread] = it.task;
+    case Kind::kTaskCreate: {
+      const auto tc = format::ev::TaskCreate::of(e);
+      if (tasks.count(tc.task)) {
+        issue(rep.duplicate_creates,
+              fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
+      }
+      TaskFacts f;
+      f.id = tc.task;
+      f.parent = tc.parent;
+      f.flags = tc.flags;
+      f.creator_thread = r.thread;
+      f.created_ns = e.time;
+      auto p = tasks.find(tc.parent);
+      if (p == tasks.end()) {
+        issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
+                                               "{:#x}",
+                                               e.time, r.thread, tc.task, tc.parent));
+      } else if (p->second.is_explicit()) {
+        f.depth = p->second.depth + 1;
+        rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
+      }
+      if (format::creates_explicit_task(e)) ++rep.explicit_created;
+      tasks[tc.task] = f;
+      break;
+    }
+    case Kind::kTaskSchedule: {
+      const auto s = format::ev::TaskSchedule::of(e);
+      auto status = TaskStatus(s.status);
+      // An untied task resuming itself on top of the current task switches that one out
+      // (task_switch.h).
+      uint64_t prior_id = switched_out(e, current[r.thread]);
+      TaskFacts* prior = prior_id ? known(prior_id, r, "prior") : nullptr;
+      // Fulfilling a detached task's event happens on whatever thread calls
+      // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
+      // is not this thread's current task then.
+      bool from_wait = status == TaskStatus::kEarlyFulfill || status == TaskStatus::kLateFulfill ||
+                       status == TaskStatus::kTaskwaitComplete;
+      uint64_t cur = current[r.thread];
+      if (prior && !from_wait && cur && cur != prior_id) {
+        auto c = tasks.find(cur);
+        if (c == tasks.end() && gone_over[r.thread] == prior_id) {
+          // The untied task on top of prior ended its part silently and then completed on
+          // another thread (forgotten since): the same sequence, seen after the fact.
+          ++rep.untied_silent_parts;
+          gone_over[r.thread] = 0;
+        } else if (c != tasks.end() && c->second.is_untied() && c->second.over == prior_id) {
+          // The untied task on top of prior ended its part with no event (task_switch.h).
+          ++rep.untied_silent_parts;
+          c->second.suspended = true;
+        } else if (prior->is_untied() && s.next == cur) {
+          // An untied task's part ran on top of the current task with no event of its start.
+          ++rep.untied_silent_parts;
         } else {
-          current[r.thread] = 0;
-        }
-        break;
-      }
-      case Kind::kTaskCreate: {
-        const auto tc = format::ev::TaskCreate::of(e);
-        if (tasks.count(tc.task)) {
-          issue(rep.duplicate_creates,
-                fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
-        }
-        TaskFacts f;
-        f.id = tc.task;
-        f.parent = tc.parent;
-        f.flags = tc.flags;
-        f.creator_thread = r.thread;
-        f.created_ns = e.time;
-        auto p = tasks.find(tc.parent);
-        if (p == tasks.end()) {
-          issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
-                                                 "{:#x}", e.time, r.thread, tc.task, tc.parent));
-        } else if (p->second.is_explicit()) {
-          f.depth = p->second.depth + 1;
-          rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
-        }
-        if (format::creates_explicit_task(e)) ++rep.explicit_created;
-        tasks[tc.task] = f;
-        break;
-      }
-      case Kind::kTaskSchedule: {
-        const auto s = format::ev::TaskSchedule::of(e);
-        auto status = TaskStatus(s.status);
-        // An untied task resuming itself on top of the current task switches that one out
-        // (task_switch.h).
-        uint64_t prior_id = switched_out(e, current[r.thread]);
-        TaskFacts* prior = prior_id ? known(prior_id, r, "prior") : nullptr;
-        // Fulfilling a detached task's event happens on whatever thread calls
-        // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
-        // is not this thread's current task then.
-        bool from_wait = status == TaskStatus::kEarlyFulfill ||
-                         status == TaskStatus::kLateFulfill ||
-                         status == TaskStatus::kTaskwaitComplete;
-        uint64_t cur = current[r.thread];
-        if (prior && !from_wait && cur && cur != prior_id) {
-          auto c = tasks.find(cur);
-          if (c == tasks.end() && gone_over[r.thread] == prior_id) {
-            // The untied task on top of prior ended its part silently and then completed on
-            // another thread (forgotten since): the same sequence, seen after the fact.
-            ++rep.untied_silent_parts;
-            gone_over[r.thread] = 0;
-          } else if (c != tasks.end() && c->second.is_untied() && c->second.over == prior_id) {
-            // The untied task on top of prior ended its part with no event (task_switch.h).
-            ++rep.untied_silent_parts;
-            c->second.suspended = true;
-          } else if (prior->is_untied() && s.next == cur) {
-            // An untied task's part ran on top of the current task with no event of its start.
-            ++rep.untied_silent_parts;
-          } else {
-            issue(rep.wrong_thread,
+          issue(rep.wrong_thread,
                 fmt::format("t={} thread {}: switches out task {:#x} but runs {:#x}", e.time,
                             r.thread, prior_id, cur));
-          }
         }
-        if (prior && prior->is_explicit()) {
-          bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
-                      status == TaskStatus::kTaskwaitComplete ||
-                      status == TaskStatus::kLateFulfill;
-          if (status == TaskStatus::kDetach) prior->detached = true;
-          if (ends) {
-            if (prior->completed) {
-              issue(rep.completed_twice, fmt::format("t={} thread {}: task {:#x} completes twice",
-                                                     e.time, r.thread, prior_id));
-            }
-            prior->completed = true;
-            prior->suspended = false;
-            // Completed elsewhere while another thread still ran it (a silent untied part):
-            // remember what it was on top of there.
-            uint32_t there = prior->last_thread;
-            if (there != r.thread && there < current.size() && current[there] == prior_id) {
-              gone_over[there] = prior->over;
-            }
-            ++rep.explicit_completed;
-            if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
-          } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
-            // Switched out unfinished (untied, yield, or a task scheduling point).
-            if (prior_id != s.next) {
-              prior->suspended = true;
-              ++rep.suspensions;
-            }
-          }
-        }
-        if (s.next && status != TaskStatus::kLateFulfill) {
-          TaskFacts* next = known(s.next, r, "next");
-          if (next->is_explicit() && !next->started) {
-            next->started = true;
-            ++rep.explicit_started;
-          } else if (next->suspended) {
-            next->suspended = false;
-            ++rep.resumptions;
-            if (next->last_thread != r.thread) ++rep.migrations;
-          }
-          next->last_thread = r.thread;
-          // Switched in on top of the thread's task, unless it is the task that one was on top
-          // of (a child ending or pausing returns to its parent: the parent's place is kept).
-          if (s.next != cur) {
-            auto c = tasks.find(cur);
-            if (c == tasks.end() || c->second.over != s.next) next->over = cur;
-          }
-          current[r.thread] = s.next;
-        }
-        if (prior && !from_wait) prior->last_thread = r.thread;
-        // A completed explicit task is never named again (its children were created before it
-        // ended): forgotten, so that memory follows the live tasks, not the trace (26 M events
-        // grew to 257 MB). Completing it again reads as an unknown task.
-        if (prior && prior->is_explicit() && prior->completed && !prior->suspended) {
-          tasks.erase(s.prior);
-        }
-        break;
       }
-      case Kind::kDependence:
-        ++rep.dependences;
-        break;
-      case Kind::kTaskDependence:
-        ++rep.task_dependences;
-        break;
-      default:
-        break;
+      if (prior && prior->is_explicit()) {
+        bool ends = status == TaskStatus::kComplete || status == TaskStatus::kCancel ||
+                    status == TaskStatus::kTaskwaitComplete || status == TaskStatus::kLateFulfill;
+        if (status == TaskStatus::kDetach) prior->detached = true;
+        if (ends) {
+          if (prior->completed) {
+            issue(rep.completed_twice, fmt::format("t={} thread {}: task {:#x} completes twice",
+                                                   e.time, r.thread, prior_id));
+          }
+          prior->completed = true;
+          prior->suspended = false;
+          // Completed elsewhere while another thread still ran it (a silent untied part):
+          // remember what it was on top of there.
+          uint32_t there = prior->last_thread;
+          if (there != r.thread && there < current.size() && current[there] == prior_id) {
+            gone_over[there] = prior->over;
+          }
+          ++rep.explicit_completed;
+          if (status == TaskStatus::kCancel) ++rep.explicit_cancelled;
+        } else if (status == TaskStatus::kSwitch || status == TaskStatus::kYield) {
+          // Switched out unfinished (untied, yield, or a task scheduling point).
+          if (prior_id != s.next) {
+            prior->suspended = true;
+            ++rep.suspensions;
+          }
+        }
+      }
+      if (s.next && status != TaskStatus::kLateFulfill) {
+        TaskFacts* next = known(s.next, r, "next");
+        if (next->is_explicit() && !next->started) {
+          next->started = true;
+          ++rep.explicit_started;
+        } else if (next->suspended) {
+          next->suspended = false;
+          ++rep.resumptions;
+          if (next->last_thread != r.thread) ++rep.migrations;
+        }
+        next->last_thread = r.thread;
+        // Switched in on top of the thread's task, unless it is the task that one was on top
+        // of (a child ending or pausing returns to its parent: the parent's place is kept).
+        if (s.next != cur) {
+          auto c = tasks.find(cur);
+          if (c == tasks.end() || c->second.over != s.next) next->over = cur;
+        }
+        current[r.thread] = s.next;
+      }
+      if (prior && !from_wait) prior->last_thread = r.thread;
+      // A completed explicit task is never named again (its children were created before it
+      // ended): forgotten, so that memory follows the live tasks, not the trace (26 M events
+      // grew to 257 MB). Completing it again reads as an unknown task.
+      if (prior && prior->is_explicit() && prior->completed && !prior->suspended) {
+        tasks.erase(s.prior);
+      }
+      break;
     }
+    case Kind::kDependence:
+      ++rep.dependences;
+      break;
+    case Kind::kTaskDependence:
+      ++rep.task_dependences;
+      break;
+    default:
+      break;
   }
-  rep.stream_problems = (*stream)->problems();
+}
+
+ConsistencyReport ConsistencyChecker::finish(std::vector<format::Problem> stream_problems) {
+  ConsistencyReport& rep = rep_;
+  const format::Experiment& x = x_;
+  auto& tasks = tasks_;
+  rep.stream_problems = std::move(stream_problems);
   for (const auto& [id, f] : tasks) {
     if (!f.is_explicit() || f.completed) continue;
     ++rep.explicit_unfinished;
@@ -246,7 +236,20 @@ ConsistencyReport check_consistency(const format::Experiment& x) {
       }
     }
   }
-  return rep;
+  return std::move(rep_);
+}
+
+ConsistencyReport check_consistency(const format::Experiment& x) {
+  auto stream = MergedStream::open(x);
+  if (!stream) {
+    ConsistencyReport rep;
+    rep.events_lost = x.metadata.recorder.events_lost;
+    rep.stream_problems.push_back({format::Problem::Severity::kDataLost, stream.error().message});
+    return rep;
+  }
+  ConsistencyChecker check(x, (*stream)->thread_count());
+  while (const Record* r = (*stream)->next()) check.add(*r);
+  return check.finish((*stream)->problems());
 }
 
 }  // namespace tasklens::replay

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "replay/implied_ends.h"
+#include "replay/record_feed.h"
 
 namespace tasklens::replay {
 
@@ -16,15 +17,13 @@ bool all_finished(const std::vector<Pass*>& passes) {
   return !passes.empty();
 }
 
-}  // namespace
-
-Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
-                               const Progress& progress, ConstructMap* constructs) {
-  auto stream = MergedStream::open(x);
-  if (!stream) return stream.error();
+// The replay over `stream`: a MergedStream, or a FeedReader (the same records from a feed).
+template <class Source>
+ReplayStats replay(Source& stream, const format::Experiment& x, const std::vector<Pass*>& passes,
+                   const Progress& progress, ConstructMap* constructs) {
   ReplayInfo info;
   info.experiment = &x;
-  info.threads = (*stream)->thread_count();
+  info.threads = stream.thread_count();
   info.end_ns = x.end_ns;
   for (Pass* p : passes) p->begin(info);
 
@@ -45,7 +44,7 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
     for (Pass* p : passes) p->after(r, model);
     model.collect();
   };
-  while (const Record* r = (*stream)->next()) {
+  while (const Record* r = stream.next()) {
     if (__builtin_expect(r->ev.kind == format::Kind::kCounters, 0)) {
       for (Pass* p : passes) p->counters(*r, model);
     } else {
@@ -63,7 +62,24 @@ Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pa
   }
   for (Pass* p : passes) p->end(info, model);
   stats.end_ns = info.end_ns;
-  stats.problems = (*stream)->problems();
+  stats.problems = stream.problems();
+  return stats;
+}
+
+}  // namespace
+
+Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
+                               const Progress& progress, ConstructMap* constructs) {
+  auto stream = MergedStream::open(x);
+  if (!stream) return stream.error();
+  return replay(**stream, x, passes, progress, constructs);
+}
+
+ReplayStats run_replay(FeedReader& feed, const format::Experiment& x,
+                       const std::vector<Pass*>& passes, const Progress& progress,
+                       ConstructMap* constructs) {
+  ReplayStats stats = replay(feed, x, passes, progress, constructs);
+  feed.leave();  // it may have stopped early (every pass finished)
   return stats;
 }
 

@@ -9,8 +9,8 @@
 #include "format/experiment.h"
 #include "format/result.h"
 #include "format/stream_reader.h"
-#include "replay/pass.h"
 #include "replay/construct_map.h"
+#include "replay/pass.h"
 
 namespace tasklens::replay {
 
@@ -32,5 +32,11 @@ using Progress = std::function<void(uint64_t done, uint64_t expected)>;
 Result<ReplayStats> run_replay(const format::Experiment& x, const std::vector<Pass*>& passes,
                                const Progress& progress = nullptr,
                                ConstructMap* constructs = nullptr);
+
+// The same over the records of a feed, one of its readers (record_feed.h, parallel_replay.h).
+class FeedReader;
+ReplayStats run_replay(FeedReader& feed, const format::Experiment& x,
+                       const std::vector<Pass*>& passes, const Progress& progress,
+                       ConstructMap* constructs);
 
 }  // namespace tasklens::replay

@@ -3,13 +3,13 @@
 // renders them in order. New sections register in sections.cpp.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "analysis/profile_file.h"
 #include "format/experiment.h"
@@ -21,8 +21,8 @@
 namespace tasklens::report {
 
 struct ReportOptions {
-  uint32_t slices = 50;  // time series resolution
-  int depth = -1;        // call tree depth limit (-1: all)
+  uint32_t slices = 50;                   // time series resolution
+  int depth = -1;                         // call tree depth limit (-1: all)
   std::vector<uint32_t> what_if_threads;  // --what-if-threads (empty: the default counts)
   std::vector<uint32_t> what_if_cutoffs;  // --what-if-cutoffs: depths simulated besides the search
   std::vector<std::string> what_if_also;  // --what-if-also: further recordings of the program
@@ -74,11 +74,14 @@ class Section {
 };
 
 struct SectionInfo {
-  std::string name;         // the JSON key, e.g. "breakdown"
-  std::string flag;         // the report flag that asks for it, e.g. "--profile" ("" = always)
+  std::string name;  // the JSON key, e.g. "breakdown"
+  std::string flag;  // the report flag that asks for it, e.g. "--profile" ("" = always)
   std::string help;
-  bool default_on;          // shown when no section flag is given
+  bool default_on;  // shown when no section flag is given
   std::function<std::unique_ptr<Section>(const ReportOptions&)> make;
+  // Its pass shares nothing with another section's and costs as much as the rest of a report:
+  // `tasklens report` may run it in a replay of its own on a second thread (parallel_replay.h).
+  bool own_replay = false;
 };
 
 // Every section tasklens knows, in report order.

@@ -2,8 +2,8 @@
 #include "report/breakdown_section.h"
 #include "report/graph_section.h"
 #include "report/mpi_section.h"
-#include "report/profile_section.h"
 #include "report/overheads_section.h"
+#include "report/profile_section.h"
 #include "report/section.h"
 #include "report/what_if_section.h"
 
@@ -15,11 +15,11 @@ const std::vector<SectionInfo>& all_sections() {
       {"profile", "--profile",
        "Task-aware call-path profile (Score-P): call trees with stub nodes, task constructs, "
        "parameter splits",
-       false, make_profile_section},
+       false, make_profile_section, true},
       {"overheads", "--overheads",
        "Overhead classes per parallel region (ompP: synchronization, imbalance, limited "
        "parallelism, thread management; plus task management)",
-       false, make_overheads_section},
+       false, make_overheads_section, true},
       {"graph", "--graph",
        "Task graph: work, span (the critical path) and average parallelism, the fastest "
        "possible schedule on the run's threads",

@@ -1,0 +1,53 @@
+// run_replays: one replay per group of passes, each on its own thread, fed by one decoding.
+#include "replay/parallel_replay.h"
+
+#include <memory>
+#include <thread>
+
+#include "format/off_cpu.h"
+#include "replay/record_feed.h"
+
+namespace tasklens::replay {
+
+Result<ReplayStats> run_replays(const format::Experiment& x,
+                                const std::vector<std::vector<Pass*>>& groups,
+                                const Progress& progress, ConstructMap* constructs,
+                                const std::vector<RecordReader>& readers) {
+  if (groups.size() <= 1 && readers.empty()) {
+    return run_replay(x, groups.empty() ? std::vector<Pass*>{} : groups[0], progress, constructs);
+  }
+  auto stream = MergedStream::open(x);
+  if (!stream) return stream.error();
+  format::off_cpu(x);  // read once, here: the passes' begin() read it from every thread
+  std::vector<std::vector<Pass*>> replays = groups;
+  if (replays.empty()) replays.emplace_back();
+  RecordFeed feed(std::move(*stream), replays.size() + readers.size());
+  std::mutex lock;
+  std::vector<std::unique_ptr<SharedConstructMap>> maps;
+  for (size_t i = 0; i < replays.size(); ++i) {
+    maps.push_back(constructs ? std::make_unique<SharedConstructMap>(constructs, &lock) : nullptr);
+  }
+  // Each FeedReader lives on its thread's stack: side by side in one vector, the readers' counters
+  // shared cache lines, and each record's read invalidated the others' (a third of the loop).
+  std::vector<std::thread> threads;
+  threads.emplace_back([&feed] { feed.produce(); });
+  for (size_t i = 1; i < replays.size(); ++i) {
+    threads.emplace_back([&, i] {
+      FeedReader from(feed, i);
+      run_replay(from, x, replays[i], nullptr, maps[i].get());
+    });
+  }
+  for (size_t i = 0; i < readers.size(); ++i) {
+    threads.emplace_back([&, i] {
+      FeedReader from(feed, replays.size() + i);
+      readers[i](from);
+      from.leave();
+    });
+  }
+  FeedReader from(feed, 0);
+  ReplayStats stats = run_replay(from, x, replays[0], progress, maps[0].get());
+  for (std::thread& t : threads) t.join();
+  return stats;
+}
+
+}  // namespace tasklens::replay
