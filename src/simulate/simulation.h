@@ -95,6 +95,11 @@ class Simulation {
     workers_[w].pending = true;
     queue_.push({t, w});
   }
+  // Worker w spends `ns` in the runtime (task starts, taskwaits) before it goes on.
+  void charge(uint32_t w, uint64_t ns) {
+    result_.overhead_ns += ns;
+    schedule(w, now_ + ns);
+  }
   // The task a worker's stack waits on with libomp's scheduling constraint (only its descendants
   // may run on top of it), kNone if none.
   uint32_t constraint(uint32_t w) const {

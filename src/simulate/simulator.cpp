@@ -163,8 +163,7 @@ void Simulation::step(uint32_t w) {
       }
       start(t, w);
       if (uint64_t cost = schedule_cost(t)) {
-        result_.overhead_ns += cost;
-        schedule(w, now_ + cost);
+        charge(w, cost);
         return;
       }
       continue;
@@ -204,8 +203,7 @@ void Simulation::step(uint32_t w) {
       case DagItem::kCreate: {
         auto child = uint32_t(item.value);
         if (uint64_t cost = create(task, child, w)) {
-          result_.overhead_ns += cost;
-          schedule(w, now_ + cost);
+          charge(w, cost);
           return;
         }
         break;
@@ -213,8 +211,7 @@ void Simulation::step(uint32_t w) {
       case DagItem::kTaskwait:
         if (s.live_children) s.wait = Wait::kTaskwait;
         if (costs_.taskwait_ns && !s.inlined) {
-          result_.overhead_ns += costs_.taskwait_ns;
-          schedule(w, now_ + costs_.taskwait_ns);
+          charge(w, costs_.taskwait_ns);
           return;
         }
         break;

@@ -85,21 +85,24 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     th.created = 0;
   }
+  // The task whose taskwait this event is a record of (sync_region or its wait), 0 if none.
+  uint64_t taskwait_of = 0;
+  uint8_t endpoint = 0;
+  if (e.kind == Kind::kSyncRegion || e.kind == Kind::kSyncRegionWait) {
+    const auto sr = format::ev::SyncAny::of(e);
+    if (sr.sync_kind == uint16_t(format::SyncKind::kTaskwait)) {
+      taskwait_of = sr.task ? sr.task : m.thread(p).current;
+      endpoint = sr.endpoint;
+    }
+  }
+  const bool region_record = e.kind == Kind::kSyncRegion;
   if (th.taskwait_task) {
     // Its end, with nothing on this thread between but the taskwait's own wait records.
-    bool own_wait = false;
-    if (e.kind == Kind::kSyncRegion || e.kind == Kind::kSyncRegionWait) {
-      const auto sr = format::ev::SyncAny::of(e);
-      const uint64_t task = sr.task ? sr.task : m.thread(p).current;
-      own_wait = sr.sync_kind == uint16_t(format::SyncKind::kTaskwait) && task == th.taskwait_task;
-      if (own_wait && e.kind == Kind::kSyncRegion) {
-        if (sr.endpoint == uint8_t(format::Endpoint::kEnd)) {
-          taskwaits_.push_back(sample(p, th.taskwait_ns, e.time));
-        }
-        own_wait = false;
-      }
+    const bool own = taskwait_of == th.taskwait_task;
+    if (own && region_record && endpoint == uint8_t(format::Endpoint::kEnd)) {
+      taskwaits_.push_back(sample(p, th.taskwait_ns, e.time));
     }
-    if (!own_wait) th.taskwait_task = 0;
+    if (!own || region_record) th.taskwait_task = 0;
   }
   if (first_in && !th.working) {
     // From the end of its last body, or from when a task became ready if none was then.
@@ -112,13 +115,10 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
     th.created_ns = e.time;
     th.created_code = m.task_code(tc.task);
     th.created_undeferred = tc.flags & format::task_flag::kUndeferred;
-  } else if (e.kind == Kind::kSyncRegion) {
-    const auto sr = format::ev::SyncRegion::of(e);
-    const uint64_t task = sr.task ? sr.task : m.thread(p).current;
-    const replay::TaskInfo* t = m.task(task);
-    if (sr.sync_kind == uint16_t(format::SyncKind::kTaskwait) &&
-        sr.endpoint == uint8_t(format::Endpoint::kBegin) && t && t->live_children == 0) {
-      th.taskwait_task = task;
+  } else if (taskwait_of && region_record && endpoint == uint8_t(format::Endpoint::kBegin)) {
+    const replay::TaskInfo* t = m.task(taskwait_of);
+    if (t && t->live_children == 0) {
+      th.taskwait_task = taskwait_of;
       th.taskwait_ns = e.time;
     }
   } else if (e.kind == Kind::kImplicitTask) {

@@ -92,10 +92,7 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
 // bound: the text must say so, not show them as the program's.
 TEST(Sections, AStalledWhatIfSaysSoInItsText) {
   TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 2);
-  t.implicit_begin(0, 0, 2, 100, 2, 0);
-  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.pair_begin();
   t.create(0, 10, 5, 2);
   t.schedule(1, 20, 3, Status::kSwitch, 5);
   t.schedule(1, 90, 5, Status::kComplete, 3);

@@ -28,10 +28,7 @@ constexpr uint32_t kUndeferredTask = format::task_flag::kExplicit | format::task
 // 10 creates 12 at 1300, and starts it at 1350: 50, not the 930 since its last body.
 TEST(TaskCosts, TaskStartsWithoutTheWaitsWithNothingReady) {
   TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 2);
-  t.implicit_begin(0, 0, 2, 100, 2, 0);
-  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.pair_begin();
   t.sync(1, 50, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3);
   t.create(0, 100, 10, 2);
   t.create(0, 200, 11, 2);
@@ -156,10 +153,7 @@ TEST(TaskCosts, TasksRunAtOnceOnAFullDequePayTheirDispatch) {
 // (until its barrier at 240), 100 of the task.
 TEST(TaskCosts, AnUndeferredTaskOfALargerTeamStaysTheProgramsChoice) {
   TraceBuilder t;
-  t.initial_task(0, 0, 1);
-  t.parallel_begin(0, 0, 100, 1, 2);
-  t.implicit_begin(0, 0, 2, 100, 2, 0);
-  t.implicit_begin(1, 0, 3, 100, 2, 1);
+  t.pair_begin();
   t.sync(1, 10, SyncKind::kBarrierImplicit, Endpoint::kBegin, 100, 3);
   t.create(0, 100, 10, 2, 0x2000, kUndeferredTask);
   t.schedule(0, 130, 2, Status::kSwitch, 10);
@@ -188,6 +182,30 @@ TEST(TaskCosts, AnUndeferredTaskOfALargerTeamStaysTheProgramsChoice) {
   SimConfig two;
   two.threads = 2;
   EXPECT_EQ(simulate(dag, none, two).wall_ns, 240u);
+}
+
+// A taskwait's own cost: the one at 130..160 has nothing to wait for (task 10 ran at its
+// creation) and gives a sample of 30, wait records inside it included; the one at 210..290 has
+// task 11 live at its begin and runs it inside: no sample.
+TEST(TaskCosts, OnlyATaskwaitWithNothingToWaitForIsASample) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 10, 2, 0x2000, kUndeferredTask);
+  t.schedule(0, 20, 2, Status::kSwitch, 10);
+  t.schedule(0, 120, 10, Status::kComplete, 2);
+  t.sync_span(0, 130, 160, SyncKind::kTaskwait, 100, 2);
+  t.create(0, 200, 11, 2);
+  t.sync(0, 210, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2);
+  t.sync_wait(0, 210, SyncKind::kTaskwait, Endpoint::kBegin, 100, 2);
+  t.schedule(0, 220, 2, Status::kSwitch, 11);
+  t.schedule(0, 280, 11, Status::kComplete, 2);
+  t.sync_wait(0, 290, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2);
+  t.sync(0, 290, SyncKind::kTaskwait, Endpoint::kEnd, 100, 2);
+  t.solo_end(300, 310);
+  TaskCostPass costs;
+  ASSERT_TRUE(testing::replay_experiment(t.write(), {&costs}));
+  EXPECT_EQ(costs.result().taskwait.samples, 1u);
+  EXPECT_EQ(costs.result().taskwait.ns, 30u);
 }
 
 // A cost between two clock ticks (15 ns on a 10 ns clock) reads 10 and 20 in turn: the

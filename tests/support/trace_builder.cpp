@@ -134,6 +134,13 @@ TraceBuilder& TraceBuilder::solo_begin() {
   return implicit_begin(0, 0, 2, 100, 1, 0);
 }
 
+TraceBuilder& TraceBuilder::pair_begin() {
+  initial_task(0, 0, 1);
+  parallel_begin(0, 0, 100, 1, 2);
+  implicit_begin(0, 0, 2, 100, 2, 0);
+  return implicit_begin(1, 0, 3, 100, 2, 1);
+}
+
 TraceBuilder& TraceBuilder::solo_end(uint64_t end, uint64_t exit) {
   implicit_end(0, end, 2);
   parallel_end(0, end, 100, 1, 0x1000);

@@ -44,6 +44,9 @@ class TraceBuilder {
   // implicit task 2 on thread 0; solo_end: the region ends at `end`, the program at `exit`.
   TraceBuilder& solo_begin();
   TraceBuilder& solo_end(uint64_t end, uint64_t exit);
+  // A two-thread program: initial task 1 forks region 100 (the default code) at 0, its implicit
+  // tasks 2 on thread 0 and 3 on thread 1.
+  TraceBuilder& pair_begin();
   TraceBuilder& create(uint32_t th, uint64_t t, uint64_t task, uint64_t parent,
                        uint64_t code = 0x2000, uint32_t flags = format::task_flag::kExplicit,
                        bool has_deps = false);
