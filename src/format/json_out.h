@@ -10,6 +10,22 @@
 
 namespace tasklens::format {
 
+// The most digits u64_text writes (2^64 - 1 in decimal: 20).
+inline constexpr size_t kU64Digits = 20;
+
+// `v` in `base` (10 or 16, lower case) into out[0..kU64Digits), without a terminator; returns
+// the length. By hand, not snprintf, which POSIX does not allow in a signal handler.
+inline size_t u64_text(uint64_t v, unsigned base, char* out) {
+  char rev[kU64Digits];
+  size_t n = 0;
+  do {
+    rev[n++] = "0123456789abcdef"[v % base];
+    v /= base;
+  } while (v);
+  for (size_t i = 0; i < n; ++i) out[i] = rev[n - 1 - i];
+  return n;
+}
+
 class JsonOut {
  public:
   JsonOut(char* buf, size_t cap) : buf_(buf), cap_(cap) {}
@@ -102,13 +118,8 @@ class JsonOut {
   }
   JsonOut& fmt(const char* f, ...) __attribute__((format(printf, 2, 3)));
   void digits(uint64_t v, unsigned base) {
-    char tmp[24];
-    size_t n = 0;
-    do {
-      tmp[n++] = "0123456789abcdef"[v % base];
-      v /= base;
-    } while (v);
-    while (n) put(tmp[--n]);
+    char tmp[kU64Digits];
+    raw(std::string_view(tmp, u64_text(v, base, tmp)));
   }
   void raw(std::string_view s) {
     for (char c : s) put(c);

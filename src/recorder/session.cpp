@@ -375,13 +375,10 @@ bool Session::write_metadata() {
     auto add = [&](const char* text) {
       while (*text && at + 1 < sizeof reason) reason[at++] = *text++;
     };
-    char num[12];
-    size_t n = 0;
-    unsigned v = unsigned(end_signal_);
-    do num[n++] = char('0' + v % 10);
-    while (v /= 10);
+    char num[format::kU64Digits + 1];
+    num[format::u64_text(uint64_t(unsigned(end_signal_)), 10, num)] = 0;
     add("signal ");
-    while (n && at + 1 < sizeof reason) reason[at++] = num[--n];
+    add(num);
     const char* name = sigabbrev_np(end_signal_);
     add(" (");
     add(name ? name : "?");
