@@ -32,9 +32,9 @@ if b["preempted_ns"] <= 0.02 * run["run_ns"] * max(1, run["threads"]):
     print(sys.argv[1])' "$d"
   done
 }
-pick() {  # pick NAME THREADS: the undisturbed recordings, or all of them when none is
-  q=$(quiet "$tmp/$1.$2".*)
-  if [ -n "$q" ]; then echo "$q"; else ls -d "$tmp/$1.$2".*; fi
+pick() {  # pick NAME THREADS: the undisturbed recordings, or all of them when none is (record
+  # wrote the undisturbed ones to $tmp/NAME.THREADS.quiet)
+  if [ -s "$tmp/$1.$2.quiet" ]; then cat "$tmp/$1.$2.quiet"; else ls -d "$tmp/$1.$2".[0-9]*; fi
 }
 median_run_ns() {  # median run.run_ns of the experiments given
   for d in "$@"; do "$tl" report "$d" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["run_ns"])'; done |
@@ -72,8 +72,9 @@ record() {  # record NAME ARGS...: RUNS recordings at 1 and at 2 threads, interl
   done
   for n in 1 2; do
     [ -d "$tmp/$name.$n.0" ] || continue
-    total=$(ls -d "$tmp/$name.$n".* | wc -l)
-    kept=$(quiet "$tmp/$name.$n".* | wc -l)
+    quiet "$tmp/$name.$n".[0-9]* > "$tmp/$name.$n.quiet"
+    total=$(ls -d "$tmp/$name.$n".[0-9]* | wc -l)
+    kept=$(wc -l < "$tmp/$name.$n.quiet")
     if [ "$kept" = 0 ]; then
       echo "  $name, $n thread(s): every recording disturbed (preempted > 2 %): all kept" >&2
     elif [ "$kept" -lt "$total" ]; then
@@ -104,7 +105,7 @@ while read -r spec; do
     printf "%-28s %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%   %9.3f ms %9.3f ms %9.3f ms %+6.1f%% %+6.1f%%\n",
       s, p2/1e6, a2/1e6, r2/1e6, 100*(p2-r2)/r2, 100*(a2-r2)/r2, p1/1e6, a1/1e6, r1/1e6,
       100*(p1-r1)/r1, 100*(a1-r1)/r1 }'
-  find "$tmp" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+  find "$tmp" -mindepth 1 -maxdepth 1 \( -type d -o -name '*.quiet' \) -exec rm -rf {} +
 done < "$tmp/programs"
 [ "${CUTOFF:-1}" = 0 ] && exit 0
 echo
