@@ -1,6 +1,7 @@
 // simulate_bench: the simulator's speed (task fragments per second) and memory on a synthetic
 // fib-like task tree, or on a recorded experiment's task graph (docs/WHAT-IF.md).
-// Usage: simulate_bench [depth] (default 20: 2^21 tasks) | simulate_bench EXPERIMENT_DIR.
+// Usage: simulate_bench [depth (default 20: 2^21 tasks) | EXPERIMENT_DIR] [THREADS,...
+// (default 1,2,8,64,4096)].
 // The figures mean something only on a quiet machine (check `uptime`).
 #include <sys/resource.h>
 
@@ -8,6 +9,7 @@
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "format/experiment.h"
 #include "replay/replay.h"
@@ -103,7 +105,21 @@ int main(int argc, char** argv) {
   SimCosts costs;
   costs.schedule_ns = 30;
   costs.creation_ns = {40};
-  for (uint32_t p : {1u, 2u, 8u, 64u, 4096u}) {
+  std::vector<uint32_t> counts = {1, 2, 8, 64, 4096};
+  if (argc > 2) {
+    counts.clear();
+    for (char* s = argv[2]; *s;) {
+      char* end = nullptr;
+      unsigned long p = std::strtoul(s, &end, 10);
+      if (end == s || p == 0) {
+        std::fprintf(stderr, "simulate_bench: thread counts: a comma-separated list of numbers\n");
+        return 2;
+      }
+      counts.push_back(uint32_t(p));
+      s = *end == ',' ? end + 1 : end;
+    }
+  }
+  for (uint32_t p : counts) {
     SimConfig config;
     config.threads = p;
     // CPU time, not wall time: the figure then means something on a loaded machine too (less

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <utility>
 #include <vector>
 
 #include "replay/id_map.h"
+#include "simulate/event_queue.h"
 #include "simulate/simulator.h"
 #include "simulate/task_dag.h"
 
@@ -71,7 +71,8 @@ class Simulation {
         cfg_(config),
         ts_(dag.tasks.size()),
         regions_(dag.regions.size()),
-        workers_(std::clamp<uint32_t>(config.threads, 1, kMaxWorkers)) {
+        workers_(std::clamp<uint32_t>(config.threads, 1, kMaxWorkers)),
+        queue_(uint32_t(workers_.size())) {
     rng_ = cfg_.seed ? cfg_.seed : 1;
     result_.threads = uint32_t(workers_.size());
     number_subtrees();
@@ -81,7 +82,7 @@ class Simulation {
   [[gnu::flatten]] SimResult run();
 
  private:
-  using Event = std::pair<uint64_t, uint32_t>;  // (time, worker): earliest first, then lowest
+  using Event = EventQueue::Event;
   static constexpr uint32_t kWakeAncestors = 64;
   static constexpr size_t kScanBudget = 256;
 
@@ -93,7 +94,7 @@ class Simulation {
   }
   void schedule(uint32_t w, uint64_t t) {
     workers_[w].pending = true;
-    queue_.push({t, w});
+    queue_.set(w, t);
   }
   // Worker w spends `ns` in the runtime (task starts, taskwaits) before it goes on.
   void charge(uint32_t w, uint64_t ns) {
@@ -160,7 +161,7 @@ class Simulation {
   std::vector<uint32_t> ready_;         // workers whose deques hold tasks
   std::vector<uint32_t> pre_, size_;    // the creation tree in pre-order (number_subtrees)
   replay::IdMap<uint32_t> done_preds_;  // task + 1 -> predecessors completed before its creation
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
+  EventQueue queue_;                    // declared after workers_: sized by it
   uint64_t rng_ = 1;
   uint64_t now_ = 0, end_ = 0;
   bool done_ = false;
