@@ -38,8 +38,17 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
     p.path_runtime_ns = r.graph.path_runtime_ns;
     p.parallelism = r.graph.parallelism;
     p.bound_ns = fastest_schedule_ns(r.graph.work_ns, r.graph.span_ns, p.threads);
-    p.work_inflation =
-        base.graph.work_ns ? double(r.graph.work_ns) / double(base.graph.work_ns) : 0;
+    p.tasks_work_ns = r.split.work_ns + r.split.creation_ns;
+    p.preempted_ns = r.split.preempted_ns;
+    const uint64_t base_work = base.split.work_ns + base.split.creation_ns;
+    p.work_inflation = base_work ? double(p.tasks_work_ns) / double(base_work) : 0;
+    // Another process's time on the CPUs is not the program's: say where it is large enough
+    // to move the comparison (the same 2 % the what-if's accuracy script leaves runs out at).
+    if (uint64_t all = r.split.total_ns(); all && p.preempted_ns > all / 50) {
+      s.notes.push_back(r.name + ": its threads were preempted for " +
+                        std::to_string(100 * p.preempted_ns / all) +
+                        " % of their time (another process had the CPU): its times hold that wait");
+    }
     if (i && r.threads == runs[i - 1].threads) {
       s.notes.push_back(r.name + " and " + runs[i - 1].name + " both ran " +
                         std::to_string(r.threads) + " threads");

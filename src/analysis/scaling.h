@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/breakdown.h"
 #include "analysis/overheads.h"
 #include "analysis/task_graph.h"
 
@@ -18,6 +19,7 @@ struct ScalingRun {
   uint32_t threads = 0;
   Overheads overheads;
   TaskGraph graph;  // work and span of the same run
+  TimeSplit split;  // the breakdown's totals of the same run (work inflation, preemption)
   // One key per overheads.regions: the same region has the same key in every run (a source
   // location, or object + offset: code addresses move between runs).
   std::vector<std::string> region_keys;
@@ -35,10 +37,14 @@ struct ScalingPoint {
   double efficiency = 0;     // speedup x smallest thread count / this thread count
   uint64_t amdahl_ns = 0;    // Amdahl's prediction of the wall time from the smallest run
   // The task graph: its work, span (which may hold the runtime's fork time, path_runtime_ns) and
-  // parallelism; work inflation is the work against the smallest run's (Olivier et al.: the same
-  // program doing more work with more threads, e.g. from memory contention); the bound is
-  // max(work / threads, span).
+  // parallelism; the bound is max(work / threads, span).
   uint64_t work_ns = 0, span_ns = 0, path_runtime_ns = 0, bound_ns = 0;
+  // The tasks' own time: the breakdown's work and task creation, without the time the threads
+  // were preempted and without serial code, both of which the graph's work holds and both of
+  // which move from run to run with the machine's load and the program's start. Work inflation
+  // is it against the smallest run's (Olivier et al.: the same program doing more work with more
+  // threads, e.g. from memory contention).
+  uint64_t tasks_work_ns = 0, preempted_ns = 0;
   double parallelism = 0, work_inflation = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "analysis/breakdown.h"
 #include "analysis/overheads.h"
 #include "analysis/scaling.h"
 #include "analysis/task_graph.h"
@@ -54,8 +55,9 @@ int run_compare(const CompareOptions& o) {
     const format::Experiment& x = runs[i];
     analysis::OverheadsPass pass;
     analysis::TaskGraphPass graph;
+    analysis::BreakdownPass breakdown;
     ProgressLine progress("replaying " + o.dirs[i]);
-    auto stats = replay::run_replay(x, {&pass, &graph}, progress.callback());
+    auto stats = replay::run_replay(x, {&pass, &graph, &breakdown}, progress.callback());
     progress.done();
     if (!stats) return fail(stats.error().message);
     for (const auto& p : stats->problems) notes.push_back(o.dirs[i] + ": " + p.message);
@@ -71,6 +73,7 @@ int run_compare(const CompareOptions& o) {
     run.name = o.dirs[i];
     run.overheads = pass.result();
     run.graph = graph.result();
+    run.split = breakdown.result().total;
     run.threads = std::max(run.overheads.max_team, 1u);
     symbols::Symbolizer symbols(x.metadata.objects, !o.no_symbols);
     for (const auto& r : run.overheads.regions) {

@@ -97,8 +97,10 @@ std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& prog
   out += "  Serial: time outside parallel regions, accumulated over threads (one thread runs, "
          "the others wait).\n";
 
-  out += "\nTask graph per run (work = running task bodies, as in the breakdown; inflation = work "
-         "against the\nfirst run's; bound = max(work / threads, span), which no schedule beats)\n";
+  out += "\nTask graph per run (work = the graph's work: task bodies and serial code; inflation = "
+         "the tasks' own\ntime, the breakdown's work and creation without preemption or serial "
+         "code, against the first\nrun's; bound = max(work / threads, span), which no schedule "
+         "beats)\n";
   out += fmt::format("  {:>7} {:>11} {:>9} {:>11} {:>11} {:>11} {:>11}  {}\n", "Threads", "Work",
                      "Inflation", "Span", "Parallelism", "Bound", "Wallclock", "Run");
   for (const auto& p : s.runs) {
@@ -161,6 +163,8 @@ nlohmann::json scaling_json(const analysis::Scaling& s, const ProgramIdentity& p
                           {"path_runtime_ns", p.path_runtime_ns},
                           {"parallelism", p.parallelism},
                           {"bound_ns", p.bound_ns},
+                          {"tasks_work_ns", p.tasks_work_ns},
+                          {"preempted_ns", p.preempted_ns},
                           {"work_inflation", p.work_inflation}}}};
     add_cost_fields(r, p.cost, p.total_ns);
     j["runs"].push_back(r);

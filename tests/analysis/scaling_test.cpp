@@ -77,5 +77,29 @@ TEST(Scaling, SameThreadCountIsNoted) {
   EXPECT_EQ(s.runs[0].amdahl_ns, 100u);  // anchored at the smallest run's measured time
 }
 
+// Work inflation compares the tasks' own time: a run preempted for a while, or with more serial
+// code before its first region, has more graph work but did not do more work.
+TEST(Scaling, WorkInflationLeavesPreemptionAndSerialCodeOut) {
+  ScalingRun one = make_run("one", 1, 1000, 800, 800, 0, {});
+  one.graph.work_ns = 1000;  // 800 of tasks + 200 of serial code
+  one.split.work_ns = 760, one.split.overhead_ns = one.split.creation_ns = 40;
+  one.split.serial_ns = 200;
+  ScalingRun two = make_run("two", 2, 700, 500, 880, 120, {});
+  two.graph.work_ns = 1880;  // 880 of tasks + 600 preempted inside them + 400 of serial code
+  two.split.work_ns = 830, two.split.overhead_ns = two.split.creation_ns = 50;
+  two.split.serial_ns = 400;
+  two.split.preempted_ns = 600, two.split.idle_ns = 120;
+  Scaling s = compute_scaling({two, one});
+  ASSERT_EQ(s.runs.size(), 2u);
+  EXPECT_EQ(s.runs[0].tasks_work_ns, 800u);
+  EXPECT_EQ(s.runs[1].tasks_work_ns, 880u);
+  EXPECT_DOUBLE_EQ(s.runs[1].work_inflation, 1.1);  // not 1.88, the graph's work's ratio
+  EXPECT_EQ(s.runs[1].work_ns, 1880u);              // the graph's work stays as it is
+  // 600 of its threads' 2000 ns preempted: said, once, for that run only.
+  ASSERT_EQ(s.notes.size(), 1u);
+  EXPECT_NE(s.notes[0].find("two: its threads were preempted for 30 %"), std::string::npos)
+      << s.notes[0];
+}
+
 }  // namespace
 }  // namespace tasklens::analysis

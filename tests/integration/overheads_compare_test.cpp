@@ -37,9 +37,12 @@ TEST_F(Compare, TableJsonAndChart) {
                            "4 threads"}) {
     EXPECT_NE(text.out.find(part), std::string::npos) << part << "\n" << text.out;
   }
-  // Rows in thread order whatever the order of the arguments.
-  EXPECT_LT(text.out.find(runs_[0]), text.out.find(runs_[1]));
-  EXPECT_LT(text.out.find(runs_[1]), text.out.find(runs_[2]));
+  // Rows in thread order whatever the order of the arguments (in the table: a note above it,
+  // e.g. on a run that was preempted, may name any run).
+  size_t table = text.out.find("Time accumulated over threads");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_LT(text.out.find(runs_[0], table), text.out.find(runs_[1], table));
+  EXPECT_LT(text.out.find(runs_[1], table), text.out.find(runs_[2], table));
 
   ASSERT_TRUE(fs::exists(chart));
   ASSERT_EQ(access(kXmllint, X_OK), 0) << "xmllint is missing: run scripts/setup.sh";
@@ -72,6 +75,7 @@ TEST_F(Compare, TableJsonAndChart) {
     EXPECT_GT(uint64_t(g["span_ns"]), 0u);
     EXPECT_LE(uint64_t(g["span_ns"]), uint64_t(g["work_ns"]) + uint64_t(g["path_runtime_ns"]));
     EXPECT_GE(uint64_t(g["bound_ns"]), uint64_t(g["span_ns"]));
+    EXPECT_GT(uint64_t(g["tasks_work_ns"]), 0u);  // what the work inflation compares
     EXPECT_GE(uint64_t(g["bound_ns"]) * uint64_t(run["threads"]) + uint64_t(run["threads"]),
               uint64_t(g["work_ns"]));
   }
@@ -142,7 +146,11 @@ TEST_F(Compare, SaysWhichRunLostEvents) {
   auto notes = nlohmann::json::parse(r.out).at("notes").get<std::vector<std::string>>();
   EXPECT_EQ(std::count(notes.begin(), notes.end(), lossy + ": 7 events were lost by the recorder"),
             1) << r.out;
-  for (const std::string& n : notes) EXPECT_NE(n.rfind(runs_[0] + ":", 0), 0u) << n;
+  // Nothing of the kind of the clean run (a loaded machine may have preempted it: that is said).
+  for (const std::string& n : notes) {
+    if (n.find("were preempted for") == std::string::npos)
+      EXPECT_NE(n.rfind(runs_[0] + ":", 0), 0u) << n;
+  }
 }
 
 }  // namespace
