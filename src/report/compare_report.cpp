@@ -104,8 +104,11 @@ std::string scaling_text(const analysis::Scaling& s, const ProgramIdentity& prog
   out += fmt::format("  {:>7} {:>11} {:>9} {:>11} {:>11} {:>11} {:>11}  {}\n", "Threads", "Work",
                      "Inflation", "Span", "Parallelism", "Bound", "Wallclock", "Run");
   for (const auto& p : s.runs) {
-    out += fmt::format("  {:>7} {:>11} {:>8.2f}x {:>11} {:>11.1f} {:>11} {:>11}  {}\n", p.threads,
-                       duration(p.work_ns), p.work_inflation, duration(p.span_ns), p.parallelism,
+    // No tasks' time in the first run (it ran no region): no ratio to show.
+    std::string inflation =
+        s.runs.front().tasks_work_ns ? fmt::format("{:.2f}x", p.work_inflation) : "-";
+    out += fmt::format("  {:>7} {:>11} {:>9} {:>11} {:>11.1f} {:>11} {:>11}  {}\n", p.threads,
+                       duration(p.work_ns), inflation, duration(p.span_ns), p.parallelism,
                        duration(p.bound_ns), duration(p.run_ns), p.name);
   }
 
