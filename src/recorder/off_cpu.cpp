@@ -37,7 +37,11 @@ size_t page_bytes() {
 
 }  // namespace
 
+namespace {
+
+// Opens thread tb's switch records (the writer, for another thread of this process: pid = its tid).
 void open_switch_records(ThreadBuffer* tb) {
+  tb->perf_tried = true;
   if (g_refused.load(std::memory_order_relaxed)) return;  // the kernel said no once: stop asking
   perf_event_attr attr{};
   attr.size = sizeof attr;
@@ -50,8 +54,9 @@ void open_switch_records(ThreadBuffer* tb) {
   attr.clockid = CLOCK_MONOTONIC;
   attr.exclude_kernel = 1;  // what perf_event_paranoid 2 allows a normal user
   attr.exclude_hv = 1;
-  int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  int fd = int(syscall(SYS_perf_event_open, &attr, tb->os_tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) {
+    if (errno == ESRCH) return;  // the thread has ended already: nothing to measure, no refusal
     int expected = 0;
     g_refused.compare_exchange_strong(expected, errno ? errno : EPERM);
     return;
@@ -69,6 +74,8 @@ void open_switch_records(ThreadBuffer* tb) {
   g_any_open.store(true, std::memory_order_relaxed);
 }
 
+}  // namespace
+
 void sample_thread_times(ThreadBuffer* tb) {
   rusage u{};
   if (getrusage(RUSAGE_THREAD, &u) != 0) return;
@@ -82,6 +89,10 @@ void sample_thread_times(ThreadBuffer* tb) {
 }
 
 void drain_switch_records(int dirfd, const ThreadTable& threads) {
+  for (uint32_t i = 0, count = threads.size(); i < count; ++i) {
+    ThreadBuffer* tb = threads.at(i);
+    if (tb && !tb->perf_tried) open_switch_records(tb);
+  }
   if (!g_any_open.load(std::memory_order_relaxed)) return;
   format::OffCpuRecord out[256];
   size_t n = 0;

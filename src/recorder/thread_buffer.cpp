@@ -76,9 +76,10 @@ ThreadBuffer* attach_thread() {
   tb->index = index;
   tb->os_tid = int(gettid());
   give_alternate_signal_stack();
-  open_switch_records(tb);
   threads.slots[index].store(tb, std::memory_order_release);
   t_buffer = tb;
+  // The writer opens the thread's switch records (off_cpu.h): now, not at its next round.
+  if (g_sink.writer) g_sink.writer->wake_if_started();
   return tb;
 }
 

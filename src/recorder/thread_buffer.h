@@ -38,6 +38,7 @@ struct ThreadBuffer {
   // record stream, or the fallback's figures taken at its end.
   int perf_fd = -1;
   void* perf_ring = nullptr;
+  bool perf_tried = false;  // the writer has opened them, or tried (the writer's alone)
   bool times_taken = false;
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;

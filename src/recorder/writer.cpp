@@ -79,6 +79,7 @@ bool Writer::start(int dirfd, ChunkPool* pool, const WriterLinks& links) {
   thread_ = std::thread([this] { loop(); });
   native_ = thread_.native_handle();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  started_.store(true, std::memory_order_release);
   return true;
 }
 
@@ -95,6 +96,9 @@ void Writer::loop() {
     if (fd >= 0) ::close(fd);
   }
   uint64_t last_metadata_ns = monotonic_ns();
+  // The switch records of the threads that attached before the writer started: now, not after
+  // the first wait.
+  drain_switch_records(dirfd_, links_.threads);
   while (true) {
     timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);

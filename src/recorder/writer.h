@@ -38,6 +38,11 @@ class Writer {
   // Starts the thread; streams are created in directory `dirfd`.
   bool start(int dirfd, ChunkPool* pool, const WriterLinks& links);
   void wake() { sem_post(&wake_); }
+  // The same, for a thread that may come before start(): a thread attaching wants its switch
+  // records opened (off_cpu.h), which the writer's first round does anyway.
+  void wake_if_started() {
+    if (started_.load(std::memory_order_acquire)) sem_post(&wake_);
+  }
   // Drains the queue and joins the thread.
   void stop();
   // From a signal handler: asks the thread to drain and stop, waits up to `timeout_ms`.
@@ -95,6 +100,7 @@ class Writer {
   std::atomic<bool> stop_{false};
   std::atomic<bool> crash_{false};
   std::atomic<bool> stopped_{false};
+  std::atomic<bool> started_{false};
 
   uint8_t* out_ = nullptr;  // encoded chunks of one thread, kStageBytes
   size_t out_len_ = 0;
