@@ -14,7 +14,14 @@
 # runs alternate after a warm-up pair that is thrown away; a recording whose threads were
 # preempted for more than 2 % of their time (breakdown.preempted_ns) is left out of the medians
 # and of the predictions (said on stderr), unless every one was.
+# The threads are bound (OMP_PROC_BIND=true, unless set already): on this project's VM the
+# kernel put libomp's first worker on the initial thread's CPU in most unbound 2-thread runs,
+# with or without tasklens, and the two took turns on that CPU for 20 to 40 ms while the other
+# CPU idled (ftrace's sched events: 10 of 10 runs of uneven_tasks without a tool; 0 of 8 bound).
+# Those runs are the kernel's placement, not the program: tasklens shows them as preempted time
+# (WHAT-IF.md, "The threads' placement").
 set -eu
+export OMP_PROC_BIND="${OMP_PROC_BIND:-true}"
 build=${1:?usage: what_if_accuracy.sh BUILD_DIR [RUNS]}
 runs=${2:-5}
 tl=$build/bin/tasklens
@@ -85,6 +92,7 @@ record() {  # record NAME ARGS...: RUNS recordings at 1 and at 2 threads, interl
 }
 
 uptime
+echo "OMP_PROC_BIND=$OMP_PROC_BIND"
 # "pred": from the first recording alone; "all": from all RUNS recordings (--what-if-also).
 printf '%-28s %12s %12s %12s %7s %7s   %12s %12s %12s %7s %7s\n' program "pred 2 (1)" "all" "real 2" \
   err "err all" "pred 1 (2)" "all" "real 1" err "err all"

@@ -14,6 +14,12 @@ and exit. Modes, one run of each per round, the order rotating from round to rou
     recorder  OMP_TOOL_LIBRARIES=libtasklens.so, TASKLENS_OUTPUT=a new directory (no launcher)
     tasklens  tasklens run -q -o a new directory -- the program
 
+--gap SECONDS sleeps that long before every run: a cold start. A process's first per-thread
+perf event waits for an RCU grace period in the kernel (enabling the scheduler's perf hooks: 5 to
+19 ms here), which the kernel keeps on for about a second after the last such event is closed,
+so back-to-back rounds never see it and a user who runs tasklens once always does (2 seconds is
+enough here).
+
 --before OTHER_BUILD adds recorder-before and tasklens-before: the same two modes with another
 build's bin/tasklens and lib/libtasklens.so (a copy of bin/, lib/ and libexec/), interleaved in the
 same rounds, to measure a change.
@@ -85,6 +91,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--before", help="another build: adds recorder-before and tasklens-before")
+    ap.add_argument("--gap", type=float, default=0,
+                    help="seconds to sleep before every run (a cold start; see above)")
     ap.add_argument("program", nargs="*")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
@@ -109,6 +117,8 @@ def main():
         for r in range(args.rounds):
             order = modes[r % len(modes):] + modes[:r % len(modes)]
             for m in order:
+                if args.gap:
+                    time.sleep(args.gap)
                 w, c = run_once(m, argv, build, args.threads, scratch, r, before)
                 walls[m].append(w)
                 cpus[m].append(c)
@@ -117,7 +127,8 @@ def main():
     load1 = open("/proc/loadavg").read().split()[:3]
     print(f"startup: {' '.join(os.path.basename(a) if i == 0 else a for i, a in enumerate(argv))},"
           f" {args.threads} threads, {args.rounds} interleaved rounds, {os.cpu_count()} CPUs,"
-          f" load average {' '.join(load0)} before, {' '.join(load1)} after")
+          f" load average {' '.join(load0)} before, {' '.join(load1)} after"
+          + (f", {args.gap:g} s before every run" if args.gap else ""))
     print(f"{'mode':<16} {'wall ms, median [range]':>26} {'CPU ms (user+sys)':>24}")
     for m in modes:
         print(f"{m:<16} {med_range(walls[m]):>26} {med_range(cpus[m]):>24}")
