@@ -174,9 +174,14 @@ TEST(Sigkill, EveryChunkWrittenBeforeTheKillIsReadable) {
     EXPECT_EQ(thread0[i].event_count, before[i].event_count);
     EXPECT_EQ(thread0[i].checksum, before[i].checksum);
   }
-  // At worst the kill tore the chunk being written: a truncated tail, never a corrupt chunk.
+  // At worst the kill tore the chunk being written: a truncated tail, never a corrupt chunk; or
+  // it came between a stream's creation and its header's write (one run in about 150 here):
+  // an empty stream, "nothing of this thread was written".
   for (const auto& problem : f.problems) {
-    EXPECT_NE(problem.message.find(": truncated at byte"), std::string::npos) << problem.message;
+    bool torn_tail = problem.message.find(": truncated at byte") != std::string::npos;
+    bool empty = problem.message.find("(0 of 32 bytes): nothing of this thread was written") !=
+                 std::string::npos;
+    EXPECT_TRUE(torn_tail || empty) << problem.message;
   }
   EXPECT_EQ(f.times_backwards, 0u);
   EXPECT_GE(f.explicit_created, 1000u);
