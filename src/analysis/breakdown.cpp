@@ -28,6 +28,7 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
     result_.recorder_start_ns = info.experiment->clock.recorder_start_ns;
     const format::OffCpu& off = format::off_cpu(*info.experiment);
     result_.preemption_measured = off.source == "perf_switch";
+    result_.preempted_by_program_ns = off.preempted_by_program_ns;
     for (uint32_t t = 0; t < off.preempted.size() && t < info.threads; ++t) {
       for (const format::OffCpuInterval& iv : off.preempted[t]) {
         switches_.push_back({iv.begin_ns, t, true});

@@ -26,7 +26,7 @@ struct TimeSplit {
   uint64_t overhead_ns = 0;
   uint64_t idle_ns = 0;
   uint64_t serial_ns = 0;     // the initial thread outside parallel regions
-  uint64_t preempted_ns = 0;  // off the CPU while runnable (another process had it)
+  uint64_t preempted_ns = 0;  // off the CPU while runnable (another process or thread had it)
   // Of overhead_ns: the runtime's estimated time inside task creation, taken out of the
   // creator's work (creation_cost.h).
   uint64_t creation_ns = 0;
@@ -74,6 +74,9 @@ struct Breakdown {
   uint64_t run_ns = 0;  // the run's end: the program's exit (ns since the process started)
   uint64_t recorder_start_ns = 0;  // when the trace's first event could have come
   bool preemption_measured = false;  // context-switch records were read (off_cpu.bin)
+  // Of total.preempted_ns as off_cpu.bin has it: another thread of the program had the CPU
+  // (format::OffCpu::preempted_by_program_ns), not another process.
+  uint64_t preempted_by_program_ns = 0;
   CreationCost creation;  // the estimate behind total.creation_ns
   // Time threads ran a task body, whatever the category: work plus the serial and preempted time
   // of a running task (the initial task's serial code, a task preempted). The task graph's work.

@@ -17,6 +17,7 @@ Contention read_contention(const format::Experiment& x) {
   c.measured = off.source == "perf_switch";
   c.fallback = off.source == "thread_times";
   c.preempted_ns = off.preempted_ns;
+  c.preempted_by_program_ns = off.preempted_by_program_ns;
   c.involuntary_switches = off.involuntary_switches;
   c.error = off.error;
   uint64_t run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
@@ -32,10 +33,18 @@ std::string contention_warning(const Contention& c) {
                     c.threads, c.cpus, c.cpus == 1 ? "" : "s"));
   }
   if (c.measured && c.preempted_share() > kPreemptedWarnShare) {
-    add(fmt::format("preempted: the threads were off their CPU while runnable for {:.1f}% of their "
-                    "time ({:.3f} s): other processes competed for the CPUs; the breakdown "
-                    "counts it apart",
-                    100 * c.preempted_share(), double(c.preempted_ns) * 1e-9));
+    std::string who =
+        2 * c.preempted_by_program_ns > c.preempted_ns
+            ? fmt::format(
+                  "for {:.3f} s of it another thread of this program had the CPU: the "
+                  "kernel ran threads of the program on one CPU (OMP_PROC_BIND=true gives "
+                  "each thread its own place)",
+                  double(c.preempted_by_program_ns) * 1e-9)
+            : "other processes competed for the CPUs";
+    add(
+        fmt::format("preempted: the threads were off their CPU while runnable for {:.1f}% of their "
+                    "time ({:.3f} s): {}; the breakdown counts it apart",
+                    100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
   }
   if (c.fallback) {
     add(fmt::format("preempted time not measured (the kernel refused context-switch records: "

@@ -1,7 +1,8 @@
 // Was the machine busy with more than the program? One warning for `run` and `report`, from the
 // metadata and off_cpu.bin alone (no replay): more OpenMP threads than CPUs in the affinity mask
 // ("oversubscribed"), threads off their CPU while runnable for more than 5 % of their time
-// ("preempted"), or no context-switch records to tell ("preempted time not measured").
+// ("preempted": by other processes, or mostly by the program's own threads placed on one CPU),
+// or no context-switch records to tell ("preempted time not measured").
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@ struct Contention {
   uint32_t threads = 0;        // OpenMP threads recorded
   uint32_t cpus = 0;           // CPUs in the affinity mask, 0 when not recorded
   uint64_t preempted_ns = 0;   // summed over the threads
+  uint64_t preempted_by_program_ns = 0;  // of it: another thread of the program had the CPU
   uint64_t thread_ns = 0;      // threads × the run's length: what preempted_ns is a share of
   bool measured = false;       // context-switch records were available
   bool fallback = false;       // only CPU times and switch counts at thread end

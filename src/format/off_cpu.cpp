@@ -43,6 +43,33 @@ std::vector<OffCpuRecord> sorted_records(std::ifstream& in) {
   return sorted;
 }
 
+// The switch-ins per CPU (the records that carry one), each CPU's in time order.
+struct SwitchIns {
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> by_cpu;  // cpu + 1 -> (time, thread)
+
+  // Did another recorded thread get rec's CPU right as rec's thread was preempted from it?
+  bool another_thread_took(const OffCpuRecord& rec) const {
+    if (rec.cpu == 0 || rec.cpu >= by_cpu.size()) return false;
+    const auto& v = by_cpu[rec.cpu];
+    auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(rec.time_ns, uint32_t(0)));
+    for (; it != v.end() && it->first - rec.time_ns <= kHandoverNs; ++it) {
+      if (it->second != rec.thread) return true;
+    }
+    return false;
+  }
+};
+
+SwitchIns switch_ins_by_cpu(const std::vector<OffCpuRecord>& records) {
+  SwitchIns s;
+  for (const OffCpuRecord& r : records) {
+    if (r.cpu == 0 || OffCpuType(r.type) != OffCpuType::kSwitchIn) continue;
+    if (s.by_cpu.size() <= r.cpu) s.by_cpu.resize(size_t(r.cpu) + 1);
+    s.by_cpu[r.cpu].push_back({r.time_ns, r.thread});
+  }
+  for (auto& v : s.by_cpu) std::sort(v.begin(), v.end());
+  return s;
+}
+
 }  // namespace
 
 OffCpu read_off_cpu(const Experiment& x) {
@@ -60,22 +87,29 @@ OffCpu read_off_cpu(const Experiment& x) {
   if (!in) return o;
   if (o.source.empty()) o.source = "perf_switch";
   std::vector<OffCpuRecord> records = sorted_records(in);
+  const SwitchIns ins = switch_ins_by_cpu(records);
   // A preempting switch-out opens an interval, the thread's next switch-in closes it; a lost
   // record drops an open one (its end is unknown).
   uint32_t open_thread = UINT32_MAX;
   uint64_t open_begin = 0;
+  bool open_by_program = false;
   for (const OffCpuRecord& rec : records) {
     if (rec.thread != open_thread) open_thread = UINT32_MAX;
     auto type = OffCpuType(rec.type);
     uint64_t t = x.clock.monotonic_to_ns(rec.time_ns);
     if (type == OffCpuType::kSwitchOut) {
-      if (rec.flags & off_cpu_flag::kPreempted) open_thread = rec.thread, open_begin = t;
-      else open_thread = UINT32_MAX;
+      if (rec.flags & off_cpu_flag::kPreempted) {
+        open_thread = rec.thread, open_begin = t;
+        open_by_program = ins.another_thread_took(rec);
+      } else {
+        open_thread = UINT32_MAX;
+      }
     } else if (type == OffCpuType::kSwitchIn && open_thread == rec.thread) {
       if (t > open_begin) {
         if (o.preempted.size() <= rec.thread) o.preempted.resize(rec.thread + 1);
         o.preempted[rec.thread].push_back({open_begin, t});
         o.preempted_ns += t - open_begin;
+        if (open_by_program) o.preempted_by_program_ns += t - open_begin;
       }
       open_thread = UINT32_MAX;
     } else if (type == OffCpuType::kLost) {

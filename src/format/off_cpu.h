@@ -18,7 +18,7 @@ struct OffCpuRecord {
   uint32_t thread;   // the thread's index (its stream's number)
   uint8_t type;      // OffCpuType
   uint8_t flags;     // off_cpu_flag
-  uint16_t reserved;
+  uint16_t cpu;      // the CPU it left or got + 1; 0 when unknown (files before 2026-11-28)
 };
 static_assert(sizeof(OffCpuRecord) == 16);
 
@@ -34,6 +34,10 @@ namespace off_cpu_flag {
 // PERF_RECORD_MISC_SWITCH_OUT_PREEMPT): preemption, not a wait the thread chose.
 constexpr uint8_t kPreempted = 0x1;
 }  // namespace off_cpu_flag
+
+// A switch-out and the next switch-in on the same CPU this close are one hand-over: the
+// scheduler took the CPU from one thread for the other (a few us apart here).
+constexpr uint64_t kHandoverNs = 50000;
 
 // An interval [begin_ns, end_ns) in ns since the start of the run.
 struct OffCpuInterval {
@@ -51,6 +55,10 @@ struct OffCpu {
   // Preempted intervals per thread index, sorted, disjoint, clipped to the run.
   std::vector<std::vector<OffCpuInterval>> preempted;
   uint64_t preempted_ns = 0;  // their sum
+  // Of preempted_ns: the intervals whose CPU went straight to another recorded thread (its
+  // switch-in on that CPU within kHandoverNs of the switch-out): the program's own threads
+  // took turns on one CPU, not another process. 0 when the records carry no CPU.
+  uint64_t preempted_by_program_ns = 0;
   uint64_t lost = 0;          // records the kernel dropped
   // The fallback's figures, summed over the threads that reported them.
   uint64_t involuntary_switches = 0;

@@ -49,7 +49,7 @@ void open_switch_records(ThreadBuffer* tb) {
   attr.config = PERF_COUNT_SW_DUMMY;
   attr.context_switch = 1;
   attr.sample_id_all = 1;
-  attr.sample_type = PERF_SAMPLE_TIME;
+  attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;  // sample_id: u64 time, u32 cpu, u32
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
   attr.exclude_kernel = 1;  // what perf_event_paranoid 2 allows a normal user
@@ -126,7 +126,10 @@ void drain_switch_records(int dirfd, const ThreadTable& threads) {
       format::OffCpuRecord r{};
       r.thread = i;
       if (h.type == PERF_RECORD_SWITCH && take >= sizeof h + 8) {
-        std::memcpy(&r.time_ns, rec + sizeof h, 8);  // sample_id: the time only
+        std::memcpy(&r.time_ns, rec + sizeof h, 8);  // sample_id: the time, then the CPU
+        uint32_t cpu = 0;
+        if (take >= sizeof h + 12) std::memcpy(&cpu, rec + sizeof h + 8, 4);
+        r.cpu = cpu < 0xffff ? uint16_t(cpu + 1) : 0;
         bool out_ = (h.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
         r.type = uint8_t(out_ ? format::OffCpuType::kSwitchOut : format::OffCpuType::kSwitchIn);
         if (out_ && (h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) {

@@ -104,12 +104,21 @@ class BreakdownSection : public Section {
                        ">= {:.0f}%): {}\n\n",
                        100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
                        verdict_advice(b.verdict));
-    out += "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
-           "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
-           "parallel regions;\npreempted = off the CPU while runnable: another process had it)\n";
+    out +=
+        "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
+        "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
+        "parallel regions;\npreempted = off the CPU while runnable: another process or "
+        "thread had it)\n";
     out += counted_line(b);
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
+    }
+    if (b.preempted_by_program_ns) {
+      out += fmt::format(
+          "  Of the preempted time, {} was another thread of this program on the "
+          "same CPU: the kernel ran\n  threads of the program on one CPU "
+          "(OMP_PROC_BIND=true gives each its own place).\n",
+          duration(b.preempted_by_program_ns));
     }
     if (b.total.creation_ns) {
       out += fmt::format("  Overhead holds {} of task creation taken out of the creators' work "
@@ -166,6 +175,7 @@ class BreakdownSection : public Section {
     j["run_ns"] = b.run_ns;
     j["recorder_start_ns"] = b.recorder_start_ns;
     j["preemption_measured"] = b.preemption_measured;
+    j["preempted_by_program_ns"] = b.preempted_by_program_ns;
     j["idle_share"] = b.idle_share;
     j["overhead_share"] = b.overhead_share;
     j["high_threshold"] = b.high_threshold;

@@ -50,6 +50,36 @@ TEST(Contention, PreemptedAboveFivePercentIsNamed) {
                     "time", 0), 0u) << w;
 }
 
+// Thread 0 preempted on CPU 1 from 100 to 300 ns: a switch-out, then a switch-in of `next` on
+// the same CPU 2 ns later (another thread of the program, or none), then thread 0 back.
+Contention one_cpu_shared(uint32_t next) {
+  using format::OffCpuType;
+  TraceBuilder t;
+  constexpr uint16_t kCpu1 = 2;  // the CPU + 1
+  t.writer().add_off_cpu(
+      {100, 0, uint8_t(OffCpuType::kSwitchOut), format::off_cpu_flag::kPreempted, kCpu1});
+  if (next != 0) t.writer().add_off_cpu({102, next, uint8_t(OffCpuType::kSwitchIn), 0, kCpu1});
+  t.writer().add_off_cpu({300, 0, uint8_t(OffCpuType::kSwitchIn), 0, kCpu1});
+  return contention_of(t, 2);
+}
+
+TEST(Contention, ThreadsTakingTurnsOnOneCpuAreTheProgramsOwn) {
+  Contention c = one_cpu_shared(1);
+  EXPECT_EQ(c.preempted_ns, 200u);  // 10 % of 2000 thread-ns
+  EXPECT_EQ(c.preempted_by_program_ns, 200u);
+  std::string w = contention_warning(c);
+  EXPECT_NE(w.find("another thread of this program had the CPU"), std::string::npos) << w;
+  EXPECT_NE(w.find("OMP_PROC_BIND=true"), std::string::npos) << w;
+  EXPECT_EQ(w.find("other processes"), std::string::npos) << w;
+}
+
+TEST(Contention, ACpuNoRecordedThreadTookIsAnotherProcesss) {
+  Contention c = one_cpu_shared(0);
+  EXPECT_EQ(c.preempted_ns, 200u);
+  EXPECT_EQ(c.preempted_by_program_ns, 0u);
+  EXPECT_NE(contention_warning(c).find("other processes competed for the CPUs"), std::string::npos);
+}
+
 TEST(Contention, OnlyTheFallbackIsSaid) {
   TraceBuilder t;
   t.writer().meta()["preemption"] = {{"source", "thread_times"},

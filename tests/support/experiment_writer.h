@@ -29,6 +29,8 @@ class ExperimentWriter {
   // Thread `thread` was preempted from `begin` to `end` (ns): a switch-out marked preempted and
   // a switch-in in off_cpu.bin, as the recorder writes them.
   void add_preempted(uint32_t thread, uint64_t begin, uint64_t end);
+  // One record of off_cpu.bin as given (a CPU, switches of several threads).
+  void add_off_cpu(const format::OffCpuRecord& r) { off_cpu_.push_back(r); }
   // The metadata written (the counts, threads, clock end and events written are set from the
   // events at write()).
   format::Metadata& metadata() { return metadata_; }
