@@ -45,9 +45,10 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
     // Another process's time on the CPUs is not the program's: say where it is large enough
     // to move the comparison (the same 2 % the what-if's accuracy script leaves runs out at).
     if (uint64_t all = r.split.total_ns(); all && p.preempted_ns > all / 50) {
-      s.notes.push_back(r.name + ": its threads were preempted for " +
-                        std::to_string(100 * p.preempted_ns / all) +
-                        " % of their time (another process had the CPU): its times hold that wait");
+      s.notes.push_back(
+          r.name + ": its threads were preempted for " +
+          std::to_string(100 * p.preempted_ns / all) +
+          " % of their time (another process or thread had the CPU): its times hold that wait");
     }
     if (i && r.threads == runs[i - 1].threads) {
       s.notes.push_back(r.name + " and " + runs[i - 1].name + " both ran " +
