@@ -15,7 +15,8 @@ Contention read_contention(const format::Experiment& x) {
   c.cpus = uint32_t(x.metadata.machine.affinity_cpus);
   const format::OffCpu& off = format::off_cpu(x);
   c.measured = off.source == "perf_switch";
-  c.fallback = off.source == "thread_times";
+  c.short_run = off.source == "short_run";
+  c.fallback = off.source == "thread_times" || c.short_run;
   c.preempted_ns = off.preempted_ns;
   c.preempted_by_program_ns = off.preempted_by_program_ns;
   c.involuntary_switches = off.involuntary_switches;
@@ -46,7 +47,16 @@ std::string contention_warning(const Contention& c) {
                     "time ({:.3f} s): {}; the breakdown counts it apart",
                     100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
   }
-  if (c.fallback) {
+  if (c.short_run) {
+    // A short run unmeasured is not worth a warning unless the kernel did switch a thread out.
+    if (c.involuntary_switches) {
+      add(
+          fmt::format("preempted time not measured (a run shorter than 20 ms: the recorder opens "
+                      "context-switch records 20 ms after its start); the threads were switched "
+                      "out involuntarily {} times",
+                      c.involuntary_switches));
+    }
+  } else if (c.fallback) {
     add(fmt::format("preempted time not measured (the kernel refused context-switch records: "
                     "{}); the threads were switched out involuntarily {} times",
                     c.error.empty() ? "no reason given" : c.error, c.involuntary_switches));

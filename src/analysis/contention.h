@@ -20,6 +20,7 @@ struct Contention {
   uint64_t thread_ns = 0;      // threads × the run's length: what preempted_ns is a share of
   bool measured = false;       // context-switch records were available
   bool fallback = false;       // only CPU times and switch counts at thread end
+  bool short_run = false;      // the fallback because the run ended before the records opened
   uint64_t involuntary_switches = 0;  // the fallback's count
   std::string error;           // why the kernel refused the records
   double preempted_share() const { return thread_ns ? double(preempted_ns) / double(thread_ns) : 0; }

@@ -49,7 +49,9 @@ struct Experiment;
 // What an experiment says about its threads' time off the CPU.
 struct OffCpu {
   // "perf_switch": context-switch records; "thread_times": only CPU times and switch counts at
-  // thread end (perf_event_open refused); "" when the trace predates the measurement.
+  // thread end (perf_event_open refused); "short_run": the same, for a run that ended before
+  // the recorder opened the records (20 ms after its start); "" when the trace predates the
+  // measurement.
   std::string source;
   std::string error;  // why perf_event_open was refused
   // Preempted intervals per thread index, sorted, disjoint, clipped to the run.

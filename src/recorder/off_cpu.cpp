@@ -25,6 +25,7 @@ constexpr size_t kDataPages = 16;
 
 std::atomic<int> g_refused{0};  // errno of the first refusal, 0 while none
 std::atomic<bool> g_any_open{false};
+std::atomic<bool> g_deferred{false};  // a thread's records were not opened yet: too early
 int g_out = -1;
 uint64_t g_records = 0, g_lost = 0;
 
@@ -88,12 +89,19 @@ void sample_thread_times(ThreadBuffer* tb) {
   __atomic_store_n(&tb->times_taken, true, __ATOMIC_RELEASE);
 }
 
-void drain_switch_records(int dirfd, const ThreadTable& threads) {
+bool drain_switch_records(int dirfd, const ThreadTable& threads, bool open_new) {
+  bool pending = false;
   for (uint32_t i = 0, count = threads.size(); i < count; ++i) {
     ThreadBuffer* tb = threads.at(i);
-    if (tb && !tb->perf_tried) open_switch_records(tb);
+    if (!tb || tb->perf_tried) continue;
+    if (open_new) {
+      open_switch_records(tb);
+    } else {
+      pending = true;
+      g_deferred.store(true, std::memory_order_relaxed);
+    }
   }
-  if (!g_any_open.load(std::memory_order_relaxed)) return;
+  if (!g_any_open.load(std::memory_order_relaxed)) return pending;
   format::OffCpuRecord out[256];
   size_t n = 0;
   auto flush = [&] {
@@ -150,10 +158,16 @@ void drain_switch_records(int dirfd, const ThreadTable& threads) {
     __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
   }
   flush();
+  return pending;
 }
 
 const char* off_cpu_source() {
-  return g_any_open.load(std::memory_order_relaxed) ? "perf_switch" : "thread_times";
+  if (g_any_open.load(std::memory_order_relaxed)) return "perf_switch";
+  if (g_refused.load(std::memory_order_relaxed) == 0 &&
+      g_deferred.load(std::memory_order_relaxed)) {
+    return "short_run";
+  }
+  return "thread_times";
 }
 
 const char* off_cpu_error() {

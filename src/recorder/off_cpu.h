@@ -16,15 +16,23 @@ namespace tasklens::recorder {
 struct ThreadBuffer;
 struct ThreadTable;
 
+// The writer opens no switch records in the run's first 20 ms: a run shorter than the grace
+// period would otherwise wait for it at exit (the process cannot end while the writer is in the
+// call). Such a run has the fallback's figures only (source "short_run").
+constexpr uint64_t kSwitchRecordsAfterNs = 20000000;
+
 // The writer thread only: opens the switch records of every attached thread it has not opened
-// yet (threads that attach wake the writer), then copies every thread's new records.
+// yet when `open_new` (threads that attach wake the writer), then copies every thread's new
+// records. True while some attached thread's records are not open (the writer's next round
+// should come at kSwitchRecordsAfterNs).
 // Takes the calling thread's CPU time and involuntary switches into tb (at its end).
 void sample_thread_times(ThreadBuffer* tb);
 // Records go into off_cpu.bin in directory `dirfd` (created like the streams: never through a
 // link, never over a file).
-void drain_switch_records(int dirfd, const ThreadTable& threads);
+bool drain_switch_records(int dirfd, const ThreadTable& threads, bool open_new);
 
-// For the metadata: "perf_switch" or "thread_times", the refusal, records written and lost.
+// For the metadata: "perf_switch", "thread_times" (refused) or "short_run" (the run ended
+// before the writer opened any), the refusal, records written and lost.
 const char* off_cpu_source();
 const char* off_cpu_error();
 uint64_t off_cpu_records();

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -96,17 +97,24 @@ void Writer::loop() {
     if (fd >= 0) ::close(fd);
   }
   uint64_t last_metadata_ns = monotonic_ns();
-  // The switch records of the threads that attached before the writer started: now, not after
-  // the first wait.
-  drain_switch_records(dirfd_, links_.threads);
+  // The threads' switch records open kSwitchRecordsAfterNs into the run (off_cpu.h): the round
+  // that opens them comes then, not at the next 50 ms.
+  const uint64_t open_at = last_metadata_ns + kSwitchRecordsAfterNs;
+  bool pending = true;
   while (true) {
+    uint64_t wait_ns = 50 * 1000 * 1000;
+    if (uint64_t now = monotonic_ns(); pending && now < open_at) {
+      wait_ns = std::min(wait_ns, open_at - now);
+    }
     timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_nsec += 50 * 1000 * 1000;
+    deadline.tv_nsec += long(wait_ns);
     if (deadline.tv_nsec >= 1000000000) deadline.tv_sec += 1, deadline.tv_nsec -= 1000000000;
     sem_timedwait(&wake_, &deadline);
     drain();
-    drain_switch_records(dirfd_, links_.threads);
+    // Not in the last round: opening would make the run's end wait for the kernel.
+    bool ending = stop_.load(std::memory_order_acquire) || crash_.load(std::memory_order_acquire);
+    pending = drain_switch_records(dirfd_, links_.threads, !ending && monotonic_ns() >= open_at);
     if (crash_.load(std::memory_order_acquire)) break;
     pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
@@ -117,7 +125,7 @@ void Writer::loop() {
     }
     if (stop_.load(std::memory_order_acquire)) {
       drain();
-      drain_switch_records(dirfd_, links_.threads);
+      drain_switch_records(dirfd_, links_.threads, false);
       break;
     }
   }
