@@ -8,7 +8,7 @@ namespace {
 
 // Explicit tasks created and not yet started, "some task is ready" for the breakdown: the sum of
 // the threads' own counts (each written by its thread alone, without a locked instruction; read
-// by all, at the ends of the threads' waits only).
+// by all, as a thread's wait begins only).
 bool some_task_ready() {
   int64_t ready = 0;
   uint32_t n = thread_count();
@@ -22,7 +22,6 @@ bool some_task_ready() {
 
 void close_interval(Thread* th, uint64_t now, State next) {
   uint64_t d = now > th->state_since ? now - th->state_since : 0;
-  bool ready = (th->state == State::kRuntime || next == State::kRuntime) && some_task_ready();
   switch (th->state) {
     case State::kWork:
       th->work += d;
@@ -30,21 +29,16 @@ void close_interval(Thread* th, uint64_t now, State next) {
     case State::kSerial:
       th->serial += d;
       break;
-    case State::kRuntime: {
-      // Overhead while a task is ready, idleness while none is: sampled at both ends.
-      if (ready && th->ready_at_since) {
-        th->overhead += d;
-      } else if (!ready && !th->ready_at_since) {
-        th->idle += d;
-      } else {
-        th->overhead += d / 2;
-        th->idle += d - d / 2;
-      }
+    case State::kRuntime:
+      // Overhead when a task was ready as the interval began, else idleness.
+      (th->ready_at_since ? th->overhead : th->idle) += d;
       break;
-    }
   }
   th->state_since = now;
-  th->ready_at_since = ready;
+  // One sample per interval in the runtime, as it begins: the sum reads the other threads'
+  // counts, which they keep changing (a cache miss each on a multi-core run).
+  if (next == State::kRuntime && th->state != State::kRuntime)
+    th->ready_at_since = some_task_ready();
 }
 
 }  // namespace tasklens::recorder::prof

@@ -45,7 +45,7 @@ Task* alloc_task(Thread* th) {
     std::memset(static_cast<void*>(t), 0, offsetof(Task, counter_start));
     return t;
   }
-  t = static_cast<Task*>(std::malloc(sizeof(Task)));
+  t = static_cast<Task*>(std::aligned_alloc(alignof(Task), sizeof(Task)));
   if (t) new (t) Task{};
   return t;
 }
@@ -64,14 +64,28 @@ void free_task(Thread* th, Task* t) {
 
 }  // namespace
 
+namespace {
+
+// `p` (`old_bytes` of it kept) grown to `bytes` on whole cache lines (Task); nullptr when out of
+// memory, p then unchanged.
+void* grow_lines(void* p, size_t old_bytes, size_t bytes) {
+  void* q = std::aligned_alloc(64, (bytes + 63) & ~size_t(63));
+  if (!q) return nullptr;
+  if (p) std::memcpy(q, p, old_bytes);
+  std::free(p);
+  return q;
+}
+
+}  // namespace
+
 bool grow_frames(Task& r) {
   uint32_t ncap = r.cap ? r.cap * 2 : 8;
-  auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
+  auto* f = static_cast<Frame*>(grow_lines(r.frames, r.cap * sizeof(Frame), ncap * sizeof(Frame)));
   if (!f) return false;
   r.frames = f;
   if (g_node_counters) {
-    auto* c = static_cast<uint64_t*>(
-        std::realloc(r.frame_counters, size_t(ncap) * kMaxCounters * sizeof(uint64_t)));
+    size_t row = kMaxCounters * sizeof(uint64_t);
+    auto* c = static_cast<uint64_t*>(grow_lines(r.frame_counters, r.cap * row, ncap * row));
     if (!c) return false;
     r.frame_counters = c;
   }

@@ -29,8 +29,10 @@ struct Frame {
   FrameType type;
 };
 
-// One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task.
-struct Task {
+// One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task. On
+// cache lines of its own (as its frames are): records that neighbour in memory are often another
+// thread's, and sharing a line would have the two threads' writes invalidate it in turn.
+struct alignas(64) Task {
   uint64_t code = 0;               // explicit: its construct
   Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
   uint16_t construct_owner = 0;
