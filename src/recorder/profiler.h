@@ -55,9 +55,10 @@ struct alignas(64) Task {
   bool counters_started = false;  // the fragment's start was read: its end may give a delta
   // Explicit: its counters' deltas over its fragments so far; implicit: those of the explicit
   // fragments that ran in its stubs. A frame's counters are this advance between its enter and
-  // its close (so a node's counters change at task switches only).
+  // its close (so a node's counters change at task switches only). Cleared at reuse with
+  // counters only (alloc_task clears what is above).
   uint64_t counter_sum[kMaxCounters] = {};
-  // Kept when the record is reused (alloc_task clears what is above).
+  // Kept when the record is reused.
   uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began
   Frame* frames = nullptr;
   uint64_t* frame_counters = nullptr;  // per frame, counter_sum at its enter (g_node_counters)
@@ -125,6 +126,7 @@ struct Thread {
   } ready;
   // perf_event counters (task_counters.h), none open when not asked for.
   ThreadCounters counters;
+  bool counting = false;  // counters open or carried by nodes: else a switch skips their work
   // Freed task records, reused: at most kMaxFree kept, the rest go back to malloc.
   static constexpr uint32_t kMaxFree = 4096;
   Task* free_list = nullptr;
