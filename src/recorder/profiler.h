@@ -117,6 +117,8 @@ struct Thread {
   State state = State::kRuntime;
   uint64_t begin = 0, end = 0, state_since = 0;
   bool ready_at_since = false;
+  int64_t others_ready = 0;     // the other threads' ready counts summed, as read at
+  uint64_t others_read_at = 0;  // (profile_breakdown.cpp)
   uint64_t work = 0, overhead = 0, idle = 0, serial = 0;
   // Explicit tasks this thread created minus those it started or discarded (the sum over the
   // threads: the tasks ready), on a cache line of its own: the other threads read it.
