@@ -499,7 +499,7 @@ Result<ProfileModeData> read_profile_mode(const format::Experiment& x) {
   sort_profile(p);
   d.notes.push_back(
       "profile mode: the breakdown's overhead and idleness are approximate (whether a task was "
-      "ready is sampled at both ends of each wait), with no per-region split, time series or "
+      "ready is sampled as each wait begins), with no per-region split, time series or "
       "creation estimate; preemption is not measured");
   if (overflow) {
     d.notes.push_back(

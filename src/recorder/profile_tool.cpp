@@ -99,10 +99,10 @@ __attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_
   Thread* th = me();
   if (!th) return;
   bool begin = endpoint == ompt_scope_begin;
-  if (is_barrier(kind)) {
-    on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
-  } else if (kind == ompt_sync_region_taskwait) {
+  if (kind == ompt_sync_region_taskwait) {  // first: fine-grained tasks wait for their children
     on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now_ticks());
+  } else if (is_barrier(kind)) {
+    on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskgroup) {
     on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now_ticks());
   } else if (kind == ompt_sync_region_reduction) {

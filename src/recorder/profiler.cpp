@@ -40,12 +40,13 @@ Task* alloc_task(Thread* th) {
   if (t) {
     th->free_list = t->next_free;
     --th->free_count;
-    // Up to counter_start: a fragment's start writes it before its end reads it, the frames
-    // keep their memory, the parameters count from nparams.
-    std::memset(static_cast<void*>(t), 0, offsetof(Task, counter_start));
+    // Up to counter_sum (and that with counters): a fragment's start writes counter_start before
+    // its end reads it, the frames keep their memory, the parameters count from nparams.
+    std::memset(static_cast<void*>(t), 0, offsetof(Task, counter_sum));
+    if (g_node_counters) std::memset(t->counter_sum, 0, sizeof t->counter_sum);
     return t;
   }
-  t = static_cast<Task*>(std::malloc(sizeof(Task)));
+  t = static_cast<Task*>(std::aligned_alloc(alignof(Task), sizeof(Task)));
   if (t) new (t) Task{};
   return t;
 }
@@ -64,14 +65,28 @@ void free_task(Thread* th, Task* t) {
 
 }  // namespace
 
+namespace {
+
+// `p` (`old_bytes` of it kept) grown to `bytes` on whole cache lines (Task); nullptr when out of
+// memory, p then unchanged.
+void* grow_lines(void* p, size_t old_bytes, size_t bytes) {
+  void* q = std::aligned_alloc(64, (bytes + 63) & ~size_t(63));
+  if (!q) return nullptr;
+  if (p) std::memcpy(q, p, old_bytes);
+  std::free(p);
+  return q;
+}
+
+}  // namespace
+
 bool grow_frames(Task& r) {
   uint32_t ncap = r.cap ? r.cap * 2 : 8;
-  auto* f = static_cast<Frame*>(std::realloc(r.frames, ncap * sizeof(Frame)));
+  auto* f = static_cast<Frame*>(grow_lines(r.frames, r.cap * sizeof(Frame), ncap * sizeof(Frame)));
   if (!f) return false;
   r.frames = f;
   if (g_node_counters) {
-    auto* c = static_cast<uint64_t*>(
-        std::realloc(r.frame_counters, size_t(ncap) * kMaxCounters * sizeof(uint64_t)));
+    size_t row = kMaxCounters * sizeof(uint64_t);
+    auto* c = static_cast<uint64_t*>(grow_lines(r.frame_counters, r.cap * row, ncap * row));
     if (!c) return false;
     r.frame_counters = c;
   }
@@ -168,6 +183,7 @@ inline __attribute__((always_inline)) void exit_stub(Thread* th, Task& task, uin
 // The counters' deltas of the fragment that ends now go to the task, and to the implicit task
 // whose stub it ran in (before the stub closes: its node gets them).
 void stop_counters(Thread* th, Task& x) {
+  if (__builtin_expect(!th->counting, 1)) return;
   if (g_node_counters) std::memset(th->frag_delta, 0, sizeof th->frag_delta);
   if (!th->counters.open()) return;
   uint64_t v[kMaxCounters];
@@ -185,7 +201,7 @@ void stop_counters(Thread* th, Task& x) {
 }
 
 void start_counters(Thread* th, Task& x) {
-  if (!th->counters.open()) return;
+  if (__builtin_expect(!th->counting, 1) || !th->counters.open()) return;
   x.counters_started = read_counters(th->counters, x.counter_start) > 0;
   if (!x.counters_started) ++th->bad_counter_samples;
 }
@@ -257,7 +273,7 @@ void task_end(Thread* th, Task& x, uint64_t now, bool finished) {
   if (c) {
     c->time.add(total);
     if (!finished) ++c->unfinished;
-    if (th->counters.open()) {
+    if (th->counting && th->counters.open()) {
       for (int i = 0; i < kMaxCounters; ++i) c->counters[i].add(x.counter_sum[i]);
     }
   }
@@ -323,6 +339,7 @@ Thread* new_thread_profile() {
   th->owner = uint16_t(index + 1);
   th->begin = th->state_since = now_ticks();
   th->counters = open_thread_counters();
+  th->counting = th->counters.open() || g_node_counters != 0;
   t_thread = th;
   g_threads[index].store(th, std::memory_order_release);
   return th;

@@ -29,8 +29,10 @@ struct Frame {
   FrameType type;
 };
 
-// One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task.
-struct Task {
+// One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task. On
+// cache lines of its own (as its frames are): records that neighbour in memory are often another
+// thread's, and sharing a line would have the two threads' writes invalidate it in turn.
+struct alignas(64) Task {
   uint64_t code = 0;               // explicit: its construct
   Construct* construct = nullptr;  // its entry in the tables of thread `construct_owner` - 1
   uint16_t construct_owner = 0;
@@ -53,9 +55,10 @@ struct Task {
   bool counters_started = false;  // the fragment's start was read: its end may give a delta
   // Explicit: its counters' deltas over its fragments so far; implicit: those of the explicit
   // fragments that ran in its stubs. A frame's counters are this advance between its enter and
-  // its close (so a node's counters change at task switches only).
+  // its close (so a node's counters change at task switches only). Cleared at reuse with
+  // counters only (alloc_task clears what is above).
   uint64_t counter_sum[kMaxCounters] = {};
-  // Kept when the record is reused (alloc_task clears what is above).
+  // Kept when the record is reused.
   uint64_t counter_start[kMaxCounters] = {};  // the values when the fragment began
   Frame* frames = nullptr;
   uint64_t* frame_counters = nullptr;  // per frame, counter_sum at its enter (g_node_counters)
@@ -114,6 +117,8 @@ struct Thread {
   State state = State::kRuntime;
   uint64_t begin = 0, end = 0, state_since = 0;
   bool ready_at_since = false;
+  int64_t others_ready = 0;     // the other threads' ready counts summed, as read at
+  uint64_t others_read_at = 0;  // (profile_breakdown.cpp)
   uint64_t work = 0, overhead = 0, idle = 0, serial = 0;
   // Explicit tasks this thread created minus those it started or discarded (the sum over the
   // threads: the tasks ready), on a cache line of its own: the other threads read it.
@@ -123,6 +128,7 @@ struct Thread {
   } ready;
   // perf_event counters (task_counters.h), none open when not asked for.
   ThreadCounters counters;
+  bool counting = false;  // counters open or carried by nodes: else a switch skips their work
   // Freed task records, reused: at most kMaxFree kept, the rest go back to malloc.
   static constexpr uint32_t kMaxFree = 4096;
   Task* free_list = nullptr;

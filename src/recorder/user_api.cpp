@@ -3,7 +3,7 @@
 // kUserParam events on the calling thread (in profile mode: nodes of its call path, profiler.h).
 // Names are interned once per session (the metadata's "strings"); each thread keeps a small
 // cache from a name's address to its id, checked against a copy of the text, so a repeated call
-// costs a hash, a strcmp and the event's stores.
+// costs a hash, a comparison of the text and the event's stores.
 #define TASKLENS_DISABLE  // only the table's type: the inline calls are the program's
 #include "tasklens/tasklens.h"
 
@@ -57,6 +57,15 @@ NameCache* new_name_cache() {
   return cache;
 }
 
+// strcmp(a, b) == 0, inline: names are short, and a call to the library's strcmp cost more than
+// the comparison in a program that sets a parameter in every task.
+inline bool same_text(const char* a, const char* b) {
+  for (; *a == *b; ++a, ++b) {
+    if (*a == 0) return true;
+  }
+  return false;
+}
+
 uint32_t name_id(const char* name) {
   if (!name) name = "(null)";
   NameCache* cache = t_names;
@@ -67,7 +76,7 @@ uint32_t name_id(const char* name) {
   }
   auto h = reinterpret_cast<uintptr_t>(name);
   NameCache::Slot& s = cache->slots[(h ^ (h >> 7)) % NameCache::kSlots];
-  if (s.key == name && std::strcmp(s.text, name) == 0) return s.id;
+  if (s.key == name && same_text(s.text, name)) return s.id;
   uint32_t id = g_session.intern(name);
   char* copy = strdup(name);
   if (!copy) return id;
