@@ -12,6 +12,7 @@
 #include "format/experiment.h"
 #include "format/stream_reader.h"
 #include "replay/merged_stream.h"
+#include "replay/node_pool.h"
 #include "replay/task_record.h"
 
 namespace tasklens::replay {
@@ -91,7 +92,9 @@ class ConsistencyChecker {
 
   const format::Experiment& x_;
   ConsistencyReport rep_;
-  std::unordered_map<uint64_t, TaskFacts> tasks_;
+  std::unordered_map<uint64_t, TaskFacts, std::hash<uint64_t>, std::equal_to<uint64_t>,
+                     NodePoolAllocator<std::pair<const uint64_t, TaskFacts>>>
+      tasks_;
   std::vector<uint64_t> last_time_;
   std::vector<uint64_t> current_;  // the task each thread runs
   // Per thread: what its current task was on top of, when that task completed on another thread.
