@@ -165,39 +165,18 @@ const CreationCost& creation_cost(const format::Experiment& x) {
 
 void CreationClaims::begin(uint32_t threads, const CreationCost* cost) {
   cost_ = cost;
-  have_last_ = false;
+  have_last_[0] = have_last_[1] = false;
   threads_.assign(threads, Thread{});
 }
 
-CreationClaims::Claim CreationClaims::on_event(uint32_t thread, const format::Event& e,
-                                               bool working) {
-  Claim c;
-  if (!cost_) return c;
-  if (thread >= threads_.size()) threads_.resize(thread + 1);
-  Thread& th = threads_[thread];
-  uint64_t d = th.seen && e.time > th.last ? e.time - th.last : 0;
-  th.seen = true;
-  th.last = e.time;
-  if (!working) {
-    th.debt = 0;
-    return c;
-  }
-  c.after_ns = std::min(th.debt, d);
-  // A creation's dependence records are part of it: its rest goes on after them.
-  th.debt = part_of_creation(e.kind) ? th.debt - c.after_ns : 0;
-  if (e.kind == Kind::kTaskCreate) {
-    // Most creations are of the construct of the one before: its estimate is kept.
-    uint64_t code = format::ev::TaskCreate::of(e).codeptr;
-    if (!have_last_ || code != last_code_) {
-      last_code_ = code;
-      last_cost_ = cost_->of(code);
-      have_last_ = true;
-    }
-    uint64_t cost = last_cost_;
-    c.before_ns = std::min(cost, d - c.after_ns);
-    th.debt = cost - c.before_ns;
-  }
-  return c;
+uint64_t CreationClaims::look_up(uint64_t code) {
+  last_code_[1] = last_code_[0];
+  last_cost_[1] = last_cost_[0];
+  have_last_[1] = have_last_[0];
+  last_code_[0] = code;
+  last_cost_[0] = cost_->of(code);
+  have_last_[0] = true;
+  return last_cost_[0];
 }
 
 }  // namespace tasklens::analysis

@@ -11,8 +11,9 @@ namespace {
 
 // The part of [b, e) in the sorted, disjoint `intervals`.
 uint64_t overlap(const std::vector<format::OffCpuInterval>& intervals, uint64_t b, uint64_t e) {
-  auto it = std::lower_bound(intervals.begin(), intervals.end(), b,
-                             [](const format::OffCpuInterval& i, uint64_t t) { return i.end_ns <= t; });
+  auto it =
+      std::lower_bound(intervals.begin(), intervals.end(), b,
+                       [](const format::OffCpuInterval& i, uint64_t t) { return i.end_ns <= t; });
   uint64_t sum = 0;
   for (; it != intervals.end() && it->begin_ns < e; ++it) {
     sum += std::min(e, it->end_ns) - std::max(b, it->begin_ns);
@@ -64,11 +65,17 @@ void MpiTimePass::close(uint32_t thread, uint64_t t, uint64_t bytes,
 }
 
 void MpiTimePass::after(const replay::Record& r, const replay::TaskModel&) {
+  if (__builtin_expect(r.thread >= open_.size(), 0)) grow(r.thread);
+  if (format::ev::MpiCall::is(r.ev.kind) || format::ev::MpiClock::is(r.ev.kind)) on_mpi(r);
+}
+
+void MpiTimePass::grow(uint32_t thread) {
+  open_.resize(thread + 1);
+  result_.thread_mpi_ns.resize(thread + 1, 0);
+}
+
+void MpiTimePass::on_mpi(const replay::Record& r) {
   namespace ev = format::ev;
-  if (r.thread >= open_.size()) {
-    open_.resize(r.thread + 1);
-    result_.thread_mpi_ns.resize(r.thread + 1, 0);
-  }
   if (ev::MpiCall::is(r.ev.kind)) {
     auto call = ev::MpiCall::of(r.ev);
     if (call.endpoint == uint8_t(format::Endpoint::kBegin)) {

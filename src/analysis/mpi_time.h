@@ -29,9 +29,9 @@ struct MpiCollectiveCall {
 // A blocking point-to-point call (Send, Ssend, Recv), for matching messages across ranks.
 struct MpiP2pCall {
   uint16_t op = 0;
-  uint64_t comm = 0;   // the communicator's Fortran handle
-  int64_t peer = -1;   // the destination; a receive's actual source (-1: not known)
-  uint32_t tag = 0;    // the tag + 1 (a receive's received tag; 0: not known)
+  uint64_t comm = 0;  // the communicator's Fortran handle
+  int64_t peer = -1;  // the destination; a receive's actual source (-1: not known)
+  uint32_t tag = 0;   // the tag + 1 (a receive's received tag; 0: not known)
   uint64_t begin_ns = 0, end_ns = 0;
 };
 
@@ -59,10 +59,10 @@ struct MpiTime {
   // Of mpi_ns and setup_ns, the time the thread was preempted (off_cpu.bin; 0 when not measured):
   // the breakdown counts it as preempted, not as work or serial.
   uint64_t mpi_preempted_ns = 0, setup_preempted_ns = 0;
-  uint64_t calls = 0;     // calls other than Init/Finalize
+  uint64_t calls = 0;  // calls other than Init/Finalize
   uint64_t bytes = 0;
-  std::map<uint16_t, MpiOpTime> by_op;     // format::MpiOp -> its calls
-  std::vector<uint64_t> thread_mpi_ns;     // by thread index
+  std::map<uint16_t, MpiOpTime> by_op;  // format::MpiOp -> its calls
+  std::vector<uint64_t> thread_mpi_ns;  // by thread index
   std::optional<MpiClockOffset> init_clock, finalize_clock;
   std::vector<MpiCollectiveCall> collectives;  // in the order they ended
   std::vector<MpiP2pCall> p2p;                 // Send, Ssend, Recv, in the order they ended
@@ -92,6 +92,10 @@ class MpiTimePass : public replay::Pass {
   };
   // `end`: the call's end event (nullptr: closed without one).
   void close(uint32_t thread, uint64_t t, uint64_t bytes, const format::ev::MpiCall* end);
+  // after()'s rare paths, out of line: a thread not seen yet, an MPI event. Most traces have
+  // none, and after() runs for every event.
+  __attribute__((noinline)) void grow(uint32_t thread);
+  __attribute__((noinline)) void on_mpi(const replay::Record& r);
   std::vector<Open> open_;
   std::vector<std::vector<format::OffCpuInterval>> preempted_;  // by thread
   MpiTime result_;

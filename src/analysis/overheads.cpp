@@ -228,7 +228,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
     if (tr.to == TaskState::kInitialized) {
       const TaskInfo* t = m.task(tr.task);
       if (t && t->is_explicit() && t->state == TaskState::kInitialized) s.blocked[tr.task] = 1;
-    } else if (tr.from == TaskState::kInitialized) {
+    } else if (tr.from == TaskState::kInitialized && s.blocked.size()) {
       s.blocked.erase(tr.task);
     }
     if (tr.to == TaskState::kCompleted) s.on_task_completed(tr.task);

@@ -53,7 +53,7 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
     }
   }
   if (model->working(p)) {
-    const TaskInfo* task = model->task(cur);
+    const TaskInfo* task = model->current_task(p);  // task(cur)
     bool explicit_task = task && task->is_explicit();
     if (explicit_task) x.task_work += d;
     // The runtime's time creating tasks, in the creator's stretch: task management.

@@ -1,15 +1,13 @@
 // OverheadsPass: the OMPT events that open and close region contexts and construct frames.
 #include "analysis/overheads_state.h"
-
-
 #include "format/event_views.h"
 #include "format/kinds.h"
 
 namespace tasklens::analysis {
 
 using format::Endpoint;
-using format::Kind;
 using format::is_barrier;
+using format::Kind;
 using format::SyncKind;
 using format::WorkType;
 using replay::TaskInfo;
@@ -37,13 +35,18 @@ void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
     // next region (or exits): long after the region ended. Skip them.
     uint64_t task = 0;
     switch (e.kind) {
-      case Kind::kImplicitTask: task = format::ev::ImplicitTask::of(e).task; break;
+      case Kind::kImplicitTask:
+        task = format::ev::ImplicitTask::of(e).task;
+        break;
       case Kind::kSyncRegion:
       case Kind::kSyncRegionWait:
       case Kind::kWork:
       case Kind::kMasked:
-      case Kind::kReduction: task = format::ev::ConstructAny::of(e).task; break;
-      default: break;
+      case Kind::kReduction:
+        task = format::ev::ConstructAny::of(e).task;
+        break;
+      default:
+        break;
     }
     const uint8_t endpoint =
         e.kind == Kind::kImplicitTask ? format::ev::ImplicitTask::of(e).endpoint : 0;
@@ -59,20 +62,35 @@ void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
     pop_frame(ts, ts.contexts.size() - 1, e.time);
   }
   switch (e.kind) {
-    case Kind::kParallelBegin: on_parallel_begin(p, e); break;
-    case Kind::kParallelEnd: on_parallel_end(p, e); break;
-    case Kind::kImplicitTask: on_implicit_task(p, e); break;
-    case Kind::kWork: on_work(p, e); break;
-    case Kind::kMasked: on_bracket(p, e, FrameKind::kMasked, Construct::kMasked); break;
+    case Kind::kParallelBegin:
+      on_parallel_begin(p, e);
+      break;
+    case Kind::kParallelEnd:
+      on_parallel_end(p, e);
+      break;
+    case Kind::kImplicitTask:
+      on_implicit_task(p, e);
+      break;
+    case Kind::kWork:
+      on_work(p, e);
+      break;
+    case Kind::kMasked:
+      on_bracket(p, e, FrameKind::kMasked, Construct::kMasked);
+      break;
     case Kind::kSyncRegion:
-    case Kind::kSyncRegionWait: on_sync(p, e); break;
+    case Kind::kSyncRegionWait:
+      on_sync(p, e);
+      break;
     case Kind::kReduction:
       on_bracket(p, e, FrameKind::kReduction, Construct::kReduction);
       break;
     case Kind::kMutexAcquire:
     case Kind::kMutexAcquired:
-    case Kind::kMutexReleased: on_mutex(p, e); break;
-    default: break;
+    case Kind::kMutexReleased:
+      on_mutex(p, e);
+      break;
+    default:
+      break;
   }
 }
 
@@ -181,7 +199,8 @@ void OverheadsPass::State::on_work(uint32_t p, const Event& e) {
 }
 
 // masked and reduction: a begin/end bracket of the encountering task.
-void OverheadsPass::State::on_bracket(uint32_t p, const Event& e, FrameKind kind, Construct construct) {
+void OverheadsPass::State::on_bracket(uint32_t p, const Event& e, FrameKind kind,
+                                      Construct construct) {
   const auto s = format::ev::ConstructAny::of(e);
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
@@ -219,10 +238,11 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
   } else {
     return;
   }
-  size_t i = find_frame(x, kind, task);
   if (begin) {
-    // sync_region_wait inside the sync_region of the same construct: nothing new.
-    if (wait && i && i == x.frames.size() - 1) return;
+    // sync_region_wait inside the sync_region of the same construct (the innermost frame of this
+    // kind and task is the top one): nothing new.
+    const Frame& top = x.frames.back();
+    if (wait && x.frames.size() > 1 && top.kind == kind && (task == 0 || top.task == task)) return;
     if (kind == FrameKind::kBarrier) return barrier_begin(p, e, task, wait);
     uint32_t k;
     if (kind == FrameKind::kTaskgroupWait && find_frame(x, FrameKind::kTaskgroup, task)) {
@@ -234,8 +254,10 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
     x.frames.back().from_wait = wait;
     return;
   }
+  size_t i = find_frame(x, kind, task);
   if (!i) return;
-  if (kind == FrameKind::kBarrier && s.region == 0 && s.sync_kind != uint16_t(SyncKind::kBarrierExplicit)) {
+  if (kind == FrameKind::kBarrier && s.region == 0 &&
+      s.sync_kind != uint16_t(SyncKind::kBarrierExplicit)) {
     // libomp: parallel_data is NULL when a parallel region's end barrier ends.
     Frame& f = x.frames[i];
     if (BarrierInstance* b = barrier_at(*x.inst, f.key, false); b && !b->is_explicit) {
@@ -247,7 +269,8 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
   pop_to(ts, depth, i, e.time);
 }
 
-void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t task, bool from_wait) {
+void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t task,
+                                         bool from_wait) {
   const auto s = format::ev::SyncAny::of(e);
   ThreadState& ts = threads[p];
   size_t depth = ts.contexts.size() - 1;

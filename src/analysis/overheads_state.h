@@ -114,9 +114,10 @@ struct Context {
   uint64_t barriers = 0;   // barriers entered
   int64_t last_work = -1;  // worksharing construct closed last, whose barrier may follow
   uint64_t end_barrier_ns = 0, shutdown_ns = 0;
-  // The task construct looked up last (task_construct): most task bodies of a context are one.
-  uint64_t task_code = 0;
-  int64_t task_construct = -1;
+  // The task constructs looked up last (task_construct), newest first: most task bodies of a
+  // context are of one or two (fib's two constructs alternate).
+  uint64_t task_code[2] = {0, 0};
+  int64_t task_construct[2] = {-1, -1};
   std::vector<Frame> frames;
   std::vector<Held> held;
 };
@@ -201,11 +202,13 @@ struct OverheadsPass::State {
   // timing() and the one-class commit() run for most events (a stretch of task work, in close):
   // clang did not inline them (30-50 instructions per call each, a tenth of the pass).
   __attribute__((always_inline)) uint32_t task_construct(Context& x, uint64_t codeptr) {
-    if (x.task_construct < 0 || x.task_code != codeptr) {
-      x.task_construct = construct_of(x.inst->region, Construct::kTask, codeptr);
-      x.task_code = codeptr;
-    }
-    return uint32_t(x.task_construct);
+    if (x.task_construct[0] >= 0 && x.task_code[0] == codeptr) return uint32_t(x.task_construct[0]);
+    if (x.task_construct[1] >= 0 && x.task_code[1] == codeptr) return uint32_t(x.task_construct[1]);
+    x.task_code[1] = x.task_code[0];
+    x.task_construct[1] = x.task_construct[0];
+    x.task_construct[0] = construct_of(x.inst->region, Construct::kTask, codeptr);
+    x.task_code[0] = codeptr;
+    return uint32_t(x.task_construct[0]);
   }
 
   __attribute__((always_inline)) ConstructTimes& timing(const Context& x, uint32_t construct) {

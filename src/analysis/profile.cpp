@@ -61,6 +61,7 @@ void ProfilePass::begin(const replay::ReplayInfo& info) {
   threads_.assign(info.threads, ThreadState{});
   children_.clear();
   construct_by_code_.clear();
+  last_construct_[0] = last_construct_[1] = {0, kNoNode};
   runs_ = replay::StableIdMap<Run>();
   param_splits_.clear();
   visits_.clear();
@@ -117,8 +118,18 @@ uint32_t ProfilePass::node(uint32_t parent, NodeKind kind, uint16_t sub, uint64_
 }
 
 uint32_t ProfilePass::construct_index(uint64_t codeptr) {
+  // The last two constructs asked (fib's two task constructs alternate), newest first.
+  for (int i = 0; i < 2; ++i) {
+    if (last_construct_[i].first == codeptr && last_construct_[i].second != kNoNode) {
+      return last_construct_[i].second;
+    }
+  }
+  last_construct_[1] = last_construct_[0];
   auto it = construct_by_code_.find(codeptr);
-  if (it != construct_by_code_.end()) return it->second;
+  if (it != construct_by_code_.end()) {
+    last_construct_[0] = {codeptr, it->second};
+    return it->second;
+  }
   auto index = uint32_t(result_.tasks.size());
   TaskConstruct c;
   c.codeptr = codeptr;
@@ -129,6 +140,7 @@ uint32_t ProfilePass::construct_index(uint64_t codeptr) {
   result_.tasks.push_back(std::move(c));
   result_.task_roots.push_back(result_.tasks.back().root);
   construct_by_code_.emplace(codeptr, index);
+  last_construct_[0] = {codeptr, index};
   return index;
 }
 
@@ -141,7 +153,8 @@ __attribute__((always_inline)) ProfilePass::Run* ProfilePass::current_run(uint32
 
 ProfilePass::Run& ProfilePass::new_run(uint64_t id) {
   Run& r = runs_[id];
-  r.clear();
+  // A new entry is clear already (runs_ clears the runs it erases); one of that id is not.
+  if (r.id != 0 || id == 0) r.clear();
   r.id = id;
   return r;
 }

@@ -116,10 +116,10 @@ struct TaskConstruct {
 struct Profile {
   uint32_t threads = 0;
   std::vector<ProfileNode> nodes;
-  std::vector<uint32_t> roots;       // implicit-task trees (the program, unnested parallels)
-  std::vector<uint32_t> task_roots;  // one per task construct, in tasks order
-  std::vector<TaskConstruct> tasks;  // most time first
-  std::vector<std::string> counter_names;       // the nodes' counters
+  std::vector<uint32_t> roots;             // implicit-task trees (the program, unnested parallels)
+  std::vector<uint32_t> task_roots;        // one per task construct, in tasks order
+  std::vector<TaskConstruct> tasks;        // most time first
+  std::vector<std::string> counter_names;  // the nodes' counters
   std::vector<uint32_t> max_active_per_thread;  // started, not completed instances (Table II)
   std::vector<uint64_t> thread_time_ns;  // per thread, time inside its outermost implicit task
   uint64_t total_time_ns = 0;            // their sum: what the implicit trees cover
@@ -301,6 +301,8 @@ class ProfilePass : public replay::Pass {
   Profile result_;
   std::vector<uint32_t> construct_root_;  // construct index -> root node (same as tasks[i].root)
   std::unordered_map<uint64_t, uint32_t> construct_by_code_;
+  // construct_by_code_'s last two answers, newest first (index kNoNode: none).
+  std::pair<uint64_t, uint32_t> last_construct_[2] = {{0, kNoNode}, {0, kNoNode}};
   std::unordered_map<ChildKey, uint32_t, ChildKeyHash> children_;
   // The visits of each node per thread while the pass runs, and in the row past the last thread
   // those of threads out of range (they count in the total only). A close adds to one row; the

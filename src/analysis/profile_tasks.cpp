@@ -278,11 +278,16 @@ void ProfilePass::exit_stub(Run& task, uint64_t now) {
   uint64_t owner = task.stub_owner;
   task.stub_owner = 0;
   Run* imp = find_run(owner, task.stub_owner_hint);
-  // The fragment's counters are the stub's (and so its implicit task's nodes').
-  std::array<uint64_t, format::kMaxCounters> fragment = task.fragment_counters;
-  task.fragment_counters = {};
+  // The fragment's counters are the stub's (and so its implicit task's nodes'); without
+  // counters they stay 0.
+  if (counter_count_) {
+    std::array<uint64_t, format::kMaxCounters> fragment = task.fragment_counters;
+    task.fragment_counters = {};
+    if (imp) {
+      for (uint32_t i = 0; i < counter_count_; ++i) imp->counter_sum[i] += fragment[i];
+    }
+  }
   if (!imp) return;
-  for (uint32_t i = 0; i < counter_count_; ++i) imp->counter_sum[i] += fragment[i];
   uint64_t id = task.id;
   close_to(*imp, now, imp->thread,
            [id](const Frame& f) { return f.type == FrameType::kStub && f.match == id; });

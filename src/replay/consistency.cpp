@@ -46,10 +46,8 @@ void ConsistencyChecker::issue(uint64_t& counter, std::string text) {
   if (rep_.issues.size() < kMaxIssues) rep_.issues.push_back(std::move(text));
 }
 
-ConsistencyChecker::TaskFacts* ConsistencyChecker::known(uint64_t id, const Record& r,
-                                                         const char* role) {
-  auto it = tasks_.find(id);
-  if (it != tasks_.end()) return &it->second;
+ConsistencyChecker::TaskFacts* ConsistencyChecker::unknown(uint64_t id, const Record& r,
+                                                           const char* role) {
   issue(rep_.unknown_tasks,
         fmt::format("t={} thread {}: {} task {:#x} was never created (or completed before)",
                     r.ev.time, r.thread, role, id));

@@ -12,6 +12,7 @@
 #include "format/experiment.h"
 #include "format/stream_reader.h"
 #include "replay/merged_stream.h"
+#include "replay/node_pool.h"
 #include "replay/task_record.h"
 
 namespace tasklens::replay {
@@ -87,11 +88,20 @@ class ConsistencyChecker {
   };
   static constexpr size_t kMaxIssues = 20;
   void issue(uint64_t& counter, std::string text);
-  TaskFacts* known(uint64_t id, const Record& r, const char* role);
+  // Task `id`'s facts; an unknown task is an issue, and known from then on. Inline, the issue
+  // out of line: its formatting made every call set up a large frame.
+  TaskFacts* known(uint64_t id, const Record& r, const char* role) {
+    auto it = tasks_.find(id);
+    if (__builtin_expect(it != tasks_.end(), 1)) return &it->second;
+    return unknown(id, r, role);
+  }
+  __attribute__((noinline)) TaskFacts* unknown(uint64_t id, const Record& r, const char* role);
 
   const format::Experiment& x_;
   ConsistencyReport rep_;
-  std::unordered_map<uint64_t, TaskFacts> tasks_;
+  std::unordered_map<uint64_t, TaskFacts, std::hash<uint64_t>, std::equal_to<uint64_t>,
+                     NodePoolAllocator<std::pair<const uint64_t, TaskFacts>>>
+      tasks_;
   std::vector<uint64_t> last_time_;
   std::vector<uint64_t> current_;  // the task each thread runs
   // Per thread: what its current task was on top of, when that task completed on another thread.

@@ -20,6 +20,15 @@ class ImpliedEnds {
   // The end implied by `r` (a work end of an open single, at r's time), or nullptr. Call once
   // per record, before the record itself is applied.
   const Record* before(const Record& r) {
+    // Only these kinds begin, end or close a single (check()): the others leave without a look
+    // at the thread's singles (a program's whole run may be inside one, and every event paid).
+    using format::Kind;
+    constexpr uint64_t kCloses = (uint64_t(1) << uint8_t(Kind::kImplicitTask)) |
+                                 (uint64_t(1) << uint8_t(Kind::kSyncRegion)) |
+                                 (uint64_t(1) << uint8_t(Kind::kSyncRegionWait)) |
+                                 (uint64_t(1) << uint8_t(Kind::kWork));
+    const unsigned kind = uint8_t(r.ev.kind);
+    if (kind >= 64 || !((kCloses >> kind) & 1)) return nullptr;
     if (r.thread >= open_.size()) return nullptr;
     auto& open = open_[r.thread];
     if (open.empty() && r.ev.kind != format::Kind::kWork) return nullptr;

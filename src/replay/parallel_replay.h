@@ -30,23 +30,27 @@ class SharedConstructMap final : public ConstructMap {
   SharedConstructMap(ConstructMap* inner, std::mutex* lock) : inner_(inner), lock_(lock) {}
   uint64_t construct(uint64_t codeptr) override {
     if (codeptr == 0) return 0;
-    if (codeptr == last_code_) return last_construct_;
-    last_code_ = codeptr;
-    if (const uint64_t* known = known_.find(codeptr)) return last_construct_ = *known;
+    // The last two addresses asked (fib's two task constructs alternate), newest first.
+    if (codeptr == last_code_[0]) return last_construct_[0];
+    if (codeptr == last_code_[1]) return last_construct_[1];
+    last_code_[1] = last_code_[0];
+    last_construct_[1] = last_construct_[0];
+    last_code_[0] = codeptr;
+    if (const uint64_t* known = known_.find(codeptr)) return last_construct_[0] = *known;
     uint64_t c;
     {
       std::lock_guard<std::mutex> guard(*lock_);
       c = inner_->construct(codeptr);
     }
     known_[codeptr] = c;
-    return last_construct_ = c;
+    return last_construct_[0] = c;
   }
 
  private:
   ConstructMap* inner_;
   std::mutex* lock_;
   IdMap<uint64_t> known_;
-  uint64_t last_code_ = 0, last_construct_ = 0;
+  uint64_t last_code_[2] = {0, 0}, last_construct_[2] = {0, 0};
 };
 
 class FeedReader;

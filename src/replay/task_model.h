@@ -1,6 +1,7 @@
 // The replay's model of a run: every live task's state in the transition system of POT Fig. 2
-// (POT, Pereira et al.), what each thread runs, which tasks are ready, and the dependence graph rebuilt from
-// the dependence addresses. It is driven one event at a time, in time order, by Replay.
+// (POT, Pereira et al.), what each thread runs, which tasks are ready, and the dependence graph
+// rebuilt from the dependence addresses. It is driven one event at a time, in time order, by
+// Replay.
 //
 // Event -> transition (libomp's reporting, docs/LIBOMP.md):
 //   implicit_task begin           task created running on the thread (implicit or initial)
@@ -26,15 +27,14 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "format/event.h"
+#include "replay/construct_map.h"
 #include "replay/id_map.h"
 #include "replay/stable_id_map.h"
-#include "replay/construct_map.h"
 #include "replay/task_record.h"
-
-#include <type_traits>
 
 namespace tasklens::replay {
 
@@ -67,26 +67,26 @@ struct TaskInfo : TaskRecord {
   TaskState state = TaskState::kInitialized;
   Wait wait = Wait::kNone;
   bool wait_in_construct = false;  // the wait began at its sync_region (not its inner wait)
-  bool deps_pending = false;   // has_dependences, dependence records not all seen yet
+  bool deps_pending = false;       // has_dependences, dependence records not all seen yet
   bool detach_fulfilled = false;
-  uint32_t thread = kNoThread;          // where it runs or last ran
-  uint32_t fragments = 0;               // times it was switched in
-  uint32_t live_children = 0;           // created and not completed
-  uint32_t pending_preds = 0;           // predecessors not completed
-  uint64_t group = 0;                   // innermost taskgroup it belongs to (0: none)
-  uint64_t open_group = 0;              // innermost taskgroup this task has open
+  uint32_t thread = kNoThread;  // where it runs or last ran
+  uint32_t fragments = 0;       // times it was switched in
+  uint32_t live_children = 0;   // created and not completed
+  uint32_t pending_preds = 0;   // predecessors not completed
+  uint64_t group = 0;           // innermost taskgroup it belongs to (0: none)
+  uint64_t open_group = 0;      // innermost taskgroup this task has open
   uint64_t first_start_ns = 0, completed_ns = 0;
-  bool has_successors = false;          // tasks wait for this one (TaskModel::successors_)
-  TaskInfo* parent_hint = nullptr;      // the model's guess where `parent` is (checked by id)
+  bool has_successors = false;      // tasks wait for this one (TaskModel::successors_)
+  TaskInfo* parent_hint = nullptr;  // the model's guess where `parent` is (checked by id)
 };
 
 static_assert(std::is_trivially_copyable_v<TaskInfo>);
 
 struct ThreadInfo {
-  bool exists = false;        // between thread_begin (or first event) and thread_end
-  bool working = false;       // δw: runs a task body now (kept up to date by the model)
+  bool exists = false;   // between thread_begin (or first event) and thread_end
+  bool working = false;  // δw: runs a task body now (kept up to date by the model)
   uint64_t begin_ns = 0, end_ns = 0;
-  uint64_t current = 0;       // the task this thread is executing (running or waiting in)
+  uint64_t current = 0;  // the task this thread is executing (running or waiting in)
   // Parallel regions this thread is in, innermost last: its implicit task and the task that was
   // current when it began (the encountering task on the primary thread, 0 on workers).
   struct Level {
@@ -94,9 +94,9 @@ struct ThreadInfo {
     uint64_t resumes;
   };
   std::vector<Level> levels;
-  uint64_t region = 0;        // the innermost parallel region, 0 outside any
+  uint64_t region = 0;              // the innermost parallel region, 0 outside any
   std::vector<uint64_t> open_work;  // code addresses of the worksharing constructs it is in
-  uint64_t work_code = 0;            // the worksharing construct it ended last (its begin's address)
+  uint64_t work_code = 0;           // the worksharing construct it ended last (its begin's address)
 };
 
 // A change the last event made, for passes that follow tasks rather than events.
@@ -124,6 +124,12 @@ class TaskModel {
   void apply(const format::Event& e, uint32_t thread);
 
   const TaskInfo* task(uint64_t id) const { return tasks_.find(id); }
+  // task(thread(t).current), mostly without the lookup: the model keeps where it is.
+  const TaskInfo* current_task(uint32_t t) const {
+    const TaskInfo* hint = current_hint_[t];
+    const uint64_t id = threads_[t].current;
+    return hint && id && hint->id == id ? hint : tasks_.find(id);
+  }
   // The construct a task belongs to: its TaskInfo::codeptr, 0 when the task is unknown.
   uint64_t task_code(uint64_t id) const {
     const TaskInfo* t = tasks_.find(id);
@@ -197,10 +203,10 @@ class TaskModel {
     return code >= runtime_code_begin_ && code < runtime_code_end_;
   }
   struct Region {
-    uint64_t codeptr = 0;        // the parallel construct's (parallel_begin)
+    uint64_t codeptr = 0;  // the parallel construct's (parallel_begin)
     uint32_t team_size = 0;
-    uint32_t in_barrier = 0;     // implicit tasks waiting at a barrier
-    uint64_t live_explicit = 0;  // explicit tasks bound to the region, not completed
+    uint32_t in_barrier = 0;        // implicit tasks waiting at a barrier
+    uint64_t live_explicit = 0;     // explicit tasks bound to the region, not completed
     std::vector<uint64_t> waiting;  // implicit tasks in the barrier
   };
   struct Group {
@@ -209,14 +215,14 @@ class TaskModel {
     uint64_t live = 0;    // descendant tasks not completed
   };
   struct AddressState {
-    uint8_t kind = 0;               // dependence type of the current group of accesses
-    std::vector<uint64_t> current;  // tasks of the current group
-    std::vector<uint64_t> previous; // tasks of the group before it
+    uint8_t kind = 0;                // dependence type of the current group of accesses
+    std::vector<uint64_t> current;   // tasks of the current group
+    std::vector<uint64_t> previous;  // tasks of the group before it
   };
   struct PendingDeps {
     uint64_t task = 0;
     std::vector<std::pair<uint64_t, uint8_t>> items;  // (address, type)
-    std::vector<uint64_t> preds;  // predecessors found so far (each one edge)
+    std::vector<uint64_t> preds;                      // predecessors found so far (each one edge)
   };
 
   void collect_garbage();
@@ -274,7 +280,7 @@ class TaskModel {
   void check_barrier(uint64_t region_id);
   uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
 
-  StableIdMap<TaskInfo> tasks_;  // pointers stay valid until the task is erased
+  StableIdMap<TaskInfo> tasks_;              // pointers stay valid until the task is erased
   IdMap<std::vector<uint64_t>> successors_;  // of unfinished tasks
   IdMap<Region> regions_;
   IdMap<Group> groups_;
@@ -283,7 +289,7 @@ class TaskModel {
   std::vector<ThreadInfo> threads_;
   std::vector<TaskInfo*> current_hint_;  // per thread: where its current task probably is
   std::vector<TaskInfo*> created_hint_;  // per thread: the task it created last
-  uint64_t cached_region_id_ = 0;  // 0: nothing cached (find(0) is null anyway)
+  uint64_t cached_region_id_ = 0;        // 0: nothing cached (find(0) is null anyway)
   Region* cached_region_ = nullptr;
   std::vector<PendingDeps> pending_deps_;  // per thread
   std::vector<Transition> transitions_;
