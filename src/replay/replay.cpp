@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "replay/implied_ends.h"
+#include "replay/mutex_call_sites.h"
 #include "replay/record_feed.h"
 
 namespace tasklens::replay {
@@ -38,6 +39,7 @@ ReplayStats replay(Source& stream, const format::Experiment& x, const std::vecto
   stats.threads = info.threads;
   uint64_t expected = x.metadata.recorder.events_written;
   ImpliedEnds implied(info.threads);
+  MutexCallSites mutex_sites(info.threads, x.runtime_code_begin, x.runtime_code_end);
   auto dispatch = [&](const Record& r) {
     for (Pass* p : before) p->before(r, model);
     model.apply(r.ev, r.thread);
@@ -49,7 +51,7 @@ ReplayStats replay(Source& stream, const format::Experiment& x, const std::vecto
       for (Pass* p : passes) p->counters(*r, model);
     } else {
       if (const Record* end = implied.before(*r)) dispatch(*end);
-      dispatch(*r);
+      dispatch(*mutex_sites.fix(*r));
     }
     info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
     if ((++stats.events & 0xfff) == 0) {
