@@ -30,10 +30,24 @@ constexpr StateName kStates[] = {
     {kDetached, "Detached (waiting for fulfill)", "{120,120,120}"},
 };
 
+constexpr char kPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 char* put(char* p, uint64_t v) {
+  if (v < 10) {  // most values (states, regions, threads) are small
+    *p = char('0' + v);
+    return p + 1;
+  }
+  if (v < 100) {
+    std::memcpy(p, kPairs + 2 * v, 2);
+    return p + 2;
+  }
   return std::to_chars(p, p + 20, v).ptr;
 }
 char* put(char* p, int64_t v) {
+  if (v >= 0) return put(p, uint64_t(v));
   return std::to_chars(p, p + 20, v).ptr;
 }
 char* put(char* p, const char* s, size_t n) {
@@ -50,8 +64,17 @@ struct CachedNumber {
   size_t size = 0;
   char* put(char* p, uint64_t v) {
     if (v != value) {
+      // Times in order mostly differ from the one before in their last four digits: when the
+      // rest is the same (and not empty, so both have as many digits), only those are written.
+      uint64_t high = v / 10000;
+      if (high == value / 10000 && high != 0 && size > 4) {
+        uint32_t low = uint32_t(v - high * 10000);
+        std::memcpy(text + size - 4, kPairs + 2 * (low / 100), 2);
+        std::memcpy(text + size - 2, kPairs + 2 * (low % 100), 2);
+      } else {
+        size = size_t(std::to_chars(text, text + kRoom, v).ptr - text);
+      }
       value = v;
-      size = size_t(std::to_chars(text, text + kRoom, v).ptr - text);
     }
     std::memcpy(p, text, kRoom);
     return p + size;
@@ -122,7 +145,15 @@ void ParaverTrace::set_per_instance(bool per_instance) {
 
 uint32_t ParaverTrace::task_serial(std::string_view label) {
   uint32_t serial = ++serials_;
-  values_.print("{:<6} {}\n", serial, plain_label(label));  // as the .pcf lists it
+  // As the .pcf lists values: "{:<6} {}\n".
+  char* p = values_.reserve(label.size() + 32);
+  char* digits = p;
+  p = put(p, uint64_t(serial));
+  while (p < digits + 6) *p++ = ' ';
+  *p++ = ' ';
+  p = put(p, label.data(), label.size());
+  *p++ = '\n';
+  values_.commit(p);
   return serial;
 }
 

@@ -55,7 +55,8 @@ class ParaverTrace {
   uint32_t add_task_row(std::string_view name);
   // The last process's task view: one row per instance (else rows shared).
   void set_per_instance(bool per_instance);
-  // The next task instance's serial number (from 1), named `label` in the .pcf.
+  // The next task instance's serial number (from 1), named `label` in the .pcf: a label
+  // plain_label() leaves as it is (tasks are many: it is written as it comes).
   uint32_t task_serial(std::string_view label);
   // The window a process shows, on the trace's time line.
   void window(uint64_t from, uint64_t to);
