@@ -8,6 +8,7 @@
 
 #include "export/formats.h"
 #include "export/output.h"
+#include "replay/parallel_replay.h"
 
 namespace tasklens::exports {
 
@@ -36,16 +37,16 @@ Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) 
     std::set<uint32_t> known(ids.begin(), ids.end());
     for (uint32_t th : o.threads) {
       if (!known.count(th)) {
-        return Error{fmt::format("no thread {} in {} (its threads: {})", th, x.dir,
-                                 id_list(known))};
+        return Error{
+            fmt::format("no thread {} in {} (its threads: {})", th, x.dir, id_list(known))};
       }
     }
   }
   if (o.from_ns > 0) {
     uint64_t end = x.end_ns;
     if (o.from_ns > end) {
-      return Error{fmt::format("--from {} is after the end of the run ({})", duration_text(o.from_ns),
-                               duration_text(end))};
+      return Error{fmt::format("--from {} is after the end of the run ({})",
+                               duration_text(o.from_ns), duration_text(end))};
     }
   }
   return true;
@@ -59,7 +60,8 @@ Result<ExportSummary> export_experiment(const format::Experiment& x, const Expor
   symbols::Symbolizer symbols(x.metadata.objects, o.symbols);
   Result<std::unique_ptr<Exporter>> e = format.make(x, out, o, &symbols);
   if (!e) return e.error();
-  auto stats = replay::run_replay(x, {&(*e)->pass()}, progress, &symbols);
+  // The exports' passes are heavy: the stream is decoded on the second core meanwhile.
+  auto stats = replay::run_replay_decoded_apart(x, {&(*e)->pass()}, progress, &symbols);
   if (!stats) return stats.error();
   auto summary = (*e)->finish(*stats);
   if (!summary) return summary.error();
