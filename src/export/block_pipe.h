@@ -25,10 +25,14 @@ class BlockPipe {
     end_ = fill_ + kBlockRecords;
   }
 
-  // Producer: one more record.
+  // Producer: one more record, or written in place: slot(), then commit().
   void push(const T& r) {
-    *fill_++ = r;
-    if (fill_ == end_) hand_over();
+    slot() = r;
+    commit();
+  }
+  T& slot() { return *fill_; }
+  void commit() {
+    if (++fill_ == end_) hand_over();
   }
   // Producer: no more records (the consumer gets the last block, then the end).
   void close() {

@@ -310,8 +310,7 @@ Result<bool> ParaverTrace::write_prv() {
   // The merge (decoding the runs, choosing the next) runs on the second core meanwhile.
   BlockPipe<PrvRecord> merged;
   std::thread merger([&] {
-    PrvRecord m;
-    while (sorter_->next(m)) merged.push(m);
+    while (sorter_->next(merged.slot())) merged.commit();
     merged.close();
   });
   constexpr size_t kMaxLine = 320;

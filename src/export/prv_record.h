@@ -37,28 +37,40 @@ struct PrvCodec {
   }
 
   static const uint8_t* decode(const uint8_t* p, uint64_t prev, PrvRecord& r) {
-    const uint8_t* end = p + kMaxBytes;  // encode() wrote the whole record
     uint64_t v = 0;
     r.kind = *p++;
-    p = format::get_varint(p, end, &v);
+    p = get(p, v);
     r.time = prev + v;
-    p = format::get_varint(p, end, &v);
+    p = get(p, v);
     r.row = uint32_t(v);
-    p = format::get_varint(p, end, &v);
+    p = get(p, v);
     r.value = format::unzigzag(v);
     r.type = 0;
     r.time2 = 0;
     r.row2 = 0;
     if (r.kind == 2) {
-      p = format::get_varint(p, end, &v);
+      p = get(p, v);
       r.type = uint32_t(format::unzigzag(v) + kTypeBase);
       return p;
     }
-    p = format::get_varint(p, end, &v);
+    p = get(p, v);
     r.time2 = r.time + uint64_t(format::unzigzag(v));
     if (r.kind == 3) {
-      p = format::get_varint(p, end, &v);
+      p = get(p, v);
       r.row2 = uint32_t(v);
+    }
+    return p;
+  }
+
+ private:
+  // A varint encode() wrote (so it ends within kMaxVarintBytes): read without bounds checks, the
+  // merge's hottest loop.
+  static const uint8_t* get(const uint8_t* p, uint64_t& v) {
+    uint64_t byte = *p++;
+    v = byte & 0x7f;
+    for (unsigned shift = 7; (byte & 0x80) && shift < 64; shift += 7) {
+      byte = *p++;
+      v |= (byte & 0x7f) << shift;
     }
     return p;
   }
