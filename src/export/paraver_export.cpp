@@ -95,7 +95,8 @@ class ParaverExporter final : public TimelineExporter {
         trace_(trace),
         owned_(std::move(owned)),
         place_(std::move(place)),
-        prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")) {}
+        prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")),
+        moved_(place_.clock.shift_ns != 0 || place_.clock.drift != 0) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
@@ -129,7 +130,8 @@ class ParaverExporter final : public TimelineExporter {
   void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override;
   void end(uint64_t t) override;
 
-  uint64_t ts(uint64_t t) const { return place_.clock.map(t); }
+  // Per record: one flag tested, not the clock's two fields (identity for one experiment).
+  uint64_t ts(uint64_t t) const { return moved_ ? place_.clock.map_moved(t) : t; }
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
     trace_->event(row, ts(t), type, value);
   }
@@ -164,6 +166,7 @@ class ParaverExporter final : public TimelineExporter {
   replay::IdMap<uint32_t> param_index_;     // user string id -> the trace's index + 1
   std::string prefix_, label_;              // task_label()'s: the place's prefix, the last label
   std::vector<std::string> region_labels_;  // region id - 1 -> its name as plain_label() leaves it
+  bool moved_;                              // place_.clock is not the identity
 };
 
 void ParaverExporter::begin(const TimelineInfo& info) {
