@@ -18,9 +18,9 @@ struct PrvRecord {
   uint8_t kind;    // 1 state, 2 event, 3 communication
 };
 
-// kind, time - prev, row, value; then the event's type (as its difference from 60000000, zigzag:
-// one byte for tasklens' own types, not four), or the state's or communication's time2 - time
-// (zigzag: a receive may precede its send in a damaged trace) and the receiver.
+// kind, time - prev, row (row_code), value; then the event's type (as its difference from 60000000,
+// zigzag: one byte for tasklens' own types, not four), or the state's or communication's time2 -
+// time (zigzag: a receive may precede its send in a damaged trace) and the receiver.
 struct PrvCodec {
   static constexpr int64_t kTypeBase = 60000000;
   static constexpr size_t kMaxBytes = 1 + 4 * format::kMaxVarintBytes + 2 * 5;
@@ -28,11 +28,11 @@ struct PrvCodec {
   static uint8_t* encode(const PrvRecord& r, uint64_t prev, uint8_t* p) {
     *p++ = r.kind;
     p = format::put_varint(p, r.time - prev);
-    p = format::put_varint(p, r.row);
+    p = format::put_varint(p, row_code(r.row));
     p = format::put_varint(p, format::zigzag(r.value));
     if (r.kind == 2) return format::put_varint(p, format::zigzag(int64_t(r.type) - kTypeBase));
     p = format::put_varint(p, format::zigzag(int64_t(r.time2 - r.time)));
-    if (r.kind == 3) p = format::put_varint(p, r.row2);
+    if (r.kind == 3) p = format::put_varint(p, row_code(r.row2));
     return p;
   }
 
@@ -42,7 +42,7 @@ struct PrvCodec {
     p = get(p, v);
     r.time = prev + v;
     p = get(p, v);
-    r.row = uint32_t(v);
+    r.row = row_of(v);
     p = get(p, v);
     r.value = format::unzigzag(v);
     r.type = 0;
@@ -57,12 +57,16 @@ struct PrvCodec {
     r.time2 = r.time + uint64_t(format::unzigzag(v));
     if (r.kind == 3) {
       p = get(p, v);
-      r.row2 = uint32_t(v);
+      r.row2 = row_of(v);
     }
     return p;
   }
 
  private:
+  // A row with its task-view flag (the top bit) moved to the bottom: one byte, not five, for the
+  // first task-view rows.
+  static uint32_t row_code(uint32_t row) { return (row << 1) | (row >> 31); }
+  static uint32_t row_of(uint64_t code) { return uint32_t(code >> 1) | uint32_t(code << 31); }
   // A varint encode() wrote (so it ends within kMaxVarintBytes): read without bounds checks, the
   // merge's hottest loop.
   static const uint8_t* get(const uint8_t* p, uint64_t& v) {
