@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "format/varint.h"
 
@@ -39,6 +40,25 @@ struct PrvCodec {
   static const uint8_t* decode(const uint8_t* p, uint64_t prev, PrvRecord& r) {
     uint64_t v = 0;
     r.kind = *p++;
+    // Most events and states have four one-byte varints (an equal or close time, a small row,
+    // value and type or duration): read as one word. Every record has at least four varints
+    // after its kind, so the word is inside it.
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    if ((w & 0x80808080u) == 0 && r.kind != 3) {
+      r.time = prev + (w & 0xff);
+      r.row = row_of((w >> 8) & 0xff);
+      r.value = format::unzigzag((w >> 16) & 0xff);
+      r.row2 = 0;
+      if (r.kind == 2) {
+        r.type = uint32_t(format::unzigzag(w >> 24) + kTypeBase);
+        r.time2 = 0;
+      } else {
+        r.type = 0;
+        r.time2 = r.time + uint64_t(format::unzigzag(w >> 24));
+      }
+      return p + 4;
+    }
     p = get(p, v);
     r.time = prev + v;
     p = get(p, v);
