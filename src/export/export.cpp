@@ -37,16 +37,16 @@ Result<bool> check_options(const format::Experiment& x, const ExportOptions& o) 
     std::set<uint32_t> known(ids.begin(), ids.end());
     for (uint32_t th : o.threads) {
       if (!known.count(th)) {
-        return Error{
-            fmt::format("no thread {} in {} (its threads: {})", th, x.dir, id_list(known))};
+        return Error{fmt::format("no thread {} in {} (its threads: {})", th, x.dir,
+                                 id_list(known))};
       }
     }
   }
   if (o.from_ns > 0) {
     uint64_t end = x.end_ns;
     if (o.from_ns > end) {
-      return Error{fmt::format("--from {} is after the end of the run ({})",
-                               duration_text(o.from_ns), duration_text(end))};
+      return Error{fmt::format("--from {} is after the end of the run ({})", duration_text(o.from_ns),
+                               duration_text(end))};
     }
   }
   return true;
