@@ -8,6 +8,7 @@
 
 #include "export/formats.h"
 #include "export/output.h"
+#include "replay/parallel_replay.h"
 
 namespace tasklens::exports {
 
@@ -59,7 +60,8 @@ Result<ExportSummary> export_experiment(const format::Experiment& x, const Expor
   symbols::Symbolizer symbols(x.metadata.objects, o.symbols);
   Result<std::unique_ptr<Exporter>> e = format.make(x, out, o, &symbols);
   if (!e) return e.error();
-  auto stats = replay::run_replay(x, {&(*e)->pass()}, progress, &symbols);
+  // The exports' passes are heavy: the stream is decoded on the second core meanwhile.
+  auto stats = replay::run_replay_decoded_apart(x, {&(*e)->pass()}, progress, &symbols);
   if (!stats) return stats.error();
   auto summary = (*e)->finish(*stats);
   if (!summary) return summary.error();

@@ -10,8 +10,7 @@
 
 namespace tasklens::exports {
 
-uint64_t RankClock::map(uint64_t t) const {
-  if (shift_ns == 0 && drift == 0) return t;
+uint64_t RankClock::map_moved(uint64_t t) const {
   double out = double(t) + double(shift_ns) + drift * double(t);
   return out <= 0 ? 0 : out >= 1.8e19 ? UINT64_MAX : uint64_t(std::llround(out));
 }

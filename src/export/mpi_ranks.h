@@ -22,7 +22,8 @@ namespace tasklens::exports {
 struct RankClock {
   int64_t shift_ns = 0;
   double drift = 0;
-  uint64_t map(uint64_t t) const;
+  uint64_t map(uint64_t t) const { return shift_ns == 0 && drift == 0 ? t : map_moved(t); }
+  uint64_t map_moved(uint64_t t) const;  // a rank whose clock is moved
 };
 
 struct RunRank {

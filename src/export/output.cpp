@@ -84,12 +84,16 @@ Result<bool> TextOut::close() {
   return true;
 }
 
-std::string plain_label(std::string_view s) {
+std::string plain_text(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  return out.empty() ? std::string("?") : out;
+  return out;
+}
+
+std::string plain_label(std::string_view s) {
+  return s.empty() ? std::string("?") : plain_text(s);
 }
 
 }  // namespace tasklens::exports

@@ -99,5 +99,7 @@ using format::json_quote;
 
 // `s` with the characters a Paraver label cannot hold (newlines, ':' in some places) replaced.
 std::string plain_label(std::string_view s);
+// The same without the "?" of an empty one: for the parts of a label, replaced apart.
+std::string plain_text(std::string_view s);
 
 }  // namespace tasklens::exports

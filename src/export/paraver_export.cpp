@@ -13,6 +13,7 @@
 // `out` names the trace: "dir/name.prv" or "dir/name" writes dir/name.prv, .pcf and .row.
 #include <fmt/format.h>
 
+#include <charconv>
 #include <functional>
 #include <queue>
 
@@ -93,7 +94,9 @@ class ParaverExporter final : public TimelineExporter {
       : TimelineExporter(x, o, symbols),
         trace_(trace),
         owned_(std::move(owned)),
-        place_(std::move(place)) {}
+        place_(std::move(place)),
+        prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")),
+        moved_(place_.clock.shift_ns != 0 || place_.clock.drift != 0) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
@@ -127,7 +130,8 @@ class ParaverExporter final : public TimelineExporter {
   void counter_value(uint32_t th, uint64_t t, uint32_t index, uint64_t value) override;
   void end(uint64_t t) override;
 
-  uint64_t ts(uint64_t t) const { return place_.clock.map(t); }
+  // Per record: one flag tested, not the clock's two fields (identity for one experiment).
+  uint64_t ts(uint64_t t) const { return moved_ ? place_.clock.map_moved(t) : t; }
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
     trace_->event(row, ts(t), type, value);
   }
@@ -142,6 +146,7 @@ class ParaverExporter final : public TimelineExporter {
   uint32_t value(uint32_t id);
   // Gives the task its serial number (and its task-view row if the view shows it).
   void number(TimelineTask& task);
+  std::string_view task_label(const TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
   // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
   void show_state(ThreadRow& r, uint64_t t);
@@ -157,8 +162,11 @@ class ParaverExporter final : public TimelineExporter {
   bool per_instance_ = true;
   uint32_t first_task_row_ = 0;  // the trace's row of this experiment's first task row
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> free_rows_;
-  std::vector<uint32_t> counters_;       // metadata counter -> the trace's index
-  replay::IdMap<uint32_t> param_index_;  // user string id -> the trace's index + 1
+  std::vector<uint32_t> counters_;          // metadata counter -> the trace's index
+  replay::IdMap<uint32_t> param_index_;     // user string id -> the trace's index + 1
+  std::string prefix_, label_;              // task_label()'s: the place's prefix, the last label
+  std::vector<std::string> region_labels_;  // region id - 1 -> its name as plain_label() leaves it
+  bool moved_;                              // place_.clock is not the identity
 };
 
 void ParaverExporter::begin(const TimelineInfo& info) {
@@ -192,10 +200,36 @@ uint32_t ParaverExporter::value(uint32_t id) {
   return id <= values_.size() ? values_[id - 1] : 0;
 }
 
+// plain_label(prefix + id_text(id) + " " + the region's name), built in place (one per task):
+// plain_label() replaces characters one by one, so the parts are replaced apart, once each.
+std::string_view ParaverExporter::task_label(const TimelineTask& task) {
+  while (region_labels_.size() < regions_.size()) {
+    region_labels_.push_back(plain_text(regions_.at(uint32_t(region_labels_.size()) + 1).name));
+  }
+  label_.assign(prefix_);
+  // id_text(), without its allocations: "T<thread>#<counter>", or the number alone.
+  char digits[48];
+  char* p = digits;
+  if (task.id == 0) {
+    label_ += "none";
+  } else if ((task.id >> 48) == 0) {
+    label_.append(digits, std::to_chars(p, p + 20, task.id).ptr);
+  } else {
+    *p++ = 'T';
+    p = std::to_chars(p, p + 20, format::id_thread(task.id)).ptr;
+    *p++ = '#';
+    label_.append(digits, std::to_chars(p, p + 20, format::id_counter(task.id)).ptr);
+  }
+  label_ += ' ';
+  if (task.region >= 1 && task.region <= region_labels_.size()) {
+    label_ += region_labels_[task.region - 1];
+  }
+  return label_;
+}
+
 void ParaverExporter::number(TimelineTask& task) {
   if (task.slot) return;
-  std::string label = (place_.name.empty() ? "" : place_.name + ": ") + id_text(task.id) + " " +
-                      regions_.at(task.region).name;
+  std::string_view label = task_label(task);
   uint32_t serial = trace_->task_serial(label);
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {

@@ -22,9 +22,11 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "export/block_pipe.h"
 #include "export/external_sort.h"
 #include "export/output.h"
 #include "export/prv_record.h"
@@ -55,7 +57,8 @@ class ParaverTrace {
   uint32_t add_task_row(std::string_view name);
   // The last process's task view: one row per instance (else rows shared).
   void set_per_instance(bool per_instance);
-  // The next task instance's serial number (from 1), named `label` in the .pcf.
+  // The next task instance's serial number (from 1), named `label` in the .pcf: a label
+  // plain_label() leaves as it is (tasks are many: it is written as it comes).
   uint32_t task_serial(std::string_view label);
   // The window a process shows, on the trace's time line.
   void window(uint64_t from, uint64_t to);
@@ -71,22 +74,22 @@ class ParaverTrace {
   // An MPI call (format::MpiOp) in the trace: the .pcf names its state, event type and value.
   void mpi_call(uint16_t op) { mpi_ops_.insert(op); }
 
-  // Records, by row (kTaskRow: a task-view row).
+  // Records, by row (kTaskRow: a task-view row). The sort takes them in on a thread of its own.
   void event(uint32_t row, uint64_t t, uint32_t type, int64_t value) {
-    sorter_->add(PrvRecord{t, 0, value, type, row, 0, 2});
+    intake_.push(PrvRecord{t, 0, value, type, row, 0, 2});
   }
   void state(uint32_t row, uint64_t begin, uint64_t end, uint32_t value) {
-    if (end > begin) sorter_->add(PrvRecord{begin, end, value, 0, row, 0, 1});
+    if (end > begin) intake_.push(PrvRecord{begin, end, value, 0, row, 0, 1});
   }
   void comm(uint32_t from_row, uint64_t from_t, uint32_t to_row, uint64_t to_t, uint32_t tag) {
-    sorter_->add(PrvRecord{from_t, to_t, tag, 0, from_row, to_row, 3});
+    intake_.push(PrvRecord{from_t, to_t, tag, 0, from_row, to_row, 3});
     ++comms_;
   }
 
   // Sorts the records and writes the three files.
   Result<bool> write();
 
-  uint64_t records() const { return sorter_->count(); }
+  uint64_t records() const { return sorter_->count(); }  // after write()
   uint64_t comms() const { return comms_; }
   uint32_t thread_rows() const { return uint32_t(thread_row_process_.size()); }
   uint32_t task_rows() const { return task_rows_; }
@@ -118,6 +121,7 @@ class ParaverTrace {
   Result<bool> write_pcf();
   Result<bool> write_row();
   void number_cpus();
+  void end_intake();  // every record added is in the sort
 
   OutputPath path_;
   size_t sort_run_records_;
@@ -126,6 +130,8 @@ class ParaverTrace {
   TextOut values_;     // the .pcf's lines of task instances (serial, label), in serial order
   TextOut row_names_;  // task-view row names in row order
   std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
+  BlockPipe<PrvRecord> intake_;  // records on their way to sorter_, on intake_thread_
+  std::thread intake_thread_;
 
   std::vector<Process> processes_;
   std::vector<std::string> nodes_;                         // host names, in order of first use

@@ -9,13 +9,12 @@
 
 namespace tasklens::replay {
 
-Result<ReplayStats> run_replays(const format::Experiment& x,
-                                const std::vector<std::vector<Pass*>>& groups,
-                                const Progress& progress, ConstructMap* constructs,
-                                const std::vector<RecordReader>& readers) {
-  if (groups.size() <= 1 && readers.empty()) {
-    return run_replay(x, groups.empty() ? std::vector<Pass*>{} : groups[0], progress, constructs);
-  }
+namespace {
+
+// run_replays(), with the stream decoded on a thread of its own even for one group.
+Result<ReplayStats> replays(const format::Experiment& x,
+                            const std::vector<std::vector<Pass*>>& groups, const Progress& progress,
+                            ConstructMap* constructs, const std::vector<RecordReader>& readers) {
   auto stream = MergedStream::open(x);
   if (!stream) return stream.error();
   format::off_cpu(x);  // read once, here: the passes' begin() read it from every thread
@@ -48,6 +47,24 @@ Result<ReplayStats> run_replays(const format::Experiment& x,
   ReplayStats stats = run_replay(from, x, replays[0], progress, maps[0].get());
   for (std::thread& t : threads) t.join();
   return stats;
+}
+
+}  // namespace
+
+Result<ReplayStats> run_replays(const format::Experiment& x,
+                                const std::vector<std::vector<Pass*>>& groups,
+                                const Progress& progress, ConstructMap* constructs,
+                                const std::vector<RecordReader>& readers) {
+  if (groups.size() <= 1 && readers.empty()) {
+    return run_replay(x, groups.empty() ? std::vector<Pass*>{} : groups[0], progress, constructs);
+  }
+  return replays(x, groups, progress, constructs, readers);
+}
+
+Result<ReplayStats> run_replay_decoded_apart(const format::Experiment& x,
+                                             const std::vector<Pass*>& passes,
+                                             const Progress& progress, ConstructMap* constructs) {
+  return replays(x, {passes}, progress, constructs, {});
 }
 
 }  // namespace tasklens::replay

@@ -70,4 +70,11 @@ Result<ReplayStats> run_replays(const format::Experiment& x,
                                 ConstructMap* constructs = nullptr,
                                 const std::vector<RecordReader>& readers = {});
 
+// One replay whose stream is decoded on a thread of its own (run_replays with one group and a
+// feed): for passes heavy enough that the decoding is worth a second core, such as the exports.
+Result<ReplayStats> run_replay_decoded_apart(const format::Experiment& x,
+                                             const std::vector<Pass*>& passes,
+                                             const Progress& progress = nullptr,
+                                             ConstructMap* constructs = nullptr);
+
 }  // namespace tasklens::replay
