@@ -47,16 +47,9 @@ std::string contention_warning(const Contention& c) {
                     "time ({:.3f} s): {}; the breakdown counts it apart",
                     100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
   }
-  if (c.short_run) {
-    // A short run unmeasured is not worth a warning unless the kernel did switch a thread out.
-    if (c.involuntary_switches) {
-      add(
-          fmt::format("preempted time not measured (a run shorter than 20 ms: the recorder opens "
-                      "context-switch records 20 ms after its start); the threads were switched "
-                      "out involuntarily {} times",
-                      c.involuntary_switches));
-    }
-  } else if (c.fallback) {
+  // A run shorter than 20 ms has no switch records by design (RECORDER.md): nothing refused,
+  // nothing to fix, no warning; the breakdown says preemption was not measured.
+  if (c.fallback && !c.short_run) {
     add(fmt::format("preempted time not measured (the kernel refused context-switch records: "
                     "{}); the threads were switched out involuntarily {} times",
                     c.error.empty() ? "no reason given" : c.error, c.involuntary_switches));

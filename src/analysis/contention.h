@@ -2,7 +2,8 @@
 // metadata and off_cpu.bin alone (no replay): more OpenMP threads than CPUs in the affinity mask
 // ("oversubscribed"), threads off their CPU while runnable for more than 5 % of their time
 // ("preempted": by other processes, or mostly by the program's own threads placed on one CPU),
-// or no context-switch records to tell ("preempted time not measured").
+// or no context-switch records to tell because the kernel refused them ("preempted time not
+// measured"; a run shorter than 20 ms has none by design and gets no warning).
 #pragma once
 
 #include <cstdint>

@@ -91,25 +91,17 @@ TEST(Contention, OnlyTheFallbackIsSaid) {
             0u);
 }
 
-// A run that ended before the recorder opened its context-switch records (20 ms): said only
-// when the kernel switched a thread out involuntarily.
-TEST(Contention, AShortRunIsUnmeasuredAndSaidOnlyWhenSwitchedOut) {
-  for (uint64_t switches : {0, 3}) {
-    TraceBuilder t;
-    t.writer().meta()["preemption"] = {{"source", "short_run"}};
-    t.writer().meta()["threads"] = {{{"index", 0}, {"involuntary_switches", switches}}};
-    Contention c = contention_of(t, 2);
-    EXPECT_TRUE(c.short_run);
-    EXPECT_FALSE(c.measured);
-    EXPECT_EQ(c.involuntary_switches, switches);
-    std::string w = contention_warning(c);
-    if (switches == 0) {
-      EXPECT_EQ(w, "");
-    } else {
-      EXPECT_EQ(w.rfind("preempted time not measured (a run shorter than 20 ms", 0), 0u) << w;
-      EXPECT_NE(w.find("switched out involuntarily 3 times"), std::string::npos) << w;
-    }
-  }
+// A run that ended before the recorder opened its context-switch records (20 ms): not
+// measured, by design, and no warning, however often the kernel switched a thread out.
+TEST(Contention, AShortRunIsUnmeasuredWithoutAWarning) {
+  TraceBuilder t;
+  t.writer().meta()["preemption"] = {{"source", "short_run"}};
+  t.writer().meta()["threads"] = {{{"index", 0}, {"involuntary_switches", 7}}};
+  Contention c = contention_of(t, 2);
+  EXPECT_TRUE(c.short_run);
+  EXPECT_FALSE(c.measured);
+  EXPECT_EQ(c.involuntary_switches, 7u);
+  EXPECT_EQ(contention_warning(c), "");
 }
 
 TEST(Contention, BothReasonsShareOneLine) {
