@@ -250,8 +250,7 @@ Result<Experiment> open_experiment(const std::string& dir) {
   x.strings = m.strings;
 
   if (m.runtime.code) {
-    x.runtime_code_begin = m.runtime.code->first;
-    x.runtime_code_end = m.runtime.code->second;
+    x.runtime_code = {m.runtime.code->first, m.runtime.code->second};
   }
   x.inventory = take_inventory(x.streams);
   Clock& c = x.clock;

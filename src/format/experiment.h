@@ -4,11 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "format/code_span.h"
 #include "format/metadata.h"
 #include "format/result.h"
 
@@ -82,8 +82,8 @@ struct Experiment {
   // line each naming the file, the field and the problem. Commands say each line, read what is
   // sound and exit non-zero.
   std::vector<std::string> damage;
-  // The runtime library's code span [begin, end) (runtime.code); {0, 0} when not recorded.
-  uint64_t runtime_code_begin = 0, runtime_code_end = 0;
+  // The runtime library's code span (runtime.code); empty when not recorded.
+  CodeSpan runtime_code;
   // off_cpu.bin as read once by format::off_cpu() (off_cpu.h), shared by every reader of it.
   mutable std::shared_ptr<const OffCpu> off_cpu_cache;
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "format/code_span.h"
 #include "format/event.h"
 #include "replay/merged_stream.h"
 
@@ -19,8 +20,7 @@ namespace tasklens::replay {
 
 class MutexCallSites {
  public:
-  MutexCallSites(uint32_t threads, uint64_t runtime_begin, uint64_t runtime_end)
-      : last_(threads), begin_(runtime_begin), end_(runtime_end) {}
+  MutexCallSites(uint32_t threads, format::CodeSpan runtime) : last_(threads), runtime_(runtime) {}
 
   // `r`, or a copy of it with the program's call site where r's is inside the runtime.
   const Record* fix(const Record& r) {
@@ -30,7 +30,7 @@ class MutexCallSites {
       return &r;
     }
     const uint64_t wait_id = r.ev.a, code = r.ev.c;
-    if (code < begin_ || code >= end_) {
+    if (!runtime_.contains(code)) {
       if (k == Kind::kMutexAcquire) remember(r.thread, wait_id, code);
       return &r;
     }
@@ -73,7 +73,7 @@ class MutexCallSites {
 
   std::vector<Sites> last_;  // per thread
   Sites any_;
-  uint64_t begin_, end_;  // the runtime's code, [begin, end); empty when unknown
+  format::CodeSpan runtime_;  // the runtime's code; empty when unknown
   Record fixed_{};
 };
 

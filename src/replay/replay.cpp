@@ -33,13 +33,13 @@ ReplayStats replay(Source& stream, const format::Experiment& x, const std::vecto
     if (p->uses_before()) before.push_back(p);
   }
   TaskModel model(info.threads);
-  model.set_runtime_code(x.runtime_code_begin, x.runtime_code_end);
+  model.set_runtime_code(x.runtime_code);
   model.set_constructs(constructs);
   ReplayStats stats;
   stats.threads = info.threads;
   uint64_t expected = x.metadata.recorder.events_written;
   ImpliedEnds implied(info.threads);
-  MutexCallSites mutex_sites(info.threads, x.runtime_code_begin, x.runtime_code_end);
+  MutexCallSites mutex_sites(info.threads, x.runtime_code);
   auto dispatch = [&](const Record& r) {
     for (Pass* p : before) p->before(r, model);
     model.apply(r.ev, r.thread);

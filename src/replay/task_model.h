@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "format/code_span.h"
 #include "format/event.h"
 #include "replay/construct_map.h"
 #include "replay/id_map.h"
@@ -138,10 +139,7 @@ class TaskModel {
   // The runtime library's code span (metadata runtime.code): a task created with a code address
   // inside it (libomp splitting a taskloop) belongs to the construct of the explicit task that
   // runs on the creating thread.
-  void set_runtime_code(uint64_t begin, uint64_t end) {
-    runtime_code_begin_ = begin;
-    runtime_code_end_ = end;
-  }
+  void set_runtime_code(format::CodeSpan code) { runtime_code_ = code; }
   // Where copies of one task construct (unrolled, inlined) become one: a task's codeptr is
   // constructs->construct(its task_create's address). Null: every address is its own construct.
   void set_constructs(ConstructMap* constructs) { constructs_ = constructs; }
@@ -197,11 +195,9 @@ class TaskModel {
   }
 
  private:
-  uint64_t runtime_code_begin_ = 0, runtime_code_end_ = 0;
+  format::CodeSpan runtime_code_;
   ConstructMap* constructs_ = nullptr;
-  bool in_runtime(uint64_t code) const {
-    return code >= runtime_code_begin_ && code < runtime_code_end_;
-  }
+  bool in_runtime(uint64_t code) const { return runtime_code_.contains(code); }
   struct Region {
     uint64_t codeptr = 0;  // the parallel construct's (parallel_begin)
     uint32_t team_size = 0;

@@ -9,7 +9,7 @@ namespace {
 
 using format::Kind;
 
-constexpr uint64_t kRuntimeBegin = 0x7000, kRuntimeEnd = 0x8000;
+constexpr format::CodeSpan kRuntime{0x7000, 0x8000};
 constexpr uint64_t kInRuntime = 0x7123;
 
 Record mutex(Kind kind, uint32_t thread, uint64_t wait_id, uint64_t code) {
@@ -22,7 +22,7 @@ Record mutex(Kind kind, uint32_t thread, uint64_t wait_id, uint64_t code) {
 }
 
 TEST(MutexCallSites, ARuntimeAddressGetsTheLocksLastCallSite) {
-  MutexCallSites sites(2, kRuntimeBegin, kRuntimeEnd);
+  MutexCallSites sites(2, kRuntime);
   Record a = mutex(Kind::kMutexAcquire, 0, 0xa0, 0x1000);  // critical A at 0x1000
   EXPECT_EQ(sites.fix(a), &a);
   Record b = mutex(Kind::kMutexAcquire, 0, 0xb0, 0x2000);  // critical B at 0x2000
@@ -40,7 +40,7 @@ TEST(MutexCallSites, ARuntimeAddressGetsTheLocksLastCallSite) {
 }
 
 TEST(MutexCallSites, OtherEventsAndUnknownLocksAreLeftAlone) {
-  MutexCallSites sites(1, kRuntimeBegin, kRuntimeEnd);
+  MutexCallSites sites(1, kRuntime);
   Record unknown = mutex(Kind::kMutexAcquire, 0, 0xc0, kInRuntime);  // no site seen yet
   EXPECT_EQ(sites.fix(unknown), &unknown);
   Record task = mutex(Kind::kTaskCreate, 0, 0xa0, kInRuntime);  // not a mutex event
@@ -53,7 +53,7 @@ TEST(MutexCallSites, OtherEventsAndUnknownLocksAreLeftAlone) {
 }
 
 TEST(MutexCallSites, NoRuntimeSpanChangesNothing) {
-  MutexCallSites sites(1, 0, 0);  // an old trace without the runtime's code span
+  MutexCallSites sites(1, format::CodeSpan{});  // an old trace without the runtime's code span
   Record a = mutex(Kind::kMutexAcquire, 0, 0xa0, 0x1000);
   EXPECT_EQ(sites.fix(a), &a);
   Record b = mutex(Kind::kMutexAcquire, 0, 0xa0, kInRuntime);

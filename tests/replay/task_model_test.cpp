@@ -383,7 +383,7 @@ TEST_F(ModelTest, UnknownTasksAreCreatedOnFirstSight) {
 }
 
 TEST_F(ModelTest, ABarrierReportedInsideTheRuntimeIsTheConstructEndedLast) {
-  m.set_runtime_code(0x7000, 0x8000);
+  m.set_runtime_code({0x7000, 0x8000});
   implicit_begin(0, 1, 100);
   auto work = [&](Endpoint ep, format::WorkType type, uint64_t code) {
     ev(0, Kind::kWork, uint8_t(ep), uint16_t(type), 0, 100, 1, code);
