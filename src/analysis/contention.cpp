@@ -16,7 +16,7 @@ Contention read_contention(const format::Experiment& x) {
   const format::OffCpu& off = format::off_cpu(x);
   c.measured = off.source == "perf_switch";
   c.short_run = off.source == "short_run";
-  c.fallback = off.source == "thread_times" || c.short_run;
+  c.fallback = off.source == "thread_times";
   c.preempted_ns = off.preempted_ns;
   c.preempted_by_program_ns = off.preempted_by_program_ns;
   c.involuntary_switches = off.involuntary_switches;
@@ -36,20 +36,17 @@ std::string contention_warning(const Contention& c) {
   if (c.measured && c.preempted_share() > kPreemptedWarnShare) {
     std::string who =
         2 * c.preempted_by_program_ns > c.preempted_ns
-            ? fmt::format(
-                  "for {:.3f} s of it another thread of this program had the CPU: the "
-                  "kernel ran threads of the program on one CPU (OMP_PROC_BIND=true gives "
-                  "each thread its own place)",
-                  double(c.preempted_by_program_ns) * 1e-9)
+            ? fmt::format("for {:.3f} s of it another thread of this program had the CPU: {}",
+                          double(c.preempted_by_program_ns) * 1e-9, kOneCpuAdvice)
             : "other processes competed for the CPUs";
     add(
         fmt::format("preempted: the threads were off their CPU while runnable for {:.1f}% of their "
                     "time ({:.3f} s): {}; the breakdown counts it apart",
                     100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
   }
-  // A run shorter than 20 ms has no switch records by design (RECORDER.md): nothing refused,
-  // nothing to fix, no warning; the breakdown says preemption was not measured.
-  if (c.fallback && !c.short_run) {
+  // A run shorter than 20 ms (short_run) has no switch records by design (RECORDER.md): nothing
+  // refused, nothing to fix, no warning; the breakdown says preemption was not measured.
+  if (c.fallback) {
     add(fmt::format("preempted time not measured (the kernel refused context-switch records: "
                     "{}); the threads were switched out involuntarily {} times",
                     c.error.empty() ? "no reason given" : c.error, c.involuntary_switches));

@@ -20,14 +20,20 @@ struct Contention {
   uint64_t preempted_by_program_ns = 0;  // of it: another thread of the program had the CPU
   uint64_t thread_ns = 0;      // threads × the run's length: what preempted_ns is a share of
   bool measured = false;       // context-switch records were available
-  bool fallback = false;       // only CPU times and switch counts at thread end
-  bool short_run = false;      // the fallback because the run ended before the records opened
+  bool fallback = false;       // refused: only CPU times and switch counts at thread end
+  bool short_run = false;      // the same figures: the run ended before the records opened
   uint64_t involuntary_switches = 0;  // the fallback's count
   std::string error;           // why the kernel refused the records
   double preempted_share() const { return thread_ns ? double(preempted_ns) / double(thread_ns) : 0; }
 };
 
 constexpr double kPreemptedWarnShare = 0.05;
+
+// What the kernel's running a program's threads on one CPU calls for; the warning and the
+// breakdown's text both give it.
+inline constexpr char kOneCpuAdvice[] =
+    "the kernel ran threads of the program on one CPU (OMP_PROC_BIND=true gives each thread its "
+    "own place)";
 
 Contention read_contention(const format::Experiment& x);
 

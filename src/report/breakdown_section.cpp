@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/contention.h"
 #include "format/plural.h"
 #include "report/text_format.h"
 
@@ -116,9 +117,8 @@ class BreakdownSection : public Section {
     if (b.preempted_by_program_ns) {
       out += fmt::format(
           "  Of the preempted time, {} was another thread of this program on the "
-          "same CPU: the kernel ran\n  threads of the program on one CPU "
-          "(OMP_PROC_BIND=true gives each its own place).\n",
-          duration(b.preempted_by_program_ns));
+          "same CPU:\n  {}.\n",
+          duration(b.preempted_by_program_ns), analysis::kOneCpuAdvice);
     }
     if (b.total.creation_ns) {
       out += fmt::format("  Overhead holds {} of task creation taken out of the creators' work "
