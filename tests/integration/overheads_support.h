@@ -40,12 +40,13 @@ inline std::string contention_warning(const nlohmann::json& doc) {
   return "";
 }
 
-// Runs examples/<name> with `threads` threads under the recorder, then the report.
+// Runs examples/<name> with `threads` threads under the recorder (`env`: extra "NAME=value"
+// entries), then the report.
 inline Recorded record(const std::string& name, const std::vector<std::string>& args,
-                       int threads = 2) {
+                       int threads = 2, const std::vector<std::string>& env = {}) {
   std::vector<std::string> program = {example(name)};
   program.insert(program.end(), args.begin(), args.end());
-  Recording rec = record_run(program, threads);
+  Recording rec = record_run(program, threads, env);
   EXPECT_EQ(rec.run.status, 0) << rec.run.err;
   Recorded r;
   r.dir = rec.dir;
