@@ -17,15 +17,22 @@ bool ChunkPool::init(size_t bytes) {
   if (mem == MAP_FAILED) return false;
   // Chunks are handed out from the start of the mapping and linked into the free list only
   // when given back: a run touches only the pages it uses (start-up faults in the first
-  // kWarmChunks, see warm_ahead).
+  // kSmallPagesBytes, the writer thread kWarmChunks ahead of use, see warm_ahead).
   base_ = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(mem) + kHuge - 1) & ~(kHuge - 1));
   // Transparent huge pages where the system allows them (`madvise` mode): the first use of a
-  // chunk is then one page fault per 16 chunks instead of 32 per chunk, taken in the program's
-  // thread (a fault costs about 10 us on this machine kind: 100 ns per event of a fresh chunk).
-  madvise(base_, n * kChunkBytes, MADV_HUGEPAGE);
+  // chunk is then one page fault per 16 chunks instead of 32 per chunk (a fault costs about
+  // 10 us on this machine kind: 100 ns per event of a fresh chunk). Not the first 2 MiB, which
+  // every run warms at start-up: a fresh huge page sometimes took 6-13 ms to clear on our VM
+  // (the host backing it, or the kernel compacting: one short run in three), where 2 MiB of
+  // small pages take 0.3-0.6 ms, always.
+  size_t used = n * kChunkBytes, small = std::min(used, kSmallPagesBytes);
+  madvise(base_, small, MADV_NOHUGEPAGE);
+  if (used > small) madvise(base_ + small, used - small, MADV_HUGEPAGE);
   count_ = n;
   wake_batch_ = n / 16 < 1 ? 1 : n / 16 > 8 ? 8 : n / 16;
-  warm_ahead(kWarmChunks);
+  // Here, not in the writer thread: the kernel often starts a new thread on its creator's CPU,
+  // and the writer's work would then take the CPU from the program's first thread.
+  warm_ahead(small / kChunkBytes);
   return true;
 }
 

@@ -16,6 +16,8 @@ namespace tasklens::recorder {
 constexpr size_t kChunkBytes = 128 * 1024;
 // Never-used chunks kept with their pages ahead of use (see ChunkPool::warm_ahead): 1 MiB.
 constexpr size_t kWarmChunks = 8;
+// The pool's first bytes (16 chunks), in small pages and warmed at start-up (ChunkPool::init).
+constexpr size_t kSmallPagesBytes = size_t(2) << 20;
 
 struct Chunk {
   Chunk* next;           // link in the writer queue or the free list
