@@ -29,6 +29,8 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
     const format::OffCpu& off = format::off_cpu(*info.experiment);
     result_.preemption_measured = off.source == "perf_switch";
     result_.preempted_by_program_ns = off.preempted_by_program_ns;
+    result_.run_delay_known = off.run_delay_threads > 0;
+    result_.run_delay_ns = off.run_delay_ns;
     for (uint32_t t = 0; t < off.preempted.size() && t < info.threads; ++t) {
       for (const format::OffCpuInterval& iv : off.preempted[t]) {
         switches_.push_back({iv.begin_ns, t, true});

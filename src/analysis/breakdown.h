@@ -74,6 +74,10 @@ struct Breakdown {
   uint64_t run_ns = 0;  // the run's end: the program's exit (ns since the process started)
   uint64_t recorder_start_ns = 0;  // when the trace's first event could have come
   bool preemption_measured = false;  // context-switch records were read (off_cpu.bin)
+  // The kernel's totals of the threads' wait for a CPU while runnable (whole run, not placed in
+  // time; format::OffCpu::run_delay_ns); known when some thread reported it.
+  bool run_delay_known = false;
+  uint64_t run_delay_ns = 0;
   // Of total.preempted_ns as off_cpu.bin has it: another thread of the program had the CPU
   // (format::OffCpu::preempted_by_program_ns), not another process.
   uint64_t preempted_by_program_ns = 0;

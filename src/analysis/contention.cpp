@@ -20,11 +20,31 @@ Contention read_contention(const format::Experiment& x) {
   c.preempted_ns = off.preempted_ns;
   c.preempted_by_program_ns = off.preempted_by_program_ns;
   c.involuntary_switches = off.involuntary_switches;
+  c.run_delay_known = off.run_delay_threads > 0;
+  c.run_delay_ns = off.run_delay_ns;
+  c.writer_cpu_ns = x.metadata.recorder.writer_cpu_ns;
   c.error = off.error;
   uint64_t run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
   c.thread_ns = run_ns * c.threads;
   return c;
 }
+
+namespace {
+
+// Of the time `waited`, what the recorder's own writer thread may have taken: its CPU time, when
+// the program's threads filled every CPU (otherwise it ran on a free one).
+uint64_t writer_part(const Contention& c, uint64_t waited) {
+  return c.cpus && c.threads >= c.cpus ? std::min(waited, c.writer_cpu_ns) : 0;
+}
+
+std::string writer_text(const Contention& c, const char* had) {
+  return fmt::format(
+      "{}tasklens's writer thread (encoding the trace: {:.3f} s of CPU) had the "
+      "CPU: {}",
+      had, double(c.writer_cpu_ns) * 1e-9, kWriterAdvice);
+}
+
+}  // namespace
 
 std::string contention_warning(const Contention& c) {
   std::string w;
@@ -33,23 +53,56 @@ std::string contention_warning(const Contention& c) {
     add(fmt::format("oversubscribed: {} OpenMP threads on {} CPU{} (the affinity mask)",
                     c.threads, c.cpus, c.cpus == 1 ? "" : "s"));
   }
-  if (c.measured && c.preempted_share() > kPreemptedWarnShare) {
-    std::string who =
-        2 * c.preempted_by_program_ns > c.preempted_ns
-            ? fmt::format("for {:.3f} s of it another thread of this program had the CPU: {}",
-                          double(c.preempted_by_program_ns) * 1e-9, kOneCpuAdvice)
-            : "other processes competed for the CPUs";
+  bool records_warned = c.measured && c.preempted_share() > kPreemptedWarnShare;
+  if (records_warned) {
+    // Who had the CPU: the program's own threads (seen in the records), the writer (its CPU
+    // time, at most), or other processes (the rest); the largest part is named.
+    uint64_t program = c.preempted_by_program_ns;
+    uint64_t writer = writer_part(c, c.preempted_ns - program);
+    uint64_t others = c.preempted_ns - program - writer;
+    std::string who = "other processes competed for the CPUs";
+    if (program >= writer && program >= others) {
+      who = fmt::format("for {:.3f} s of it another thread of this program had the CPU: {}",
+                        double(program) * 1e-9, kOneCpuAdvice);
+    } else if (writer >= others) {
+      who = writer_text(c, "");
+    }
     add(
         fmt::format("preempted: the threads were off their CPU while runnable for {:.1f}% of their "
                     "time ({:.3f} s): {}; the breakdown counts it apart",
                     100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
   }
-  // A run shorter than 20 ms (short_run) has no switch records by design (RECORDER.md): nothing
-  // refused, nothing to fix, no warning; the breakdown says preemption was not measured.
+  // The switch records start 20 ms into the run (none at all in a shorter one, short_run: by
+  // design, RECORDER.md), and the kernel often places a new thread on its creator's CPU right
+  // then: the kernel's totals see that time, and warn when the records could not. The totals
+  // also hold wake-up latencies and what ran at the very start and end: a wait under
+  // kRunDelayWarnNs is left unsaid, whatever its share of a short run.
+  if ((c.measured || c.short_run) && !records_warned && c.run_delay_known &&
+      c.run_delay_share() > kPreemptedWarnShare && c.run_delay_ns >= kRunDelayWarnNs) {
+    std::string records = c.short_run
+                              ? "a run this short has no switch records"
+                              : fmt::format(
+                                    "of which the switch records, from 20 ms into the run, saw "
+                                    "{:.3f} s",
+                                    double(c.preempted_ns) * 1e-9);
+    std::string who = 2 * writer_part(c, c.run_delay_ns) >= c.run_delay_ns
+                          ? writer_text(c, "most likely ")
+                          : std::string(kWhoUnknown);
+    add(
+        fmt::format("preempted: the threads waited for a CPU while runnable for {:.1f}% of their "
+                    "time ({:.3f} s; the kernel's totals, {}): {}",
+                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, records, who));
+  }
   if (c.fallback) {
-    add(fmt::format("preempted time not measured (the kernel refused context-switch records: "
-                    "{}); the threads were switched out involuntarily {} times",
-                    c.error.empty() ? "no reason given" : c.error, c.involuntary_switches));
+    std::string waited =
+        c.run_delay_known
+            ? fmt::format(" and waited {:.3f} s for a CPU while runnable ({:.1f}% of their time)",
+                          double(c.run_delay_ns) * 1e-9, 100 * c.run_delay_share())
+            : "";
+    add(
+        fmt::format("preempted time not measured (the kernel refused context-switch records: "
+                    "{}); the threads were switched out involuntarily {} times{}",
+                    c.error.empty() ? "no reason given" : c.error, c.involuntary_switches, waited));
   }
   return w;
 }

@@ -1,9 +1,11 @@
 // Was the machine busy with more than the program? One warning for `run` and `report`, from the
 // metadata and off_cpu.bin alone (no replay): more OpenMP threads than CPUs in the affinity mask
 // ("oversubscribed"), threads off their CPU while runnable for more than 5 % of their time
-// ("preempted": by other processes, or mostly by the program's own threads placed on one CPU),
+// ("preempted": by other processes, by the program's own threads placed on one CPU, or by the
+// recorder's writer thread when the program's threads fill every CPU),
 // or no context-switch records to tell because the kernel refused them ("preempted time not
-// measured"; a run shorter than 20 ms has none by design and gets no warning).
+// measured"). A run shorter than 20 ms has no records by design: it is warned about ("preempted")
+// only when the kernel's per-thread totals of waiting for a CPU pass the same 5 %.
 #pragma once
 
 #include <cstdint>
@@ -23,17 +25,37 @@ struct Contention {
   bool fallback = false;       // refused: only CPU times and switch counts at thread end
   bool short_run = false;      // the same figures: the run ended before the records opened
   uint64_t involuntary_switches = 0;  // the fallback's count
+  // The kernel's totals of the threads' wait for a CPU while runnable (every source, the whole
+  // run, not placed in time); known when some thread reported it.
+  bool run_delay_known = false;
+  uint64_t run_delay_ns = 0;
+  uint64_t writer_cpu_ns = 0;  // the recorder's writer thread's CPU time (0 in profile mode)
   std::string error;           // why the kernel refused the records
   double preempted_share() const { return thread_ns ? double(preempted_ns) / double(thread_ns) : 0; }
+  double run_delay_share() const {
+    return thread_ns ? double(run_delay_ns) / double(thread_ns) : 0;
+  }
 };
 
 constexpr double kPreemptedWarnShare = 0.05;
+// The least wait the kernel's totals alone warn about (contention_warning).
+constexpr uint64_t kRunDelayWarnNs = 2000000;
 
 // What the kernel's running a program's threads on one CPU calls for; the warning and the
 // breakdown's text both give it.
 inline constexpr char kOneCpuAdvice[] =
     "the kernel ran threads of the program on one CPU (OMP_PROC_BIND=true gives each thread its "
     "own place)";
+
+// What the recorder's writer thread taking the program's CPUs calls for.
+inline constexpr char kWriterAdvice[] =
+    "the program's threads filled every CPU (run with one OpenMP thread fewer, or with --mode "
+    "profile, which has no writer)";
+
+// Who had the CPU when only the kernel's totals say the threads waited for one.
+inline constexpr char kWhoUnknown[] =
+    "another process, or threads of the program on one CPU (OMP_PROC_BIND=true gives each thread "
+    "its own place)";
 
 Contention read_contention(const format::Experiment& x);
 

@@ -159,6 +159,7 @@ Metadata metadata_from_json(const json& j) {
     read(t, key::kLost, &th.lost);
     read(t, key::kCpuNs, &th.cpu_ns);
     read(t, key::kInvoluntarySwitches, &th.involuntary_switches);
+    read(t, key::kRunDelayNs, &th.run_delay_ns);
     m.threads.push_back(th);
   }
 
@@ -264,6 +265,7 @@ json metadata_to_json(const Metadata& m) {
     if (t.bytes) tj[key::kBytes] = t.bytes;
     if (t.cpu_ns) tj[key::kCpuNs] = *t.cpu_ns;
     if (t.involuntary_switches) tj[key::kInvoluntarySwitches] = *t.involuntary_switches;
+    if (t.run_delay_ns) tj[key::kRunDelayNs] = *t.run_delay_ns;
     threads.push_back(std::move(tj));
   }
   const Metadata::Recorder& r = m.recorder;

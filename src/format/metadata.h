@@ -64,6 +64,8 @@ struct Metadata {
     int64_t os_tid = 0;
     uint64_t events = 0, chunks = 0, bytes = 0, lost = 0;
     std::optional<uint64_t> cpu_ns, involuntary_switches;  // taken by the thread at its end
+    // Its wait on a run queue while runnable (the kernel's schedstat), at its end or the run's.
+    std::optional<uint64_t> run_delay_ns;
   };
   struct Recorder {
     uint64_t buffer_bytes = 0, chunk_bytes = 0, chunk_events = 0, peak_chunks_in_use = 0;

@@ -87,6 +87,7 @@ inline constexpr char kChunks[] = "chunks";
 inline constexpr char kBytes[] = "bytes";
 inline constexpr char kCpuNs[] = "cpu_ns";
 inline constexpr char kInvoluntarySwitches[] = "involuntary_switches";
+inline constexpr char kRunDelayNs[] = "run_delay_ns";
 
 // recorder
 inline constexpr char kBufferBytes[] = "buffer_bytes";

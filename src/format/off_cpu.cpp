@@ -82,6 +82,7 @@ OffCpu read_off_cpu(const Experiment& x) {
   for (const Metadata::Thread& t : x.metadata.threads) {
     o.involuntary_switches += t.involuntary_switches.value_or(0);
     o.thread_cpu_ns += t.cpu_ns.value_or(0);
+    if (t.run_delay_ns) o.run_delay_ns += *t.run_delay_ns, ++o.run_delay_threads;
   }
   std::ifstream in(std::filesystem::path(x.dir) / kOffCpuFile, std::ios::binary);
   if (!in) return o;

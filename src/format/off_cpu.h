@@ -65,6 +65,10 @@ struct OffCpu {
   // The fallback's figures, summed over the threads that reported them.
   uint64_t involuntary_switches = 0;
   uint64_t thread_cpu_ns = 0;
+  // The kernel's own totals of the threads' wait on a run queue while runnable (the metadata's
+  // run_delay_ns: whole run, every source, not placed in time), and how many threads had one.
+  uint64_t run_delay_ns = 0;
+  uint32_t run_delay_threads = 0;
 };
 
 // Reads off_cpu.bin and the metadata's "preemption" object (the file's times are turned into ns

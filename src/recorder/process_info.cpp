@@ -81,6 +81,28 @@ uint32_t online_cpus() {
   return n > 0 ? uint32_t(n) : 0;
 }
 
+bool thread_run_delay(int tid, uint64_t* ns) {
+  char path[64] = "/proc/thread-self/schedstat";
+  if (tid) {
+    // "/proc/self/task/<tid>/schedstat", without snprintf (no locale on this path).
+    char digits[16];
+    int n = 0;
+    for (unsigned v = unsigned(tid); v && n < 15; v /= 10) digits[n++] = char('0' + v % 10);
+    char* p = path;
+    for (const char* s = "/proc/self/task/"; *s;) *p++ = *s++;
+    while (n) *p++ = digits[--n];
+    for (const char* s = "/schedstat"; *s;) *p++ = *s++;
+    *p = 0;
+  }
+  char buf[96];
+  if (!read_small(path, buf, sizeof buf)) return false;
+  char* end = nullptr;
+  std::strtoull(buf, &end, 10);  // the time on a CPU
+  if (!end || *end != ' ') return false;
+  *ns = std::strtoull(end + 1, nullptr, 10);
+  return true;
+}
+
 int perf_event_paranoid() {
   char buf[32];
   if (!read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof buf)) return -100;

@@ -22,4 +22,10 @@ uint32_t online_cpus();
 // /proc/sys/kernel/perf_event_paranoid, or -100 when unreadable.
 int perf_event_paranoid();
 
+// The time thread `tid` of this process (0: the calling thread) has waited on a run queue while
+// runnable, from the kernel's scheduler totals (/proc/.../schedstat, second field): preemption
+// and wake-up latency, with no perf event. False when unreadable (no CONFIG_SCHED_INFO, or the
+// thread has ended).
+bool thread_run_delay(int tid, uint64_t* ns);
+
 }  // namespace tasklens::recorder

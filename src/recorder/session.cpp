@@ -273,6 +273,15 @@ void Session::finish() {
   }
   flush_all_threads();
   writer.stop();
+  // The threads still running (libomp's workers are ended after the tool): their run-queue
+  // wait so far, read by their id.
+  for (uint32_t i = 0, n = thread_count.load(std::memory_order_acquire); i < n && i < kMaxThreads;
+       ++i) {
+    ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
+    if (tb && !__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {
+      tb->end_run_delay_taken = thread_run_delay(tb->os_tid, &tb->end_run_delay_ns);
+    }
+  }
   if (config.profile &&
       !prof::finish_and_write(output.fd, prof::counter_names(), prof::counter_count()) &&
       !config.quiet) {
@@ -470,6 +479,9 @@ bool Session::write_metadata() {
     o.kv_u64(key::kLost, thread_lost);
     if (__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {  // set by the thread at its end
       o.kv_u64(key::kCpuNs, tb->cpu_ns).kv_u64(key::kInvoluntarySwitches, tb->involuntary_switches);
+      if (tb->run_delay_taken) o.kv_u64(key::kRunDelayNs, tb->run_delay_ns);
+    } else if (tb->end_run_delay_taken) {
+      o.kv_u64(key::kRunDelayNs, tb->end_run_delay_ns);
     }
     o.end_object();
   }

@@ -42,6 +42,12 @@ struct ThreadBuffer {
   bool times_taken = false;
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
+  // The kernel's run-queue wait of the thread (process_info.h): at its end, or at the run's end
+  // for a thread still running then. Every run has it, the shortest too.
+  bool run_delay_taken = false;
+  uint64_t run_delay_ns = 0;
+  bool end_run_delay_taken = false;  // by the run's end (Session::finish), for the metadata
+  uint64_t end_run_delay_ns = 0;
   // Counters per task in a trace (`--counters`, task_counters.h): this thread's counters, opened
   // at its first task switch. Only the counting callback reads them.
   bool counters_opened = false;

@@ -113,6 +113,19 @@ class BreakdownSection : public Section {
     out += counted_line(b);
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
+      if (b.run_delay_known) {
+        out += fmt::format(
+            "  The kernel's totals: the threads waited {} for a CPU while "
+            "runnable.\n",
+            duration(b.run_delay_ns));
+      }
+    } else if (b.run_delay_known && b.run_delay_ns > 2 * b.total.preempted_ns &&
+               b.run_delay_ns > b.total.total_ns() / 20) {
+      out += fmt::format(
+          "  The kernel's totals: the threads waited {} for a CPU while runnable, "
+          "{} of it\n  outside the switch records (the run's first 20 ms, or "
+          "waking up): counted in the other columns.\n",
+          duration(b.run_delay_ns), duration(b.run_delay_ns - b.total.preempted_ns));
     }
     if (b.preempted_by_program_ns) {
       out += fmt::format(
@@ -176,6 +189,7 @@ class BreakdownSection : public Section {
     j["recorder_start_ns"] = b.recorder_start_ns;
     j["preemption_measured"] = b.preemption_measured;
     j["preempted_by_program_ns"] = b.preempted_by_program_ns;
+    j["run_queue_wait_ns"] = b.run_delay_known ? nlohmann::json(b.run_delay_ns) : nlohmann::json();
     j["idle_share"] = b.idle_share;
     j["overhead_share"] = b.overhead_share;
     j["high_threshold"] = b.high_threshold;

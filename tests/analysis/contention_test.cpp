@@ -104,6 +104,81 @@ TEST(Contention, AShortRunIsUnmeasuredWithoutAWarning) {
   EXPECT_EQ(contention_warning(c), "");
 }
 
+// Two threads in one region of 10 ms (20 thread-ms) on `cpus` CPUs, the kernel's totals of
+// their waits for a CPU in the metadata, and the writer's CPU time.
+Contention with_totals(TraceBuilder& t, uint32_t cpus, uint64_t wait0, uint64_t wait1,
+                       uint64_t writer_ns) {
+  team(t, 5);
+  team_end(t, 9999990, 10000000);
+  t.writer().meta()["machine"] = {{"affinity_cpus", cpus}, {"online_cpus", cpus}};
+  t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", wait0}},
+                                  {{"index", 1}, {"run_delay_ns", wait1}}};
+  t.writer().meta()["recorder"] = {{"writer_cpu_ns", writer_ns}};
+  auto x = format::open_experiment(t.write());
+  EXPECT_TRUE(bool(x));
+  return x ? read_contention(*x) : Contention{};
+}
+
+// The kernel's totals speak where the records cannot: a short run whose threads waited 3 of
+// 20 thread-ms for a CPU (15 %) on 4 CPUs (the writer had a free one): who is not known.
+TEST(Contention, AShortRunThatWaitedForACpuIsWarnedAboutFromTheKernelsTotals) {
+  TraceBuilder t;
+  t.writer().meta()["preemption"] = {{"source", "short_run"}};
+  Contention c = with_totals(t, 4, 2000000, 1000000, 2500000);
+  EXPECT_TRUE(c.short_run);
+  EXPECT_TRUE(c.run_delay_known);
+  EXPECT_EQ(c.run_delay_ns, 3000000u);
+  std::string w = contention_warning(c);
+  EXPECT_EQ(w, std::string("preempted: the threads waited for a CPU while runnable for 15.0% of "
+                           "their time (0.003 s; the kernel's totals, a run this short has no "
+                           "switch records): ") +
+                   kWhoUnknown);
+  // Under 2 ms it is left unsaid, whatever its share.
+  TraceBuilder small;
+  small.writer().meta()["preemption"] = {{"source", "short_run"}};
+  EXPECT_EQ(contention_warning(with_totals(small, 4, 1000000, 900000, 0)), "");
+}
+
+// The records (from 20 ms into the run) saw 40 ns, under the bar; the kernel's totals 3 ms.
+// Two threads on two CPUs and a writer that used 2.5 ms of CPU: the writer is named.
+TEST(Contention, TheWaitBeforeTheRecordsOpenedIsTheKernelsTotal) {
+  TraceBuilder t;
+  t.preempted(0, 100, 140);
+  Contention c = with_totals(t, 2, 3000000, 0, 2500000);
+  EXPECT_TRUE(c.measured);
+  std::string w = contention_warning(c);
+  EXPECT_NE(w.find("(0.003 s; the kernel's totals, of which the switch records, from 20 ms into "
+                   "the run, saw 0.000 s): most likely tasklens's writer thread (encoding the "
+                   "trace: 0.003 s of CPU)"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find(kWriterAdvice), std::string::npos) << w;
+  // With 1 ms of writer CPU, less than half the wait: who is not known.
+  TraceBuilder less;
+  less.preempted(0, 100, 140);
+  w = contention_warning(with_totals(less, 2, 3000000, 0, 1000000));
+  EXPECT_NE(w.find(kWhoUnknown), std::string::npos) << w;
+  EXPECT_EQ(w.find("writer"), std::string::npos) << w;
+}
+
+// Preempted 200 of 2000 thread-ns (the records, no other recorded thread took the CPU) while
+// the writer used 150 ns of CPU on a machine the program's two threads filled: the writer's
+// part (150) is larger than the rest (50), so it is named; with 30 ns of writer CPU, other
+// processes are.
+TEST(Contention, TheRecordersWriterIsNamedWhenItTookMostOfThePreemptedTime) {
+  auto warning = [](uint64_t writer_ns) {
+    TraceBuilder t;
+    t.preempted(0, 100, 300);
+    t.writer().meta()["recorder"] = {{"writer_cpu_ns", writer_ns}};
+    return contention_warning(contention_of(t, 2));
+  };
+  std::string w = warning(150);
+  EXPECT_NE(w.find("tasklens's writer thread (encoding the trace"), std::string::npos) << w;
+  EXPECT_EQ(w.find("other processes"), std::string::npos) << w;
+  w = warning(30);
+  EXPECT_NE(w.find("other processes competed for the CPUs"), std::string::npos) << w;
+}
+
 TEST(Contention, BothReasonsShareOneLine) {
   TraceBuilder t;
   t.preempted(0, 0, 500);

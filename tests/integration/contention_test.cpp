@@ -111,6 +111,33 @@ TEST(BreakdownIntegration, SerialPreludeAndEpilogueAreCounted) {
   for (const auto& reg : j["regions"]) EXPECT_TRUE(reg.contains("serial_ns") && reg.contains("preempted_ns"));
 }
 
+// Two spinning threads per CPU of the affinity mask, for the object's lifetime.
+class CpuHogs {
+ public:
+  CpuHogs() {
+    for (size_t i = 0; i < std::max<size_t>(affinity().size(), 1) * 2; ++i) {
+      hogs_.emplace_back([this] {
+        volatile unsigned long x = 0;
+        while (!stop_.load(std::memory_order_relaxed)) ++x;
+      });
+    }
+  }
+  ~CpuHogs() {
+    stop_ = true;
+    for (auto& h : hogs_) h.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> hogs_;
+};
+
+// serial_spin 0 REGION_MS 0 recorded on two threads beside CpuHogs.
+testing::Recording record_beside_hogs(const std::string& region_ms) {
+  CpuHogs hogs;
+  return testing::record_run({spin_program(), "0", region_ms, "0"}, 2);
+}
+
 // More threads than CPUs in the affinity mask: `run` and `report` say "oversubscribed", once.
 TEST(BreakdownIntegration, MoreThreadsThanCpusIsOversubscribed) {
   std::vector<int> cpus = affinity();
@@ -140,18 +167,7 @@ TEST(BreakdownIntegration, MoreThreadsThanCpusIsOversubscribed) {
 // A CPU hog on every CPU beside a program of two threads: the threads are preempted, the
 // breakdown counts it apart and the warning says so.
 TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
-  std::vector<int> cpus = affinity();
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> hogs;
-  for (size_t i = 0; i < std::max<size_t>(cpus.size(), 1) * 2; ++i) {
-    hogs.emplace_back([&stop] {
-      volatile unsigned long x = 0;
-      while (!stop.load(std::memory_order_relaxed)) ++x;
-    });
-  }
-  testing::Recording rec = testing::record_run({spin_program(), "0", "400", "0"}, 2);
-  stop = true;
-  for (auto& h : hogs) h.join();
+  testing::Recording rec = record_beside_hogs("400");
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   auto x = format::open_experiment(rec.dir);
   ASSERT_TRUE(bool(x));
@@ -166,6 +182,24 @@ TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
   testing::JsonReport r = testing::report_json(rec.dir, {});
   EXPECT_TRUE(has_warning(r.doc, "preempted")) << r.doc["run"].dump();
   EXPECT_GT(r.doc["breakdown"]["preempted_ns"].get<uint64_t>(), 0u);
+}
+
+// The same hogs beside a run shorter than 20 ms, which has no switch records by design: the
+// kernel's per-thread totals (schedstat, in the metadata) still show the wait and warn.
+TEST(BreakdownIntegration, AShortRunBesideCpuHogsIsWarnedAboutFromTheKernelsTotals) {
+  testing::Recording rec = record_beside_hogs("8");
+  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
+  auto x = format::open_experiment(rec.dir);
+  ASSERT_TRUE(bool(x));
+  for (const auto& t : x->metadata.threads) EXPECT_TRUE(t.run_delay_ns.has_value()) << t.index;
+  Contention c = read_contention(*x);
+  if (!c.short_run) GTEST_SKIP() << "the run took 20 ms or more: the records measured it";
+  ASSERT_TRUE(c.run_delay_known);
+  EXPECT_GT(c.run_delay_share(), kPreemptedWarnShare);
+  testing::JsonReport r = testing::report_json(rec.dir, {});
+  EXPECT_TRUE(has_warning(r.doc, "preempted: the threads waited for a CPU")) << r.doc["run"].dump();
+  EXPECT_EQ(r.doc["breakdown"]["run_queue_wait_ns"].get<uint64_t>(), c.run_delay_ns);
+  EXPECT_FALSE(r.doc["breakdown"]["preemption_measured"].get<bool>());
 }
 
 }  // namespace

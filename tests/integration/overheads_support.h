@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analysis/contention.h"
 #include "support/recording.h"
 #include "support/trace_builder.h"
 
@@ -30,11 +30,14 @@ struct Recorded {
 };
 
 // The report's warning that other processes took the run's CPUs (`run.warnings`), "" if none:
-// timing assertions skip when it is there (the machine was busy).
+// timing assertions skip when it is there (the machine was busy). Not when it names the
+// recorder's own writer thread, which takes a share of two CPUs that two threads fill in every
+// run of these examples (6-19 % in the critical test's), on any machine.
 inline std::string contention_warning(const nlohmann::json& doc) {
   if (doc.is_discarded() || !doc.contains("run")) return "";
   for (const auto& w : doc["run"].value("warnings", nlohmann::json::array())) {
     std::string text = w.is_string() ? w.get<std::string>() : "";
+    if (text.find(analysis::kWriterAdvice) != std::string::npos) continue;
     if (text.rfind("preempted", 0) == 0 || text.rfind("oversubscribed", 0) == 0) return text;
   }
   return "";
