@@ -184,22 +184,24 @@ TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
   EXPECT_GT(r.doc["breakdown"]["preempted_ns"].get<uint64_t>(), 0u);
 }
 
-// The same hogs beside a run shorter than 20 ms, which has no switch records by design: the
-// kernel's per-thread totals (schedstat, in the metadata) still show the wait and warn.
+// The same hogs beside a run meant to end within 20 ms, which then has no switch records by
+// design: the kernel's per-thread totals (schedstat, in the metadata) still show the wait and
+// warn. (Slowed by the hogs, the run may pass 20 ms: the records warn then, the totals are there.)
 TEST(BreakdownIntegration, AShortRunBesideCpuHogsIsWarnedAboutFromTheKernelsTotals) {
-  testing::Recording rec = record_beside_hogs("8");
+  testing::Recording rec = record_beside_hogs("3");
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   auto x = format::open_experiment(rec.dir);
   ASSERT_TRUE(bool(x));
   for (const auto& t : x->metadata.threads) EXPECT_TRUE(t.run_delay_ns.has_value()) << t.index;
   Contention c = read_contention(*x);
-  if (!c.short_run) GTEST_SKIP() << "the run took 20 ms or more: the records measured it";
   ASSERT_TRUE(c.run_delay_known);
   EXPECT_GT(c.run_delay_share(), kPreemptedWarnShare);
   testing::JsonReport r = testing::report_json(rec.dir, {});
-  EXPECT_TRUE(has_warning(r.doc, "preempted: the threads waited for a CPU")) << r.doc["run"].dump();
   EXPECT_EQ(r.doc["breakdown"]["run_queue_wait_ns"].get<uint64_t>(), c.run_delay_ns);
-  EXPECT_FALSE(r.doc["breakdown"]["preemption_measured"].get<bool>());
+  EXPECT_TRUE(
+      has_warning(r.doc, c.short_run ? "preempted: the threads waited for a CPU" : "preempted: "))
+      << r.doc["run"].dump();
+  EXPECT_EQ(r.doc["breakdown"]["preemption_measured"].get<bool>(), c.measured);
 }
 
 }  // namespace
