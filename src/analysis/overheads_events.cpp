@@ -186,7 +186,8 @@ void OverheadsPass::State::on_work(uint32_t p, const Event& e) {
       auto& c = regions[x.inst->region].constructs[k];
       c.sections = std::max(c.sections, w.count);
     }
-    push(x, FrameKind::kWork, k, w.task ? w.task : current(p), e.time, w.work_type, w.codeptr);
+    push(x, FrameKind::kWork, k, format::ev::task_or(w.task, current(p)), e.time, w.work_type,
+         w.codeptr);
     x.last_work = -1;
     return;
   }
@@ -206,7 +207,7 @@ void OverheadsPass::State::on_bracket(uint32_t p, const Event& e, FrameKind kind
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  uint64_t task = s.task ? s.task : current(p);
+  uint64_t task = format::ev::task_or(s.task, current(p));
   if (s.endpoint == uint8_t(Endpoint::kBegin)) {
     push(x, kind, construct_of(x.inst->region, construct, s.codeptr), task, e.time);
   } else if (size_t i = find_frame(x, kind, task)) {
@@ -220,7 +221,7 @@ void OverheadsPass::State::on_sync(uint32_t p, const Event& e) {
   if (ts.contexts.empty()) return;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts[depth];
-  uint64_t task = s.task ? s.task : current(p);
+  uint64_t task = format::ev::task_or(s.task, current(p));
   bool begin = s.endpoint == uint8_t(Endpoint::kBegin);
   bool wait = e.kind == Kind::kSyncRegionWait;
   FrameKind kind;

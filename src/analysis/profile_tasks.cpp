@@ -62,7 +62,7 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
   const auto it = format::ev::ImplicitTask::of(e);
   ThreadState& ts = thread_state(thread);
   if (it.endpoint != uint8_t(format::Endpoint::kBegin)) {
-    end_implicit(it.task ? it.task : ts.current, thread, e.time);
+    end_implicit(format::ev::task_or(it.task, ts.current), thread, e.time);
     return;
   }
   uint32_t root;

@@ -354,7 +354,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     case Kind::kSyncRegion: {
       const auto s = format::ev::SyncRegion::of(e);
-      uint64_t id = s.task ? s.task : th.current;
+      uint64_t id = format::ev::task_or(s.task, th.current);
       Node* n = nodes_.find(id);
       if (!n) break;
       if (s.endpoint == uint8_t(Endpoint::kBegin)) {

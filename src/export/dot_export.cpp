@@ -246,7 +246,7 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
       const auto s = format::ev::SyncRegion::of(e);
       if (s.sync_kind == uint16_t(format::SyncKind::kTaskwait) &&
           s.endpoint == uint8_t(format::Endpoint::kBegin)) {
-        on_taskwait(s.task ? s.task : m.thread(r.thread).current, s.codeptr);
+        on_taskwait(format::ev::task_or(s.task, m.thread(r.thread).current), s.codeptr);
       }
       break;
     }

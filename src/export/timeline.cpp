@@ -271,7 +271,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       break;
     case Kind::kParallelBegin: {
       const auto pb = format::ev::ParallelBegin::of(e);
-      uint64_t encountering = pb.task ? pb.task : top(th);
+      uint64_t encountering = format::ev::task_or(pb.task, top(th));
       if (encountering) {
         enter_in(th, t, encountering, regions_.intern(Construct::kParallel, pb.codeptr));
       }
@@ -280,7 +280,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     }
     case Kind::kParallelEnd: {
       const auto pe = format::ev::ParallelEnd::of(e);
-      uint64_t encountering = pe.task ? pe.task : top(th);
+      uint64_t encountering = format::ev::task_or(pe.task, top(th));
       if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
       break;
@@ -298,7 +298,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
     case Kind::kReduction: {
       const auto s = format::ev::SyncAny::of(e);
       Construct kind = sync_construct(s.sync_kind);
-      uint64_t id = s.task ? s.task : top(th);
+      uint64_t id = format::ev::task_or(s.task, top(th));
       if (kind == kNone || !id) break;
       if (begins(e)) {
         uint64_t code = m.sync_code(e, th);
@@ -315,7 +315,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       const auto c = format::ev::ConstructAny::of(e);
       Construct kind = e.kind == Kind::kMasked ? Construct::kMasked
                                                : work_construct(format::ev::Work::of(e).work_type);
-      uint64_t id = c.task ? c.task : top(th);
+      uint64_t id = format::ev::task_or(c.task, top(th));
       if (kind == kNone || !id) break;
       if (begins(e))
         enter_in(th, t, id, regions_.intern(kind, c.codeptr));
@@ -395,7 +395,7 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     T.created_ns = e.time;
     push(th, e.time, T);
   } else if (ends(e)) {
-    uint64_t id = it.task ? it.task : top(th);
+    uint64_t id = format::ev::task_or(it.task, top(th));
     if (id) finish_body(th, e.time, id);
   }
 }

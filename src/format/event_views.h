@@ -20,6 +20,13 @@
 
 namespace tasklens::format::ev {
 
+// The task an event names, or `current` (the thread's task as its reader tracks it) where it
+// names none: libomp passes some callbacks no task data (a null ompt_data_t*, e.g. an implicit
+// task's end or a region's end after the implicit task's), which the recorder stores as 0.
+constexpr uint64_t task_or(uint64_t named, uint64_t current) {
+  return named ? named : current;
+}
+
 // The slot of an Event that holds a field.
 enum class In : uint8_t { kOp, kSub, kFlags, kA, kB, kC };
 

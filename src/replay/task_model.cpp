@@ -191,7 +191,7 @@ void TaskModel::on_implicit_task(const format::Event& e, uint32_t thread) {
     set_state(t, TaskState::kRunning);
     return;
   }
-  uint64_t id = it.task ? it.task : th.current;
+  uint64_t id = format::ev::task_or(it.task, th.current);
   if (TaskInfo* t = find(id, current(thread))) {
     set_state(*t, TaskState::kExecuted);
     complete(*t, e.time);
@@ -457,7 +457,7 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
 void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct) {
   const auto s = format::ev::SyncAny::of(e);
   ThreadInfo& th = threads_[thread];
-  uint64_t id = s.task ? s.task : th.current;
+  uint64_t id = format::ev::task_or(s.task, th.current);
   TaskInfo* t = find(id, current(thread));
   if (!t) return;
   using format::SyncKind;
@@ -528,7 +528,7 @@ void TaskModel::check_barrier(uint64_t region_id) {
 
 void TaskModel::on_taskgroup(const format::Event& e, uint32_t thread) {
   const auto s = format::ev::SyncRegion::of(e);
-  uint64_t id = s.task ? s.task : threads_[thread].current;
+  uint64_t id = format::ev::task_or(s.task, threads_[thread].current);
   TaskInfo* t = tasks_.find(id);
   if (!t) return;
   if (s.endpoint == uint8_t(format::Endpoint::kBegin)) {

@@ -91,7 +91,7 @@ void TaskCostPass::after(const replay::Record& r, const replay::TaskModel& m) {
   if (e.kind == Kind::kSyncRegion || e.kind == Kind::kSyncRegionWait) {
     const auto sr = format::ev::SyncAny::of(e);
     if (sr.sync_kind == uint16_t(format::SyncKind::kTaskwait)) {
-      taskwait_of = sr.task ? sr.task : m.thread(p).current;
+      taskwait_of = format::ev::task_or(sr.task, m.thread(p).current);
       endpoint = sr.endpoint;
     }
   }

@@ -185,7 +185,7 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     case Kind::kSyncRegion: {
       const auto s = format::ev::SyncRegion::of(e);
-      uint32_t t = index_of(s.task ? s.task : th.current);
+      uint32_t t = index_of(format::ev::task_or(s.task, th.current));
       if (s.endpoint == uint8_t(Endpoint::kBegin)) {
         if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
           add(t, DagItem::kTaskwait);
