@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "format/off_cpu.h"
 
@@ -23,6 +24,8 @@ Contention read_contention(const format::Experiment& x) {
   c.run_delay_known = off.run_delay_threads > 0;
   c.run_delay_ns = off.run_delay_ns;
   c.writer_cpu_ns = x.metadata.recorder.writer_cpu_ns;
+  c.records = off.records;
+  c.lost = off.lost;
   c.error = off.error;
   uint64_t run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
   c.thread_ns = run_ns * c.threads;
@@ -31,17 +34,24 @@ Contention read_contention(const format::Experiment& x) {
 
 namespace {
 
-// Of the time `waited`, what the recorder's own writer thread may have taken: its CPU time, when
-// the program's threads filled every CPU (otherwise it ran on a free one).
+// Of the time `waited`, what the recorder's own writer thread may have taken over a whole run:
+// its CPU time, when the program's threads filled every CPU (otherwise it soon ran on a free one).
 uint64_t writer_part(const Contention& c, uint64_t waited) {
   return c.cpus && c.threads >= c.cpus ? std::min(waited, c.writer_cpu_ns) : 0;
 }
 
-std::string writer_text(const Contention& c, const char* had) {
+// The writer's CPU time is an upper bound of what it took from the program (it may have run on a
+// free CPU part of the time): "most likely".
+std::string writer_text(const Contention& c, std::string_view why) {
   return fmt::format(
-      "{}tasklens's writer thread (encoding the trace: {:.3f} s of CPU) had the "
-      "CPU: {}",
-      had, double(c.writer_cpu_ns) * 1e-9, kWriterAdvice);
+      "most likely tasklens's writer thread (encoding the trace: {:.3f} s of CPU) "
+      "had the CPU: {}",
+      double(c.writer_cpu_ns) * 1e-9, why);
+}
+
+// Who had the CPU when only the kernel's totals say the threads waited for one.
+std::string who_unknown(const Contention& c) {
+  return c.threads > 1 ? std::string(kWhoUnknown) : "another process";
 }
 
 }  // namespace
@@ -65,33 +75,40 @@ std::string contention_warning(const Contention& c) {
       who = fmt::format("for {:.3f} s of it another thread of this program had the CPU: {}",
                         double(program) * 1e-9, kOneCpuAdvice);
     } else if (writer >= others) {
-      who = writer_text(c, "");
+      who = writer_text(c, kWriterAdvice);
     }
+    // Records the kernel dropped (its ring buffer full) hide preempted time: a lower bound then.
+    std::string at_least =
+        c.lost ? fmt::format(
+                     "at least {:.1f}% of their time (the kernel dropped {} of {} switch "
+                     "records)",
+                     100 * c.preempted_share(), c.lost, c.lost + c.records)
+               : fmt::format("{:.1f}% of their time", 100 * c.preempted_share());
     add(
-        fmt::format("preempted: the threads were off their CPU while runnable for {:.1f}% of their "
-                    "time ({:.3f} s): {}; the breakdown counts it apart",
-                    100 * c.preempted_share(), double(c.preempted_ns) * 1e-9, who));
+        fmt::format("preempted: the threads were off their CPU while runnable for {} ({:.3f} s): "
+                    "{}; the breakdown counts it apart",
+                    at_least, double(c.preempted_ns) * 1e-9, who));
   }
-  // The switch records start 20 ms into the run (none at all in a shorter one, short_run: by
-  // design, RECORDER.md), and the kernel often places a new thread on its creator's CPU right
-  // then: the kernel's totals see that time, and warn when the records could not. The totals
-  // also hold wake-up latencies and what ran at the very start and end: a wait under
-  // kRunDelayWarnNs is left unsaid, whatever its share of a short run.
-  if ((c.measured || c.short_run) && !records_warned && c.run_delay_known &&
-      c.run_delay_share() > kPreemptedWarnShare && c.run_delay_ns >= kRunDelayWarnNs) {
-    std::string records = c.short_run
-                              ? "a run this short has no switch records"
-                              : fmt::format(
-                                    "of which the switch records, from 20 ms into the run, saw "
-                                    "{:.3f} s",
-                                    double(c.preempted_ns) * 1e-9);
-    std::string who = 2 * writer_part(c, c.run_delay_ns) >= c.run_delay_ns
-                          ? writer_text(c, "most likely ")
-                          : std::string(kWhoUnknown);
+  // A run shorter than 20 ms has no switch records by design (RECORDER.md), and the kernel often
+  // places a new thread on its creator's CPU right then: only the kernel's totals see it. (Not
+  // for a longer run: its totals also hold every wake-up latency of the run, which a program that
+  // sleeps in its waits piles up on a quiet machine; the breakdown's text gives them.) A wait
+  // under kRunDelayWarnNs is left unsaid, whatever its share.
+  if (c.short_run && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
+      c.run_delay_ns >= kRunDelayWarnNs) {
+    // In a short run the writer may have shared a CPU with the program whatever the CPUs: the
+    // kernel often starts a thread on its creator's CPU and moves it only later.
+    std::string who =
+        2 * std::min(c.run_delay_ns, c.writer_cpu_ns) < c.run_delay_ns ? who_unknown(c)
+        : writer_part(c, c.run_delay_ns) ? writer_text(c, kWriterAdvice)
+                                         : writer_text(c,
+                                                       "the kernel started it on the CPU of a "
+                                                       "thread of the program");
     add(
         fmt::format("preempted: the threads waited for a CPU while runnable for {:.1f}% of their "
-                    "time ({:.3f} s; the kernel's totals, {}): {}",
-                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, records, who));
+                    "time ({:.3f} s; the kernel's totals, a run this short has no switch "
+                    "records): {}",
+                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, who));
   }
   if (c.fallback) {
     std::string waited =

@@ -5,7 +5,7 @@
 // recorder's writer thread when the program's threads fill every CPU),
 // or no context-switch records to tell because the kernel refused them ("preempted time not
 // measured"). A run shorter than 20 ms has no records by design: it is warned about ("preempted")
-// only when the kernel's per-thread totals of waiting for a CPU pass the same 5 %.
+// only when the kernel's per-thread totals of waiting for a CPU pass the same 5 % and 2 ms.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,7 @@ struct Contention {
   bool run_delay_known = false;
   uint64_t run_delay_ns = 0;
   uint64_t writer_cpu_ns = 0;  // the recorder's writer thread's CPU time (0 in profile mode)
+  uint64_t records = 0, lost = 0;  // switch records written, and dropped by the kernel
   std::string error;           // why the kernel refused the records
   double preempted_share() const { return thread_ns ? double(preempted_ns) / double(thread_ns) : 0; }
   double run_delay_share() const {

@@ -78,6 +78,11 @@ OffCpu read_off_cpu(const Experiment& x) {
     o.source = p->source;
     o.error = p->error;
     o.lost = p->lost;
+    o.records = p->records;
+    // Opened 20 ms into the run, after a grace period of up to 19 ms in the kernel, the records
+    // of a run of 30-50 ms may hold nothing: as unmeasured as a shorter run (any thread that ran
+    // has switch records once they are open).
+    if (o.source == "perf_switch" && p->records == 0 && p->lost == 0) o.source = "short_run";
   }
   for (const Metadata::Thread& t : x.metadata.threads) {
     o.involuntary_switches += t.involuntary_switches.value_or(0);

@@ -50,8 +50,8 @@ struct Experiment;
 struct OffCpu {
   // "perf_switch": context-switch records; "thread_times": only CPU times and switch counts at
   // thread end (perf_event_open refused); "short_run": the same, for a run that ended before
-  // the recorder opened the records (20 ms after its start); "" when the trace predates the
-  // measurement.
+  // the recorder opened the records (20 ms after its start) or before they held any; "" when
+  // the trace predates the measurement.
   std::string source;
   std::string error;  // why perf_event_open was refused
   // Preempted intervals per thread index, sorted, disjoint, clipped to the run.
@@ -62,6 +62,7 @@ struct OffCpu {
   // took turns on one CPU, not another process. 0 when the records carry no CPU.
   uint64_t preempted_by_program_ns = 0;
   uint64_t lost = 0;          // records the kernel dropped
+  uint64_t records = 0;       // records written (the metadata's count)
   // The fallback's figures, summed over the threads that reported them.
   uint64_t involuntary_switches = 0;
   uint64_t thread_cpu_ns = 0;

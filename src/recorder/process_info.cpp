@@ -96,10 +96,15 @@ bool thread_run_delay(int tid, uint64_t* ns) {
   }
   char buf[96];
   if (!read_small(path, buf, sizeof buf)) return false;
+  // "on-CPU-ns run-queue-ns timeslices": where the kernel keeps no totals it reads "0 0 0" (before
+  // 5.14 without delay accounting or CONFIG_SCHEDSTATS), which is not a wait of 0; a thread that
+  // ran has a timeslice (its time on a CPU may still read 0: the current slice is not counted yet).
   char* end = nullptr;
-  std::strtoull(buf, &end, 10);  // the time on a CPU
+  std::strtoull(buf, &end, 10);
   if (!end || *end != ' ') return false;
-  *ns = std::strtoull(end + 1, nullptr, 10);
+  uint64_t waited = std::strtoull(end + 1, &end, 10);
+  if (!end || *end != ' ' || std::strtoull(end + 1, nullptr, 10) == 0) return false;
+  *ns = waited;
   return true;
 }
 

@@ -24,8 +24,8 @@ int perf_event_paranoid();
 
 // The time thread `tid` of this process (0: the calling thread) has waited on a run queue while
 // runnable, from the kernel's scheduler totals (/proc/.../schedstat, second field): preemption
-// and wake-up latency, with no perf event. False when unreadable (no CONFIG_SCHED_INFO, or the
-// thread has ended).
+// and wake-up latency, with no perf event. False when unreadable (no CONFIG_SCHED_INFO, no totals
+// kept, or the thread has ended).
 bool thread_run_delay(int tid, uint64_t* ns);
 
 }  // namespace tasklens::recorder

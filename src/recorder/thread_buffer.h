@@ -43,7 +43,8 @@ struct ThreadBuffer {
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
   // The kernel's run-queue wait of the thread (process_info.h): at its end, or at the run's end
-  // for a thread still running then. Every run has it, the shortest too.
+  // for a thread still running then (not in a run ended by a signal: the handler reads no file).
+  // The shortest run has it too.
   bool run_delay_taken = false;
   uint64_t run_delay_ns = 0;
   bool end_run_delay_taken = false;  // by the run's end (Session::finish), for the metadata

@@ -111,6 +111,10 @@ class BreakdownSection : public Section {
         "parallel regions;\npreempted = off the CPU while runnable: another process or "
         "thread had it)\n";
     out += counted_line(b);
+    // The kernel's totals hold what the switch records miss (RECORDER.md); in a measured run it
+    // is said when it passes the warning's bars (analysis/contention.h).
+    uint64_t outside =
+        b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
       if (b.run_delay_known) {
@@ -119,13 +123,13 @@ class BreakdownSection : public Section {
             "runnable.\n",
             duration(b.run_delay_ns));
       }
-    } else if (b.run_delay_known && b.run_delay_ns > 2 * b.total.preempted_ns &&
-               b.run_delay_ns > b.total.total_ns() / 20) {
+    } else if (b.run_delay_known && outside >= analysis::kRunDelayWarnNs &&
+               double(outside) > analysis::kPreemptedWarnShare * double(b.total.total_ns())) {
       out += fmt::format(
           "  The kernel's totals: the threads waited {} for a CPU while runnable, "
           "{} of it\n  outside the switch records (the run's first 20 ms, or "
           "waking up): counted in the other columns.\n",
-          duration(b.run_delay_ns), duration(b.run_delay_ns - b.total.preempted_ns));
+          duration(b.run_delay_ns), duration(outside));
     }
     if (b.preempted_by_program_ns) {
       out += fmt::format(

@@ -42,7 +42,7 @@ Metadata full_metadata() {
   m.clock.end = {9000, 5000};
   m.clock.end_is_final = true;
   Metadata::Thread t0;
-  t0 = {0, 5001, 100, 2, 4096, 1, 777, 5};
+  t0 = {0, 5001, 100, 2, 4096, 1, 777, 5, 4321};
   Metadata::Thread t1;
   t1.index = 1, t1.os_tid = 5002, t1.events = 50, t1.chunks = 1, t1.bytes = 2048, t1.lost = 2;
   m.threads = {t0, t1};
@@ -111,6 +111,7 @@ void expect_same(const Metadata& a, const Metadata& b) {
     EXPECT_EQ(x.lost, y.lost);
     EXPECT_EQ(x.cpu_ns, y.cpu_ns);
     EXPECT_EQ(x.involuntary_switches, y.involuntary_switches);
+    EXPECT_EQ(x.run_delay_ns, y.run_delay_ns);
   }
   const Metadata::Recorder &r = a.recorder, &s = b.recorder;
   EXPECT_EQ(r.buffer_bytes, s.buffer_bytes);
@@ -143,6 +144,7 @@ TEST(Metadata, WrittenThenReadIsTheSameStruct) {
   expect_same(m, back);
   // Spot checks that the comparison compares: a member that differs is seen.
   EXPECT_EQ(back.threads[0].cpu_ns, 777u);
+  EXPECT_EQ(back.threads[0].run_delay_ns, 4321u);
   EXPECT_EQ(back.runtime.code->second, 0x7f0000090000ull);
   EXPECT_EQ(back.count("task_create"), 21u);
   EXPECT_EQ(back.count("taskwait"), 0u);

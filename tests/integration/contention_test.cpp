@@ -192,9 +192,10 @@ TEST(BreakdownIntegration, AShortRunBesideCpuHogsIsWarnedAboutFromTheKernelsTota
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   auto x = format::open_experiment(rec.dir);
   ASSERT_TRUE(bool(x));
-  for (const auto& t : x->metadata.threads) EXPECT_TRUE(t.run_delay_ns.has_value()) << t.index;
   Contention c = read_contention(*x);
-  ASSERT_TRUE(c.run_delay_known);
+  if (c.fallback) GTEST_SKIP() << "the kernel refuses context-switch records here: " << c.error;
+  if (!c.run_delay_known) GTEST_SKIP() << "no scheduler totals in /proc here (CONFIG_SCHED_INFO)";
+  for (const auto& t : x->metadata.threads) EXPECT_TRUE(t.run_delay_ns.has_value()) << t.index;
   EXPECT_GT(c.run_delay_share(), kPreemptedWarnShare);
   testing::JsonReport r = testing::report_json(rec.dir, {});
   EXPECT_EQ(r.doc["breakdown"]["run_queue_wait_ns"].get<uint64_t>(), c.run_delay_ns);

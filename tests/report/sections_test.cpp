@@ -60,15 +60,19 @@ TEST(Sections, EveryVerdictHasItsWords) {
 }
 
 // One thread, one region 0..100: the implicit task creates task 5 at 10 and runs it 20..90 (70 ns
-// of the task's work, the implicit task's 10 + 10 + 10 around it). Idleness 0, overhead 0 or
-// nearly: verdict LL, and the text says so in words.
-TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
-  TraceBuilder t;
+// of the task's work, the implicit task's 10 + 10 + 10 around it); the thread exits at 110.
+void solo_task(TraceBuilder& t) {
   t.solo_begin();
   t.create(0, 10, 5, 2);
   t.schedule(0, 20, 2, Status::kSwitch, 5);
   t.schedule(0, 90, 5, Status::kComplete, 2);
   t.solo_end(100, 110);
+}
+
+// solo_task: idleness 0, overhead 0 or nearly: verdict LL, and the text says so in words.
+TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
+  TraceBuilder t;
+  solo_task(t);
   std::string dir = t.write();
 
   ReportOptions options;
@@ -84,6 +88,37 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
   EXPECT_EQ(j["overhead_ns"], 0) << j.dump(1);
   EXPECT_NE(text.find("Verdict LL"), std::string::npos) << text;
   EXPECT_NE(text.find(verdict_meaning(analysis::Verdict::kLL)), std::string::npos) << text;
+}
+
+// The kernel's totals of the threads' wait for a CPU (run_delay_ns in the metadata): in the JSON
+// always, in the text where the switch records did not measure it (none here), or measured less
+// than it by more than the warning's bars (2 ms and 5 %).
+TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
+  auto rendered = [](bool records) {
+    TraceBuilder t;
+    solo_task(t);
+    if (records) t.preempted(0, 30, 40);
+    t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", 3000000}}};
+    std::string dir = t.write();
+    ReportOptions options;
+    std::unique_ptr<Section> section = make_breakdown_section(options);
+    return render(*section, dir, options);
+  };
+  Rendered unmeasured = rendered(false);
+  ASSERT_TRUE(unmeasured.ok);
+  EXPECT_EQ(unmeasured.json["run_queue_wait_ns"], 3000000) << unmeasured.json.dump(1);
+  EXPECT_NE(unmeasured.text.find("The kernel's totals: the threads waited 3.000 ms for a CPU while "
+                                 "runnable.\n"),
+            std::string::npos)
+      << unmeasured.text;
+  Rendered measured = rendered(true);
+  ASSERT_TRUE(measured.ok);
+  EXPECT_TRUE(measured.json["preemption_measured"].get<bool>());
+  EXPECT_EQ(measured.json["preempted_ns"], 10);  // 3 ms - 10 ns outside: "3.000 ms" below
+  EXPECT_NE(measured.text.find("The kernel's totals: the threads waited 3.000 ms for a CPU while "
+                               "runnable, 3.000 ms of it\n  outside the switch records"),
+            std::string::npos)
+      << measured.text;
 }
 
 // A run that crashed (seen on BOTS nqueens `if_clause` under clang, where libomp aborts): in a team
