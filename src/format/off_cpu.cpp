@@ -83,6 +83,8 @@ OffCpu read_off_cpu(const Experiment& x) {
     // of a run of 30-50 ms may hold nothing: as unmeasured as a shorter run (any thread that ran
     // has switch records once they are open).
     if (o.source == "perf_switch" && p->records == 0 && p->lost == 0) o.source = "short_run";
+    // Profile mode measures no preemption (written as "thread_times" before 2026-11-28).
+    if (x.metadata.profile_mode()) o.source = "none";
   }
   for (const Metadata::Thread& t : x.metadata.threads) {
     o.involuntary_switches += t.involuntary_switches.value_or(0);

@@ -50,8 +50,8 @@ struct Experiment;
 struct OffCpu {
   // "perf_switch": context-switch records; "thread_times": only CPU times and switch counts at
   // thread end (perf_event_open refused); "short_run": the same, for a run that ended before
-  // the recorder opened the records (20 ms after its start) or before they held any; "" when
-  // the trace predates the measurement.
+  // the recorder opened the records (20 ms after its start) or before they held any; "none" in
+  // profile mode; "" when the trace predates the measurement.
   std::string source;
   std::string error;  // why perf_event_open was refused
   // Preempted intervals per thread index, sorted, disjoint, clipped to the run.

@@ -432,7 +432,10 @@ bool Session::write_metadata() {
   o.kv(key::kStartSource, process_start_source).end_object();
   o.key(key::kMachine).begin_object().kv_u64(key::kAffinityCpus, affinity_cpus);
   o.kv_u64(key::kOnlineCpus, online_cpus).end_object();
-  o.key(key::kPreemption).begin_object().kv(key::kSource, off_cpu_source());
+  // Profile mode opens no switch records and takes no thread's times: "none", not a refusal.
+  o.key(key::kPreemption)
+      .begin_object()
+      .kv(key::kSource, config.profile ? "none" : off_cpu_source());
   o.kv(key::kError, off_cpu_error()).kv_i64(key::kPerfEventParanoid, perf_event_paranoid());
   o.kv_u64(key::kRecords, off_cpu_records()).kv_u64(key::kLost, off_cpu_lost()).end_object();
 

@@ -137,7 +137,7 @@ void check_fresh_memory(const std::string& mode) {
   // task-clock runs while the task does: never more than its measured running time (+1 %),
   // and, on a machine nobody else used, within 15 % of it.
   std::string busy = contention_warning(rep.doc);
-  // Profile mode does not measure preemption and says so: then the machine's own figures decide.
+  // Preemption not measured (the kernel refused the records): the machine's own figures decide.
   if (busy.rfind("preempted time not measured", 0) == 0) busy.clear();
   if (busy.empty() && others > 0.05) {
     busy = "other processes took " + std::to_string(int(others * 100)) + " % of the machine";

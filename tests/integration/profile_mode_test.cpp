@@ -116,6 +116,12 @@ TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
   for (const auto& [k, v] : tb.doc["breakdown"].items()) {
     EXPECT_TRUE(pb.doc["breakdown"].contains(k)) << k;
   }
+  // Profile mode measures no preemption and its own line says so: no word of a refusal (every
+  // profile-mode report said "the kernel refused context-switch records" before).
+  for (const json& w : pb.doc["run"]["warnings"]) {
+    EXPECT_EQ(w.get<std::string>().find("refused"), std::string::npos) << w;
+  }
+  EXPECT_FALSE(pb.doc["breakdown"]["preemption_measured"].get<bool>());
   // The call-path profile: one create visit per task, one stub visit per fragment (the runs'
   // schedules differ: their fragments too), one task root visit per instance, in both modes.
   for (const JsonReport* r : {&t, &p}) {
