@@ -27,8 +27,8 @@ Contention read_contention(const format::Experiment& x) {
   c.records = off.records;
   c.lost = off.lost;
   c.error = off.error;
-  uint64_t run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
-  c.thread_ns = run_ns * c.threads;
+  c.run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
+  c.thread_ns = c.run_ns * c.threads;
   return c;
 }
 
@@ -89,14 +89,18 @@ std::string contention_warning(const Contention& c) {
                     "{}; the breakdown counts it apart",
                     at_least, double(c.preempted_ns) * 1e-9, who));
   }
-  // A run shorter than 20 ms has no switch records by design (RECORDER.md), and the kernel often
-  // places a new thread on its creator's CPU right then: only the kernel's totals see it. (Not
-  // for a longer run: its totals also hold every wake-up latency of the run, which a program that
-  // sleeps in its waits piles up on a quiet machine; the breakdown's text gives them.) A wait
+  // A run shorter than 20 ms has no switch records by design (RECORDER.md), and a run of less
+  // than kTotalsRunNs has them for its last part only (from 20 ms, after the kernel's grace
+  // period of up to 19 ms); the kernel often places a new thread on its creator's CPU right at
+  // the start: only the kernel's totals see it. (Not for a longer run: its totals also hold every
+  // wake-up latency of the run, which a program that sleeps in its waits piles up on a quiet
+  // machine; the breakdown's text gives them.) What the records saw is taken out, and a wait
   // under kRunDelayWarnNs is left unsaid, whatever its share.
-  if (c.short_run && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
-      c.run_delay_ns >= kRunDelayWarnNs) {
-    // In a short run the writer may have shared a CPU with the program whatever the CPUs: the
+  bool early = c.short_run || (c.measured && !records_warned && c.run_ns < kTotalsRunNs);
+  uint64_t unseen = c.run_delay_ns > c.preempted_ns ? c.run_delay_ns - c.preempted_ns : 0;
+  if (early && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
+      unseen >= kRunDelayWarnNs) {
+    // Early in a run the writer may have shared a CPU with the program whatever the CPUs: the
     // kernel often starts a thread on its creator's CPU and moves it only later.
     std::string who =
         2 * std::min(c.run_delay_ns, c.writer_cpu_ns) < c.run_delay_ns ? who_unknown(c)
@@ -104,11 +108,16 @@ std::string contention_warning(const Contention& c) {
                                          : writer_text(c,
                                                        "the kernel started it on the CPU of a "
                                                        "thread of the program");
+    std::string records = c.short_run ? ": a run this short has no switch records"
+                                      : fmt::format(
+                                            ", of which the switch records, from 20 ms "
+                                            "into the run, saw {:.3f} s",
+                                            double(c.preempted_ns) * 1e-9);
+    // No "; " inside: it separates the line's reasons.
     add(
         fmt::format("preempted: the threads waited for a CPU while runnable for {:.1f}% of their "
-                    "time ({:.3f} s; the kernel's totals, a run this short has no switch "
-                    "records): {}",
-                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, who));
+                    "time ({:.3f} s by the kernel's totals{}): {}",
+                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, records, who));
   }
   if (c.fallback) {
     std::string waited =

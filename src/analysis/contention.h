@@ -4,8 +4,9 @@
 // ("preempted": by other processes, by the program's own threads placed on one CPU, or by the
 // recorder's writer thread when the program's threads fill every CPU),
 // or no context-switch records to tell because the kernel refused them ("preempted time not
-// measured"). A run shorter than 20 ms has no records by design: it is warned about ("preempted")
-// only when the kernel's per-thread totals of waiting for a CPU pass the same 5 % and 2 ms.
+// measured"). A run shorter than 20 ms has no records by design, one shorter than 100 ms records
+// for its last part only: they are warned about ("preempted") when the kernel's per-thread
+// totals of waiting for a CPU pass the same 5 % and what the records did not see passes 2 ms.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ struct Contention {
   uint32_t cpus = 0;           // CPUs in the affinity mask, 0 when not recorded
   uint64_t preempted_ns = 0;   // summed over the threads
   uint64_t preempted_by_program_ns = 0;  // of it: another thread of the program had the CPU
+  uint64_t run_ns = 0;                   // the run's length
   uint64_t thread_ns = 0;      // threads × the run's length: what preempted_ns is a share of
   bool measured = false;       // context-switch records were available
   bool fallback = false;       // refused: only CPU times and switch counts at thread end
@@ -39,8 +41,10 @@ struct Contention {
 };
 
 constexpr double kPreemptedWarnShare = 0.05;
-// The least wait the kernel's totals alone warn about (contention_warning).
+// The least wait the kernel's totals alone warn about, and the longest run they warn about when
+// it has switch records (contention_warning).
 constexpr uint64_t kRunDelayWarnNs = 2000000;
+constexpr uint64_t kTotalsRunNs = 100000000;
 
 // What the kernel's running a program's threads on one CPU calls for; the warning and the
 // breakdown's text both give it.

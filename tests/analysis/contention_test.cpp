@@ -104,12 +104,12 @@ TEST(Contention, AShortRunIsUnmeasuredWithoutAWarning) {
   EXPECT_EQ(contention_warning(c), "");
 }
 
-// Two threads in one region of 10 ms (20 thread-ms) on `cpus` CPUs, the kernel's totals of
-// their waits for a CPU in the metadata, and the writer's CPU time.
+// Two threads in one region of 10 ms (20 thread-ms; or `end_ns`) on `cpus` CPUs, the kernel's
+// totals of their waits for a CPU in the metadata, and the writer's CPU time.
 Contention with_totals(TraceBuilder& t, uint32_t cpus, uint64_t wait0, uint64_t wait1,
-                       uint64_t writer_ns) {
+                       uint64_t writer_ns, uint64_t end_ns = 10000000) {
   team(t, 5);
-  team_end(t, 9999990, 10000000);
+  team_end(t, end_ns - 10, end_ns);
   t.writer().meta()["machine"] = {{"affinity_cpus", cpus}, {"online_cpus", cpus}};
   t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", wait0}},
                                   {{"index", 1}, {"run_delay_ns", wait1}}};
@@ -135,8 +135,8 @@ TEST(Contention, AShortRunThatWaitedForACpuIsWarnedAboutFromTheKernelsTotals) {
   EXPECT_TRUE(c.run_delay_known);
   EXPECT_EQ(c.run_delay_ns, 3000000u);
   const std::string head =
-      "preempted: the threads waited for a CPU while runnable for 15.0% of their time (0.003 s; "
-      "the kernel's totals, a run this short has no switch records): ";
+      "preempted: the threads waited for a CPU while runnable for 15.0% of their time (0.003 s by "
+      "the kernel's totals: a run this short has no switch records): ";
   // A writer with little CPU time: who is not known.
   EXPECT_EQ(contention_warning(c), head + kWhoUnknown);
   // A writer whose CPU time covers most of the wait, on a machine the two threads fill.
@@ -171,17 +171,29 @@ TEST(Contention, AOneThreadRunWaitedForAnotherProcess) {
   EXPECT_EQ(w.find("threads of the program"), std::string::npos) << w;
 }
 
-// A measured run is judged by its records alone: the kernel's totals of a whole run also hold
-// every wake-up latency (the breakdown's text gives them). But records that hold nothing (opened
-// 20 ms in, after the kernel's grace period, in a run of 30-50 ms) measured nothing: the run is
-// a short one.
-TEST(Contention, AMeasuredRunIsJudgedByItsRecordsUnlessTheyAreEmpty) {
-  TraceBuilder t;
-  t.preempted(0, 100, 140);  // 2 %, under the bar
-  t.writer().meta()["preemption"] = {{"source", "perf_switch"}, {"records", 2}, {"lost", 0}};
-  Contention c = with_totals(t, 4, 3000000, 0, 0);
+// A measured run of 100 ms or more is judged by its records alone: the kernel's totals of a
+// long run also hold every wake-up latency (the breakdown's text gives them). A shorter one has
+// records for its last part only (from 20 ms, after the kernel's grace period): its totals speak
+// for the rest. Records that hold nothing measured nothing: the run is a short one.
+TEST(Contention, AMeasuredRunIsJudgedByItsRecordsUnlessTheyMissedMostOfIt) {
+  auto measured = [](uint64_t wait0, uint64_t end_ns, uint64_t records) {
+    TraceBuilder t;
+    t.preempted(0, 100, 140);  // 40 ns
+    t.writer().meta()["preemption"] = {
+        {"source", "perf_switch"}, {"records", records}, {"lost", 0}};
+    return with_totals(t, 4, wait0, 0, 0, end_ns);
+  };
+  Contention c = measured(30000000, 200000000, 2);  // 30 of 400 thread-ms: 7.5 %
   EXPECT_TRUE(c.measured);
   EXPECT_EQ(contention_warning(c), "");
+  c = measured(3000000, 10000000, 2);  // 3 of 20 thread-ms: 15 %
+  EXPECT_TRUE(c.measured);
+  std::string w = contention_warning(c);
+  EXPECT_EQ(w.find("; "), std::string::npos) << w;  // one reason: no separator inside
+  EXPECT_NE(w.find("(0.003 s by the kernel's totals, of which the switch records, from 20 ms "
+                   "into the run, saw 0.000 s): "),
+            std::string::npos)
+      << w;
   TraceBuilder empty;
   empty.writer().meta()["preemption"] = {{"source", "perf_switch"}, {"records", 0}, {"lost", 0}};
   c = with_totals(empty, 4, 3000000, 0, 0);
