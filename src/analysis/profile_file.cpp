@@ -186,6 +186,11 @@ void read_threads(const json& threads, Checked& in, ProfileModeData& d) {
     if (th.contains("bad_counter_samples")) {
       p.bad_counter_samples += in.count(th, "bad_counter_samples", where);
     }
+    // The kernel's run-queue wait (recorders from 2026-11-28 on, where /proc has it).
+    if (th.contains("run_delay_ns")) {
+      b.run_delay_ns += in.count(th, "run_delay_ns", where);
+      b.run_delay_known = true;
+    }
     ThreadBreakdown tb;
     tb.thread = i;
     tb.initial = in.flag(th, "initial", where);

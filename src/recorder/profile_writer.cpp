@@ -8,6 +8,7 @@
 #include "format/json_out.h"
 #include "format/profile_file.h"
 #include "recorder/clock.h"
+#include "recorder/process_info.h"
 #include "recorder/profiler.h"
 
 namespace tasklens::recorder::prof {
@@ -37,6 +38,9 @@ void write_threads(format::JsonOut& o, uint32_t n) {
     o.kv_u64("serial", th->serial).kv_u64("thread_time", th->thread_time);
     o.kv_u64("max_active", th->max_active).kv_u64("unmatched_ends", th->unmatched_ends);
     o.kv_u64("bad_counter_samples", th->bad_counter_samples);
+    if (th->run_delay_taken || th->end_run_delay_taken) {
+      o.kv_u64("run_delay_ns", th->run_delay_taken ? th->run_delay_ns : th->end_run_delay_ns);
+    }
     o.end_object();
   }
   o.end_array();
@@ -50,7 +54,12 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
   Thread* self = current_thread_profile();
   uint32_t n = thread_count();
   for (uint32_t i = 0; i < n; ++i) {
-    if (Thread* th = thread_at(i)) close_thread(th, now, th == self);
+    Thread* th = thread_at(i);
+    // The threads still running (libomp ends its workers after the tool): their run-queue wait
+    // so far, read by their id.
+    if (th && !th->ended)
+      th->end_run_delay_taken = thread_run_delay(th->os_tid, &th->end_run_delay_ns);
+    if (th) close_thread(th, now, th == self);
   }
   NodeTable nodes;
   ConstructTable constructs;

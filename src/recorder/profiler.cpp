@@ -4,6 +4,7 @@
 #include "recorder/profiler.h"
 
 #include <omp-tools.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstddef>
@@ -13,6 +14,7 @@
 
 #include "format/profile_file.h"
 #include "recorder/clock.h"
+#include "recorder/process_info.h"
 #include "recorder/profile_breakdown.h"
 #include "recorder/profile_frames.h"
 #include "recorder/runtime_call_site.h"
@@ -337,6 +339,7 @@ Thread* new_thread_profile() {
   new (th) Thread{};
   th->index = index;
   th->owner = uint16_t(index + 1);
+  th->os_tid = int(gettid());
   th->begin = th->state_since = now_ticks();
   th->counters = open_thread_counters();
   th->counting = th->counters.open() || g_node_counters != 0;
@@ -374,6 +377,7 @@ void on_thread_end(Thread* th, uint64_t now) {
   on_other(th, now);
   close_interval(th, now, th->state);
   th->end = now;
+  th->run_delay_taken = thread_run_delay(0, &th->run_delay_ns);
   th->ended = true;
 }
 

@@ -92,6 +92,21 @@ TEST(ProfileFile, SoundFileIsRead) {
   EXPECT_EQ(t.counters[0].second.sum, 9000u);
   EXPECT_EQ(p.total_time_ns, 2000u);
   EXPECT_EQ(d->breakdown.total.work_ns, 1200u);
+  EXPECT_FALSE(d->breakdown.run_delay_known);  // files before 2026-11-28 have none
+}
+
+// The kernel's run-queue wait per thread (run_delay_ns), where the recorder could read it: summed
+// into the breakdown, known when any thread has it.
+TEST(ProfileFile, TheThreadsWaitForACpuIsSummed) {
+  json j = sound_profile();
+  j["threads"][0]["run_delay_ns"] = 1500;
+  j["threads"][1]["run_delay_ns"] = 2500;
+  std::string path;
+  format::Experiment x = experiment_with(j.dump(), &path);
+  auto d = analysis::read_profile_mode(x);
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_TRUE(d->breakdown.run_delay_known);
+  EXPECT_EQ(d->breakdown.run_delay_ns, 4000u);
 }
 
 struct Damage {
@@ -101,6 +116,8 @@ struct Damage {
 };
 
 const Damage kDamage[] = {
+    {"NegativeRunDelay", [](json& j) { j["threads"][0]["run_delay_ns"] = -1; },
+     "threads[0].run_delay_ns: -1, not a count"},
     {"NegativeCount", [](json& j) { j["nodes"][0]["threads"][0][1] = -2; },
      "nodes[0].threads[0][1]: -2, not a count"},
     {"FractionalCount", [](json& j) { j["constructs"][0]["created"] = 2.5; },
@@ -115,8 +132,7 @@ const Damage kDamage[] = {
      "nodes[3].threads[0][0]: 7, above 1"},
     {"FlagOfAnotherType", [](json& j) { j["threads"][0]["initial"] = "yes"; },
      "threads[0].initial: \"yes\", not true or false"},
-    {"NodeThatIsNotAnObject", [](json& j) { j["nodes"][1] = 7; },
-     "nodes[1]: 7, not an object"},
+    {"NodeThatIsNotAnObject", [](json& j) { j["nodes"][1] = 7; }, "nodes[1]: 7, not an object"},
     {"KindOfAnotherType", [](json& j) { j["nodes"][0]["kind"] = 3; },
      "nodes[0].kind: 3, not a string"},
     {"UnknownKind", [](json& j) { j["nodes"][0]["kind"] = "loop"; },
@@ -127,7 +143,10 @@ const Damage kDamage[] = {
      "nodes[1].key: a key an earlier node has"},
     {"ParentCycle", [](json& j) { j["nodes"][2]["parent"] = "0x4"; },
      "nodes[2].parent: the node's ancestors form a cycle"},
-    {"ShortStat", [](json& j) { j["constructs"][0]["time"] = {1, 2}; },
+    {"ShortStat",
+     [](json& j) {
+       j["constructs"][0]["time"] = {1, 2};
+     },
      "constructs[0].time: 2 numbers, not 4 (count, sum, min, max)"},
     {"CountersOfAnotherNumber", [](json& j) { j["constructs"][0]["counters"] = json::array(); },
      "constructs[0].counters: 0 counters, not the 1 the file names"},
@@ -136,7 +155,11 @@ const Damage kDamage[] = {
     {"MissingConstructs", [](json& j) { j.erase("constructs"); }, "constructs: missing"},
     {"NewerVersion", [](json& j) { j["profile_version"] = 2; },
      "profile_version: 2, a version this tasklens does not read (1)"},
-    {"NotAnObject", [](json& j) { j = json::array({1, 2}); }, "corrupt (not a JSON object)"},
+    {"NotAnObject",
+     [](json& j) {
+       j = json::array({1, 2});
+     },
+     "corrupt (not a JSON object)"},
 };
 
 void PrintTo(const Damage& d, std::ostream* os) { *os << d.name; }

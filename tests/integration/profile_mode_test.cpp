@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "format/experiment.h"
 #include "support/recording.h"
 #include "support/test_paths.h"
 
@@ -122,6 +123,14 @@ TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
     EXPECT_EQ(w.get<std::string>().find("refused"), std::string::npos) << w;
   }
   EXPECT_FALSE(pb.doc["breakdown"]["preemption_measured"].get<bool>());
+  // But the kernel's totals of the threads' wait for a CPU, as the trace has them (where /proc
+  // has them: the trace's metadata says).
+  auto traced_x = format::open_experiment(traced.dir);
+  ASSERT_TRUE(bool(traced_x));
+  if (!traced_x->metadata.threads.empty() && traced_x->metadata.threads[0].run_delay_ns) {
+    EXPECT_TRUE(pb.doc["breakdown"]["run_queue_wait_ns"].is_number()) << pb.doc["breakdown"];
+    EXPECT_TRUE(tb.doc["breakdown"]["run_queue_wait_ns"].is_number()) << tb.doc["breakdown"];
+  }
   // The call-path profile: one create visit per task, one stub visit per fragment (the runs'
   // schedules differ: their fragments too), one task root visit per instance, in both modes.
   for (const JsonReport* r : {&t, &p}) {
