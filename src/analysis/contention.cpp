@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "analysis/profile_file.h"
 #include "format/off_cpu.h"
 
 namespace tasklens::analysis {
@@ -28,6 +29,17 @@ Contention read_contention(const format::Experiment& x) {
   c.lost = off.lost;
   c.error = off.error;
   c.run_ns = std::max(x.clock.exit_ns, x.clock.recorder_start_ns);
+  // Profile mode has no streams and no switch records: its threads and the kernel's totals are
+  // in profile.json.
+  if (x.metadata.profile_mode()) {
+    c.profile_mode = true;
+    if (auto d = read_profile_mode(x)) {
+      c.threads = d->threads;
+      c.run_delay_known = d->breakdown.run_delay_known;
+      c.run_delay_ns = d->breakdown.run_delay_ns;
+      c.run_ns = std::max(c.run_ns, d->run_ns);
+    }
+  }
   c.thread_ns = c.run_ns * c.threads;
   return c;
 }
@@ -89,14 +101,15 @@ std::string contention_warning(const Contention& c) {
                     "{}; the breakdown counts it apart",
                     at_least, double(c.preempted_ns) * 1e-9, who));
   }
-  // A run shorter than 20 ms has no switch records by design (RECORDER.md), and a run of less
-  // than kTotalsRunNs has them for its last part only (from 20 ms, after the kernel's grace
-  // period of up to 19 ms); the kernel often places a new thread on its creator's CPU right at
-  // the start: only the kernel's totals see it. (Not for a longer run: its totals also hold every
-  // wake-up latency of the run, which a program that sleeps in its waits piles up on a quiet
-  // machine; the breakdown's text gives them.) What the records saw is taken out, and a wait
+  // A run shorter than 20 ms has no switch records by design (RECORDER.md), nor has profile mode,
+  // and a run of less than kTotalsRunNs has them for its last part only (from 20 ms, after the
+  // kernel's grace period of up to 19 ms); the kernel often places a new thread on its creator's
+  // CPU right at the start: only the kernel's totals see it. (Not for a longer run: its totals also
+  // hold every wake-up latency of the run, which a program that sleeps in its waits piles up on a
+  // quiet machine; the breakdown's text gives them.) What the records saw is taken out, and a wait
   // under kRunDelayWarnNs is left unsaid, whatever its share.
-  bool early = c.short_run || (c.measured && !records_warned && c.run_ns < kTotalsRunNs);
+  bool early =
+      c.short_run || (!records_warned && (c.measured || c.profile_mode) && c.run_ns < kTotalsRunNs);
   uint64_t unseen = c.run_delay_ns > c.preempted_ns ? c.run_delay_ns - c.preempted_ns : 0;
   if (early && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
       unseen >= kRunDelayWarnNs) {
@@ -108,11 +121,12 @@ std::string contention_warning(const Contention& c) {
                                          : writer_text(c,
                                                        "the kernel started it on the CPU of a "
                                                        "thread of the program");
-    std::string records = c.short_run ? ": a run this short has no switch records"
-                                      : fmt::format(
-                                            ", of which the switch records, from 20 ms "
-                                            "into the run, saw {:.3f} s",
-                                            double(c.preempted_ns) * 1e-9);
+    std::string records = c.profile_mode ? ": profile mode has no switch records"
+                          : c.short_run  ? ": a run this short has no switch records"
+                                         : fmt::format(
+                                               ", of which the switch records, from 20 ms "
+                                                "into the run, saw {:.3f} s",
+                                               double(c.preempted_ns) * 1e-9);
     // No "; " inside: it separates the line's reasons.
     add(
         fmt::format("preempted: the threads waited for a CPU while runnable for {:.1f}% of their "

@@ -26,6 +26,7 @@ struct Contention {
   bool measured = false;       // context-switch records were available
   bool fallback = false;       // refused: only CPU times and switch counts at thread end
   bool short_run = false;      // the same figures: the run ended before the records opened
+  bool profile_mode = false;   // no records at all; threads and totals from profile.json
   uint64_t involuntary_switches = 0;  // the fallback's count
   // The kernel's totals of the threads' wait for a CPU while runnable (every source, the whole
   // run, not placed in time); known when some thread reported it.

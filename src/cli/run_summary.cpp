@@ -51,6 +51,12 @@ RunCounts count_experiment(const format::Experiment& x) {
   return c;
 }
 
+// The machine's contention (analysis/contention.h), one line, when there was any.
+void print_contention(FILE* out, const format::Experiment& x) {
+  std::string contention = analysis::contention_warning(analysis::read_contention(x));
+  if (!contention.empty()) fmt::print(out, "  warning: {}\n", contention);
+}
+
 // One line per process recorded below the top one: its pid, parent, program and events.
 void print_descendants(FILE* out, const std::vector<std::string>& descendants) {
   if (descendants.empty()) return;
@@ -98,6 +104,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
     } else {
       fmt::print(out, "  profile            {:.1f} kB\n", double(bytes) / 1000.0);
     }
+    print_contention(out, *x);
     fmt::print(out, "  next: tasklens report {} --profile\n", dir);
     return;
   }
@@ -130,8 +137,7 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
   }
   for (const std::string& w : x->warnings) fmt::print(out, "  note: {}\n", w);
   print_descendants(out, descendants);
-  std::string contention = analysis::contention_warning(analysis::read_contention(*x));
-  if (!contention.empty()) fmt::print(out, "  warning: {}\n", contention);
+  print_contention(out, *x);
   fmt::print(out, "  next: tasklens report {}\n", dir);
 }
 

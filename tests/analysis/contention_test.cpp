@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "analysis/two_thread_team.h"
 #include "format/experiment.h"
 #include "format/off_cpu.h"
+#include "support/experiment_writer.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::analysis {
@@ -243,6 +247,57 @@ TEST(Contention, TheFallbackGivesTheKernelsTotals) {
   EXPECT_NE(w.find("and waited 0.003 s for a CPU while runnable (15.0% of their time)"),
             std::string::npos)
       << w;
+}
+
+// Profile mode: no streams, no switch records; its threads and the kernel's totals come from
+// profile.json. Two threads of a 10 ms run waited 3 ms (15 %): warned about, who not known (no
+// writer in profile mode). Three threads on two CPUs: oversubscribed, as in a trace.
+Contention profile_mode_contention(uint32_t threads, uint64_t wait, uint32_t cpus) {
+  testing::ExperimentWriter w;
+  w.metadata().mode = "profile";
+  w.meta()["machine"] = {{"affinity_cpus", cpus}, {"online_cpus", cpus}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (uint32_t i = 0; i < threads; ++i) {
+    rows.push_back({{"index", i},
+                    {"initial", i == 0},
+                    {"begin", 0},
+                    {"end", 10000000},
+                    {"work", 10000000},
+                    {"overhead", 0},
+                    {"idle", 0},
+                    {"serial", 0},
+                    {"thread_time", 10000000},
+                    {"max_active", 0},
+                    {"unmatched_ends", 0},
+                    {"run_delay_ns", i == 0 ? wait : 0}});
+  }
+  std::string dir = testing::scratch_dir() + "/profile-contention";
+  EXPECT_TRUE(bool(w.write(dir)));
+  std::ofstream(dir + "/profile.json") << nlohmann::json{
+      {"profile_version", 1},
+      {"threads", rows},
+      {"nodes", nlohmann::json::array()},
+      {"constructs", nlohmann::json::array()},
+      {"counters", nlohmann::json::array()},
+      {"overflow", false}}.dump();
+  auto x = format::open_experiment(dir);
+  EXPECT_TRUE(bool(x)) << (x ? "" : x.error().message);
+  return x ? read_contention(*x) : Contention{};
+}
+
+TEST(Contention, AProfileModeRunIsWarnedAboutFromTheKernelsTotals) {
+  Contention c = profile_mode_contention(2, 3000000, 2);
+  EXPECT_TRUE(c.profile_mode);
+  EXPECT_EQ(c.threads, 2u);
+  EXPECT_EQ(c.run_delay_ns, 3000000u);
+  EXPECT_EQ(contention_warning(c),
+            std::string("preempted: the threads waited for a CPU while runnable for 15.0% of "
+                        "their time (0.003 s by the kernel's totals: profile mode has no switch "
+                        "records): ") +
+                kWhoUnknown);
+  EXPECT_EQ(contention_warning(profile_mode_contention(2, 100000, 2)), "");  // under the bars
+  EXPECT_EQ(contention_warning(profile_mode_contention(3, 0, 2)),
+            "oversubscribed: 3 OpenMP threads on 2 CPUs (the affinity mask)");
 }
 
 TEST(Contention, BothReasonsShareOneLine) {
