@@ -86,7 +86,7 @@ void sample_thread_times(ThreadBuffer* tb) {
   };
   tb->cpu_ns = ns(u.ru_utime) + ns(u.ru_stime);
   tb->involuntary_switches = uint64_t(u.ru_nivcsw);
-  tb->run_delay_taken = thread_run_delay(0, &tb->run_delay_ns);
+  tb->run_delay.own = thread_run_delay(0);
   // Published to the writer thread, which writes them into the metadata once this is set.
   __atomic_store_n(&tb->times_taken, true, __ATOMIC_RELEASE);
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -81,31 +82,20 @@ uint32_t online_cpus() {
   return n > 0 ? uint32_t(n) : 0;
 }
 
-bool thread_run_delay(int tid, uint64_t* ns) {
+std::optional<uint64_t> thread_run_delay(int tid) {
   char path[64] = "/proc/thread-self/schedstat";
-  if (tid) {
-    // "/proc/self/task/<tid>/schedstat", without snprintf (no locale on this path).
-    char digits[16];
-    int n = 0;
-    for (unsigned v = unsigned(tid); v && n < 15; v /= 10) digits[n++] = char('0' + v % 10);
-    char* p = path;
-    for (const char* s = "/proc/self/task/"; *s;) *p++ = *s++;
-    while (n) *p++ = digits[--n];
-    for (const char* s = "/schedstat"; *s;) *p++ = *s++;
-    *p = 0;
-  }
+  if (tid) std::snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
   char buf[96];
-  if (!read_small(path, buf, sizeof buf)) return false;
+  if (!read_small(path, buf, sizeof buf)) return std::nullopt;
   // "on-CPU-ns run-queue-ns timeslices": where the kernel keeps no totals it reads "0 0 0" (before
   // 5.14 without delay accounting or CONFIG_SCHEDSTATS), which is not a wait of 0; a thread that
   // ran has a timeslice (its time on a CPU may still read 0: the current slice is not counted yet).
   char* end = nullptr;
   std::strtoull(buf, &end, 10);
-  if (!end || *end != ' ') return false;
+  if (!end || *end != ' ') return std::nullopt;
   uint64_t waited = std::strtoull(end + 1, &end, 10);
-  if (!end || *end != ' ' || std::strtoull(end + 1, nullptr, 10) == 0) return false;
-  *ns = waited;
-  return true;
+  if (!end || *end != ' ' || std::strtoull(end + 1, nullptr, 10) == 0) return std::nullopt;
+  return waited;
 }
 
 int perf_event_paranoid() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace tasklens::recorder {
 
@@ -24,8 +25,15 @@ int perf_event_paranoid();
 
 // The time thread `tid` of this process (0: the calling thread) has waited on a run queue while
 // runnable, from the kernel's scheduler totals (/proc/.../schedstat, second field): preemption
-// and wake-up latency, with no perf event. False when unreadable (no CONFIG_SCHED_INFO, no totals
-// kept, or the thread has ended).
-bool thread_run_delay(int tid, uint64_t* ns);
+// and wake-up latency, with no perf event. Nothing when unreadable (no CONFIG_SCHED_INFO, no
+// totals kept, or the thread has ended).
+std::optional<uint64_t> thread_run_delay(int tid);
+
+// A thread's run-queue wait as the recorder takes it: by the thread itself at its end (`own`),
+// or, for a thread still running when the run ends, by the thread that ends it (`at_end`). Each
+// slot has one writer; the metadata takes `own` once the thread says it is written.
+struct RunDelay {
+  std::optional<uint64_t> own, at_end;
+};
 
 }  // namespace tasklens::recorder

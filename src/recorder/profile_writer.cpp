@@ -38,8 +38,9 @@ void write_threads(format::JsonOut& o, uint32_t n) {
     o.kv_u64("serial", th->serial).kv_u64("thread_time", th->thread_time);
     o.kv_u64("max_active", th->max_active).kv_u64("unmatched_ends", th->unmatched_ends);
     o.kv_u64("bad_counter_samples", th->bad_counter_samples);
-    if (th->run_delay_taken || th->end_run_delay_taken) {
-      o.kv_u64("run_delay_ns", th->run_delay_taken ? th->run_delay_ns : th->end_run_delay_ns);
+    // Every thread has ended here (finish_and_write): its own figure, or the one taken for it.
+    if (auto d = th->run_delay.own ? th->run_delay.own : th->run_delay.at_end) {
+      o.kv_u64("run_delay_ns", *d);
     }
     o.end_object();
   }
@@ -57,8 +58,7 @@ bool finish_and_write(int dirfd, const char* const* counter_names, int counters)
     Thread* th = thread_at(i);
     // The threads still running (libomp ends its workers after the tool): their run-queue wait
     // so far, read by their id.
-    if (th && !th->ended)
-      th->end_run_delay_taken = thread_run_delay(th->os_tid, &th->end_run_delay_ns);
+    if (th && !th->ended) th->run_delay.at_end = thread_run_delay(th->os_tid);
     if (th) close_thread(th, now, th == self);
   }
   NodeTable nodes;

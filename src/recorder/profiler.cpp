@@ -377,7 +377,7 @@ void on_thread_end(Thread* th, uint64_t now) {
   on_other(th, now);
   close_interval(th, now, th->state);
   th->end = now;
-  th->run_delay_taken = thread_run_delay(0, &th->run_delay_ns);
+  th->run_delay.own = thread_run_delay(0);
   th->ended = true;
 }
 

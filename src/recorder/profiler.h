@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "recorder/process_info.h"
 #include "recorder/profile_tables.h"
 #include "recorder/task_counters.h"
 
@@ -112,10 +113,9 @@ struct Thread {
   uint64_t unmatched_ends = 0;
   uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
   // The kernel's run-queue wait of the thread (process_info.h): taken at its end by the thread,
-  // or (end_*) by finish_and_write for a thread still running then.
+  // or by finish_and_write for a thread still running then.
   int os_tid = 0;
-  bool run_delay_taken = false, end_run_delay_taken = false;
-  uint64_t run_delay_ns = 0, end_run_delay_ns = 0;
+  RunDelay run_delay;
   uint64_t frag_delta[kMaxCounters] = {};  // the counters' deltas of the fragment that ended last
   // The breakdown, online (approximate: see docs/PROFILE-MODE.md).
   bool initial = false, ended = false;

@@ -279,7 +279,7 @@ void Session::finish() {
        ++i) {
     ThreadBuffer* tb = threads[i].load(std::memory_order_acquire);
     if (tb && !__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {
-      tb->end_run_delay_taken = thread_run_delay(tb->os_tid, &tb->end_run_delay_ns);
+      tb->run_delay.at_end = thread_run_delay(tb->os_tid);
     }
   }
   if (config.profile &&
@@ -482,10 +482,11 @@ bool Session::write_metadata() {
     o.kv_u64(key::kLost, thread_lost);
     if (__atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)) {  // set by the thread at its end
       o.kv_u64(key::kCpuNs, tb->cpu_ns).kv_u64(key::kInvoluntarySwitches, tb->involuntary_switches);
-      if (tb->run_delay_taken) o.kv_u64(key::kRunDelayNs, tb->run_delay_ns);
-    } else if (tb->end_run_delay_taken) {
-      o.kv_u64(key::kRunDelayNs, tb->end_run_delay_ns);
     }
+    const std::optional<uint64_t>& run_delay = __atomic_load_n(&tb->times_taken, __ATOMIC_ACQUIRE)
+                                                   ? tb->run_delay.own
+                                                   : tb->run_delay.at_end;
+    if (run_delay) o.kv_u64(key::kRunDelayNs, *run_delay);
     o.end_object();
   }
   o.end_array();

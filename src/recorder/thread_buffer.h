@@ -10,6 +10,7 @@
 #include "recorder/chunk_pool.h"
 #include "recorder/clock.h"
 #include "recorder/config.h"
+#include "recorder/process_info.h"
 #include "recorder/task_counters.h"
 
 namespace tasklens::recorder {
@@ -43,12 +44,9 @@ struct ThreadBuffer {
   uint64_t cpu_ns = 0;
   uint64_t involuntary_switches = 0;
   // The kernel's run-queue wait of the thread (process_info.h): at its end, or at the run's end
-  // for a thread still running then (not in a run ended by a signal: the handler reads no file).
-  // The shortest run has it too.
-  bool run_delay_taken = false;
-  uint64_t run_delay_ns = 0;
-  bool end_run_delay_taken = false;  // by the run's end (Session::finish), for the metadata
-  uint64_t end_run_delay_ns = 0;
+  // (Session::finish) for a thread still running then (not in a run ended by a signal: the
+  // handler reads no file). The shortest run has it too.
+  RunDelay run_delay;
   // Counters per task in a trace (`--counters`, task_counters.h): this thread's counters, opened
   // at its first task switch. Only the counting callback reads them.
   bool counters_opened = false;

@@ -1,17 +1,19 @@
 // Serial time and the machine's contention end to end (docs/BREAKDOWN.md): a program of our own
 // that spins before, in and after one parallel region, recorded by `tasklens run`, replayed
 // through the breakdown, and reported with its warning line.
+#include "analysis/contention.h"
+
 #include <gtest/gtest.h>
 #include <sched.h>
 
 #include <atomic>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "analysis/breakdown.h"
-#include "analysis/contention.h"
 #include "format/experiment.h"
 #include "support/machine_contention.h"
 #include "support/recording.h"
@@ -132,10 +134,19 @@ class CpuHogs {
   std::vector<std::thread> hogs_;
 };
 
-// serial_spin 0 REGION_MS 0 recorded on two threads beside CpuHogs.
-testing::Recording record_beside_hogs(const std::string& region_ms) {
-  CpuHogs hogs;
-  return testing::record_run({spin_program(), "0", region_ms, "0"}, 2);
+// serial_spin 0 REGION_MS 0 recorded on two threads beside CpuHogs, and opened; nothing (the
+// failure said) when the run or the experiment failed.
+std::optional<format::Experiment> record_beside_hogs(const std::string& region_ms) {
+  testing::Recording rec;
+  {
+    CpuHogs hogs;
+    rec = testing::record_run({spin_program(), "0", region_ms, "0"}, 2);
+  }
+  EXPECT_EQ(rec.run.status, 0) << rec.run.err;
+  auto x = format::open_experiment(rec.dir);
+  EXPECT_TRUE(bool(x)) << (x ? "" : x.error().message);
+  if (rec.run.status != 0 || !x) return std::nullopt;
+  return std::move(*x);
 }
 
 // More threads than CPUs in the affinity mask: `run` and `report` say "oversubscribed", once.
@@ -167,19 +178,17 @@ TEST(BreakdownIntegration, MoreThreadsThanCpusIsOversubscribed) {
 // A CPU hog on every CPU beside a program of two threads: the threads are preempted, the
 // breakdown counts it apart and the warning says so.
 TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
-  testing::Recording rec = record_beside_hogs("400");
-  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
-  auto x = format::open_experiment(rec.dir);
-  ASSERT_TRUE(bool(x));
+  std::optional<format::Experiment> x = record_beside_hogs("400");
+  ASSERT_TRUE(x);
   Contention c = read_contention(*x);
   if (!c.measured) {
     GTEST_SKIP() << "the kernel refuses context-switch records here: " << c.error;
   }
   EXPECT_GT(c.preempted_share(), kPreemptedWarnShare);
-  Breakdown b = breakdown_of(rec.dir);
+  Breakdown b = breakdown_of(x->dir);
   EXPECT_GT(b.total.preempted_ns, 0u);
   for (const auto& t : b.threads) EXPECT_EQ(t.time.total_ns(), t.end_ns - t.begin_ns);
-  testing::JsonReport r = testing::report_json(rec.dir, {});
+  testing::JsonReport r = testing::report_json(x->dir, {});
   EXPECT_TRUE(has_warning(r.doc, "preempted")) << r.doc["run"].dump();
   EXPECT_GT(r.doc["breakdown"]["preempted_ns"].get<uint64_t>(), 0u);
 }
@@ -188,16 +197,14 @@ TEST(BreakdownIntegration, CpuHogBesideTheProgramIsPreempted) {
 // design: the kernel's per-thread totals (schedstat, in the metadata) still show the wait and
 // warn. (Slowed by the hogs, the run may pass 20 ms: the records warn then, the totals are there.)
 TEST(BreakdownIntegration, AShortRunBesideCpuHogsIsWarnedAboutFromTheKernelsTotals) {
-  testing::Recording rec = record_beside_hogs("3");
-  ASSERT_EQ(rec.run.status, 0) << rec.run.err;
-  auto x = format::open_experiment(rec.dir);
-  ASSERT_TRUE(bool(x));
+  std::optional<format::Experiment> x = record_beside_hogs("3");
+  ASSERT_TRUE(x);
   Contention c = read_contention(*x);
   if (c.fallback) GTEST_SKIP() << "the kernel refuses context-switch records here: " << c.error;
   if (!c.run_delay_known) GTEST_SKIP() << "no scheduler totals in /proc here (CONFIG_SCHED_INFO)";
   for (const auto& t : x->metadata.threads) EXPECT_TRUE(t.run_delay_ns.has_value()) << t.index;
   EXPECT_GT(c.run_delay_share(), kPreemptedWarnShare);
-  testing::JsonReport r = testing::report_json(rec.dir, {});
+  testing::JsonReport r = testing::report_json(x->dir, {});
   EXPECT_EQ(r.doc["breakdown"]["run_queue_wait_ns"].get<uint64_t>(), c.run_delay_ns);
   // A run under 100 ms is warned about, from its records or from the kernel's totals.
   ASSERT_LT(c.run_ns, kTotalsRunNs) << "a 3 ms program";
