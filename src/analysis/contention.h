@@ -5,8 +5,9 @@
 // recorder's writer thread when the program's threads fill every CPU),
 // or no context-switch records to tell because the kernel refused them ("preempted time not
 // measured"). A run shorter than 20 ms has no records by design, one shorter than 100 ms records
-// for its last part only: they are warned about ("preempted") when the kernel's per-thread
-// totals of waiting for a CPU pass the same 5 % and what the records did not see passes 2 ms.
+// for its last part only, and profile mode none: they are warned about ("preempted") when the
+// kernel's per-thread totals of waiting for a CPU pass the same 5 % and what the records did not
+// see passes 2 ms.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +44,7 @@ struct Contention {
 
 constexpr double kPreemptedWarnShare = 0.05;
 // The least wait the kernel's totals alone warn about, and the longest run they warn about when
-// it has switch records (contention_warning).
+// it has switch records (contention_warning; profile mode has none: any length).
 constexpr uint64_t kRunDelayWarnNs = 2000000;
 constexpr uint64_t kTotalsRunNs = 100000000;
 

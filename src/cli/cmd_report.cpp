@@ -97,12 +97,14 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
   for (const std::string& a : x.metadata.program.args) {
     args += (args.empty() ? "" : " ") + a;
   }
-  std::string out =
-      fmt::format("tasklens report: {}  ({}, {}, {}, {} run; tasklens check: {})\n",
-                  args.empty() ? x.program_name() : args, format::plural(stats.threads, "thread"),
-                  report::duration(stats.end_ns),
-                  format::plural(stats.events, "event", "", report::count(stats.events)), x.status,
-                  check_text(check));
+  // A profile-mode run has no events and no trace for `check` to read.
+  bool profile = x.metadata.profile_mode();
+  std::string out = fmt::format(
+      "tasklens report: {}  ({}, {}, {}, {} run{})\n", args.empty() ? x.program_name() : args,
+      format::plural(stats.threads, "thread"), report::duration(stats.end_ns),
+      profile ? std::string("profile mode")
+              : format::plural(stats.events, "event", "", report::count(stats.events)),
+      x.status, profile ? "" : "; tasklens check: " + check_text(check));
   if (!check.soundness.sound) {
     out += "  warning: the trace is not sound (" + check.soundness.reason +
            "; see tasklens check): the verdict and every figure below are drawn from it\n";

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/breakdown.h"
 #include "analysis/contention.h"
 #include "format/plural.h"
@@ -100,11 +102,27 @@ class BreakdownSection : public Section {
     const Breakdown& b = result();
     out += fmt::format("Verdict {}: {}.\n", analysis::verdict_code(b.verdict),
                        verdict_meaning(b.verdict));
-    out += fmt::format("  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
-                       "and idleness (high: "
-                       ">= {:.0f}%): {}\n\n",
-                       100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
-                       verdict_advice(b.verdict));
+    out += fmt::format(
+        "  Idleness is {:.1f}% and overhead {:.1f}% of the threads' work, overhead "
+        "and idleness (high: "
+        ">= {:.0f}%): {}\n",
+        100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
+        verdict_advice(b.verdict));
+    // The kernel's totals of the wait for a CPU that no switch record placed (all of it in
+    // profile mode, or where the records were refused; a measured run's first 20 ms) sit in the
+    // columns the verdict is drawn from.
+    uint64_t outside =
+        b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
+    uint64_t unplaced = b.preemption_measured ? outside : b.run_delay_ns;
+    if (b.run_delay_known && unplaced >= analysis::kRunDelayWarnNs &&
+        double(unplaced) > analysis::kPreemptedWarnShare * double(b.total.total_ns())) {
+      out += fmt::format(
+          "  Caution: the threads waited {} of their {} for a CPU while runnable (the kernel's "
+          "totals),\n  counted in these shares: a busy machine, not the program, may explain "
+          "them.\n",
+          duration(unplaced), duration(b.total.total_ns()));
+    }
+    out += "\n";
     out +=
         "Time breakdown (POT: work = running a task body; overhead = not, while a task is "
         "ready;\nidleness = not, with no task ready; serial = the initial thread outside "
@@ -113,10 +131,8 @@ class BreakdownSection : public Section {
     out += counted_line(b);
     // The kernel's totals hold what the switch records miss (RECORDER.md); in a measured run it
     // is said when it passes the warning's bars (analysis/contention.h).
-    uint64_t outside =
-        b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
     if (!b.preemption_measured) {
-      out += "  Preemption was not measured in this trace: it is counted in the other columns.\n";
+      out += "  Preemption was not measured in this run: it is counted in the other columns.\n";
       if (b.run_delay_known) {
         out += fmt::format(
             "  The kernel's totals: the threads waited {} for a CPU while "
@@ -152,13 +168,17 @@ class BreakdownSection : public Section {
                                  duration(b.total.total_ns())),
                      b.total);
     for (const auto& t : b.threads) out += split_row(fmt::format("thread {}", t.thread), t.time);
-    out += "\nBy parallel region (accumulated over threads)\n";
+    // Profile mode has neither (its note says so): no empty headings.
+    bool any_region = std::any_of(b.regions.begin(), b.regions.end(),
+                                  [](const auto& r) { return r.time.total_ns() != 0; });
+    if (any_region) out += "\nBy parallel region (accumulated over threads)\n";
     for (const auto& r : b.regions) {
       if (r.time.total_ns() == 0) continue;
       std::string label = region_label(r.codeptr, ctx.symbols);
       if (r.codeptr) label += fmt::format(" x{}", r.instances);
       out += split_row(label, r.time);
     }
+    if (b.series.empty()) return;
     out += fmt::format("\nOver time ({} slices of {} each; bar height = share of the threads' time)\n",
                        b.series.size(), duration(b.series.empty() ? 0 : b.series[0].end_ns -
                                                                           b.series[0].begin_ns));

@@ -252,7 +252,8 @@ TEST(Contention, TheFallbackGivesTheKernelsTotals) {
 // Profile mode: no streams, no switch records; its threads and the kernel's totals come from
 // profile.json. Two threads of a 10 ms run waited 3 ms (15 %): warned about, who not known (no
 // writer in profile mode). Three threads on two CPUs: oversubscribed, as in a trace.
-Contention profile_mode_contention(uint32_t threads, uint64_t wait, uint32_t cpus) {
+Contention profile_mode_contention(uint32_t threads, uint64_t wait, uint32_t cpus,
+                                   uint64_t run_ns = 10000000) {
   testing::ExperimentWriter w;
   w.metadata().mode = "profile";
   w.meta()["machine"] = {{"affinity_cpus", cpus}, {"online_cpus", cpus}};
@@ -261,12 +262,12 @@ Contention profile_mode_contention(uint32_t threads, uint64_t wait, uint32_t cpu
     rows.push_back({{"index", i},
                     {"initial", i == 0},
                     {"begin", 0},
-                    {"end", 10000000},
-                    {"work", 10000000},
+                    {"end", run_ns},
+                    {"work", run_ns},
                     {"overhead", 0},
                     {"idle", 0},
                     {"serial", 0},
-                    {"thread_time", 10000000},
+                    {"thread_time", run_ns},
                     {"max_active", 0},
                     {"unmatched_ends", 0},
                     {"run_delay_ns", i == 0 ? wait : 0}});
@@ -298,6 +299,21 @@ TEST(Contention, AProfileModeRunIsWarnedAboutFromTheKernelsTotals) {
   EXPECT_EQ(contention_warning(profile_mode_contention(2, 100000, 2)), "");  // under the bars
   EXPECT_EQ(contention_warning(profile_mode_contention(3, 0, 2)),
             "oversubscribed: 3 OpenMP threads on 2 CPUs (the affinity mask)");
+}
+
+// Profile mode is made for long runs and has no switch records: its totals warn whatever the
+// run's length (a 2.5 s run of two threads beside CPU hogs waited 6.5 s of 7.6 thread-seconds
+// and was reported 85 % idle without a word). A long run's wake-up latencies stay under the bar:
+// 10 ms of 4 thread-seconds is 0.25 %.
+TEST(Contention, ALongProfileModeRunIsWarnedAboutFromTheKernelsTotals) {
+  Contention busy = profile_mode_contention(2, 1500000000, 2, 2000000000);
+  EXPECT_EQ(busy.run_ns, 2000000000u);
+  EXPECT_EQ(contention_warning(busy),
+            std::string("preempted: the threads waited for a CPU while runnable for 37.5% of "
+                        "their time (1.500 s by the kernel's totals: profile mode has no switch "
+                        "records): ") +
+                kWhoUnknown);
+  EXPECT_EQ(contention_warning(profile_mode_contention(2, 10000000, 2, 2000000000)), "");
 }
 
 TEST(Contention, BothReasonsShareOneLine) {

@@ -219,5 +219,34 @@ TEST(BreakdownIntegration, AShortRunBesideCpuHogsIsWarnedAboutFromTheKernelsTota
   EXPECT_EQ(r.doc["breakdown"]["preemption_measured"].get<bool>(), c.measured);
 }
 
+// Profile mode has no switch records, and is made for long runs: a run of 200 ms beside the
+// hogs (longer, slowed by them) is warned about from the kernel's totals, and the text report's
+// verdict says the machine may explain its shares (it said "85 % idleness" of such a run and
+// nothing of the machine).
+TEST(BreakdownIntegration, ALongProfileModeRunBesideCpuHogsIsWarnedAbout) {
+  std::string dir = testing::scratch_dir("profile-hogs") + "/exp";
+  testing::CommandResult run;
+  {
+    CpuHogs hogs;
+    run = testing::run_command({testing::tasklens_bin(), "run", "--mode", "profile", "-n", "2",
+                                "-o", dir, "--", spin_program(), "0", "200", "0"});
+  }
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto x = format::open_experiment(dir);
+  ASSERT_TRUE(bool(x)) << x.error().message;
+  Contention c = read_contention(*x);
+  if (!c.run_delay_known) GTEST_SKIP() << "no scheduler totals in /proc here (CONFIG_SCHED_INFO)";
+  ASSERT_TRUE(c.profile_mode);
+  EXPECT_GE(c.run_ns, kTotalsRunNs);
+  EXPECT_GT(c.run_delay_share(), kPreemptedWarnShare);
+  EXPECT_NE(run.err.find("warning: preempted: the threads waited for a CPU"), std::string::npos)
+      << run.err;
+  testing::JsonReport r = testing::report_json(dir, {});
+  EXPECT_TRUE(has_warning(r.doc, "preempted: the threads waited for a CPU")) << r.doc["run"];
+  EXPECT_NE(r.doc["run"].dump().find("profile mode has no switch records"), std::string::npos);
+  testing::CommandResult text = testing::run_command({testing::tasklens_bin(), "report", dir});
+  EXPECT_NE(text.out.find("Caution: the threads waited "), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace tasklens::analysis

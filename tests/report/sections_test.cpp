@@ -92,13 +92,14 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
 
 // The kernel's totals of the threads' wait for a CPU (run_delay_ns in the metadata): in the JSON
 // always, in the text where the switch records did not measure it (none here), or measured less
-// than it by more than the warning's bars (2 ms and 5 %).
+// than it by more than the warning's bars (2 ms and 5 %). Past those bars, what no record placed
+// is in the shares the verdict is drawn from: a caution under the verdict says so.
 TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
-  auto rendered = [](bool records) {
+  auto rendered = [](bool records, uint64_t delay = 3000000) {
     TraceBuilder t;
     solo_task(t);
     if (records) t.preempted(0, 30, 40);
-    t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", 3000000}}};
+    t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", delay}}};
     std::string dir = t.write();
     ReportOptions options;
     std::unique_ptr<Section> section = make_breakdown_section(options);
@@ -119,6 +120,15 @@ TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
                                "runnable, 3.000 ms of it\n  outside the switch records"),
             std::string::npos)
       << measured.text;
+  const std::string caution = "Caution: the threads waited 3.000 ms of their ";
+  EXPECT_NE(unmeasured.text.find(caution), std::string::npos) << unmeasured.text;
+  EXPECT_LT(unmeasured.text.find("Verdict"), unmeasured.text.find(caution)) << unmeasured.text;
+  EXPECT_NE(measured.text.find(caution), std::string::npos) << measured.text;
+  // Under 2 ms: the totals are given, no caution.
+  Rendered quiet = rendered(false, 1000000);
+  ASSERT_TRUE(quiet.ok);
+  EXPECT_NE(quiet.text.find("waited 1.000 ms for a CPU"), std::string::npos) << quiet.text;
+  EXPECT_EQ(quiet.text.find("Caution"), std::string::npos) << quiet.text;
 }
 
 // A run that crashed (seen on BOTS nqueens `if_clause` under clang, where libomp aborts): in a team
