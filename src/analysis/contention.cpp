@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "analysis/profile_file.h"
@@ -11,7 +12,7 @@
 
 namespace tasklens::analysis {
 
-Contention read_contention(const format::Experiment& x) {
+Contention read_contention(const format::Experiment& x, const ProfileModeData* profile) {
   Contention c;
   c.threads = uint32_t(x.streams.size());
   c.cpus = uint32_t(x.metadata.machine.affinity_cpus);
@@ -33,11 +34,16 @@ Contention read_contention(const format::Experiment& x) {
   // in profile.json.
   if (x.metadata.profile_mode()) {
     c.profile_mode = true;
-    if (auto d = read_profile_mode(x)) {
-      c.threads = d->threads;
-      c.run_delay_known = d->breakdown.run_delay_known;
-      c.run_delay_ns = d->breakdown.run_delay_ns;
-      c.run_ns = std::max(c.run_ns, d->run_ns);
+    std::optional<ProfileModeData> read;
+    if (!profile) {
+      if (auto d = read_profile_mode(x)) read = std::move(*d);
+      if (read) profile = &*read;
+    }
+    if (profile) {
+      c.threads = profile->threads;
+      c.run_delay_known = profile->breakdown.run_delay_known;
+      c.run_delay_ns = profile->breakdown.run_delay_ns;
+      c.run_ns = std::max(c.run_ns, profile->run_ns);
     }
   }
   c.thread_ns = c.run_ns * c.threads;

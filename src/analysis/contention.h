@@ -64,7 +64,11 @@ inline constexpr char kWhoUnknown[] =
     "another process, or threads of the program on one CPU (OMP_PROC_BIND=true gives each thread "
     "its own place)";
 
-Contention read_contention(const format::Experiment& x);
+struct ProfileModeData;
+
+// A profile-mode experiment's threads and totals come from its profile.json: `profile`, when the
+// caller has read it already, else read here.
+Contention read_contention(const format::Experiment& x, const ProfileModeData* profile = nullptr);
 
 // The warning's text without its "warning: " prefix, "" for a quiet run (or an old trace).
 std::string contention_warning(const Contention& c);

@@ -67,7 +67,8 @@ std::string check_text(const CheckVerdict& c) {
 }
 
 nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& stats,
-                        const symbols::Symbolizer& symbols, const CheckVerdict& check) {
+                        const symbols::Symbolizer& symbols, const CheckVerdict& check,
+                        const std::string& contention) {
   nlohmann::json j = {
       {"program", x.program_name()},
       {"args", x.metadata.program.args},
@@ -84,7 +85,6 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
         {"inconsistencies", check.inconsistencies}}},
   };
   for (const auto& p : stats.problems) j["warnings"].push_back(p.message);
-  std::string contention = analysis::contention_warning(analysis::read_contention(x));
   if (!contention.empty()) j["warnings"].push_back(contention);
   for (const auto& n : symbols.notes()) j["warnings"].push_back(n);
   for (const auto& d : x.damage) j["warnings"].push_back(d);
@@ -92,7 +92,8 @@ nlohmann::json run_json(const format::Experiment& x, const replay::ReplayStats& 
 }
 
 std::string run_text(const format::Experiment& x, const replay::ReplayStats& stats,
-                     const symbols::Symbolizer& symbols, const CheckVerdict& check) {
+                     const symbols::Symbolizer& symbols, const CheckVerdict& check,
+                     const std::string& contention) {
   std::string args;
   for (const std::string& a : x.metadata.program.args) {
     args += (args.empty() ? "" : " ") + a;
@@ -112,7 +113,6 @@ std::string run_text(const format::Experiment& x, const replay::ReplayStats& sta
   for (const auto& d : x.damage) out += "  warning: " + d + "\n";
   for (const auto& w : x.warnings) out += "  note: " + w + "\n";
   for (const auto& p : stats.problems) out += "  note: " + p.message + "\n";
-  std::string contention = analysis::contention_warning(analysis::read_contention(x));
   if (!contention.empty()) out += "warning: " + contention + "\n";
   for (const auto& n : symbols.notes()) out += "  note: " + n + "\n";
   return out + "\n";
@@ -244,6 +244,10 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     check = parallel ? verdict(checked, *x) : check_trace(*x);
   }
   report::ReportContext ctx{*x, symbols, o.report, *stats};
+  // The machine's contention (analysis/contention.h): one line, from the metadata, off_cpu.bin
+  // or the profile already read.
+  std::string contention = analysis::contention_warning(
+      analysis::read_contention(*x, profile_data ? &*profile_data : nullptr));
   if (o.json || timeline || capture) {
     nlohmann::json doc = {{"tasklens_report_version", 1}, {"run", nullptr}};
     for (size_t i = 0; i < sections.size(); ++i) {
@@ -251,7 +255,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
       sections[i]->extra_json(ctx, doc);
     }
     // Last: its notes name what symbolizing the sections found (a stripped program).
-    doc["run"] = run_json(*x, *stats, symbols, check);
+    doc["run"] = run_json(*x, *stats, symbols, check, contention);
     if (!check.soundness.sound && doc.contains("breakdown")) {
       doc["breakdown"]["verdict_note"] =
           "drawn from a trace tasklens check finds not sound: " + check.soundness.reason;
@@ -281,7 +285,7 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
       if (i) text += "\n";
       sections[i]->text(ctx, text);
     }
-    text = run_text(*x, *stats, symbols, check) + text;  // last, as for JSON
+    text = run_text(*x, *stats, symbols, check, contention) + text;  // last, as for JSON
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   // Damaged metadata or a lost stream: the report is of what was sound, said in its warnings.
