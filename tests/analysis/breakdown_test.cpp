@@ -162,10 +162,7 @@ TEST(Breakdown, VerdictFollowsTable1) {
 // its creation (2100) to the exit.
 TEST(Breakdown, InitialThreadOutsideRegionsIsSerialFromTheProcessStart) {
   TraceBuilder t;
-  t.thread_begin(0, 1000, 1).initial_task(0, 1000, 9);
-  t.parallel_begin(0, 2000, kRegion, 9);
-  t.implicit_begin(0, 2000, kI0, kRegion, 2, 0);
-  t.thread_begin(1, 2100).implicit_begin(1, 2100, kI1, kRegion, 2, 1);
+  initial_and_region(t, 1000, 2000, 2100);
   t.implicit_end(0, 3000, kI0).implicit_end(1, 3000, kI1);
   t.parallel_end(0, 3000, kRegion, 9);
   t.thread_end(1, 5000).thread_end(0, 5000);
@@ -186,6 +183,33 @@ TEST(Breakdown, InitialThreadOutsideRegionsIsSerialFromTheProcessStart) {
   EXPECT_EQ(b.task_body_ns, 4000u + 900u);
   // The verdict leaves serial time out: 2000 idle of 3900 ns.
   EXPECT_NEAR(b.idle_share, 2000.0 / 3900.0, 1e-9);
+  expect_breakdown_invariant(b);
+}
+
+// libomp reports a worker's join barrier as ending only when the next region (or the exit)
+// releases it. Once the region has ended, the worker waits for the program's next region, not in
+// overhead: its implicit task is no longer ready. Both threads work 0..90 and 0..100; the barrier
+// completes at 100; the initial thread leaves it at 110, ends the region at 120 and runs serial
+// code until 1000, when the worker's barrier end is reported; both exit at 1010.
+TEST(Breakdown, AWorkersJoinBarrierReportedLateIsIdlenessAfterTheRegion) {
+  TraceBuilder t;
+  initial_and_region(t, 0, 0, 0);
+  arrive(t, 1, 90);
+  arrive(t, 0, 100);
+  leave(t, 0, 110);
+  t.implicit_end(0, 110, kI0);
+  t.parallel_end(0, 120, kRegion, 9);
+  leave(t, 1, 1000);
+  t.implicit_end(1, 1000, kI1);
+  t.thread_end(1, 1010).thread_end(0, 1010);
+  Breakdown b = run(t);
+  ASSERT_EQ(b.threads.size(), 2u);
+  // Thread 0: work 0..100, overhead 100..110 (its barrier done, not yet left), serial after.
+  expect_split(b.threads[0].time, 100, 10, 0, 900);
+  // Thread 1: work 0..90, idle 90..100 (the barrier incomplete), overhead 100..120 (complete,
+  // the region not yet ended), idle 120..1010 (it was overhead until the late end: 900 ns).
+  expect_split(b.threads[1].time, 90, 20, 900);
+  EXPECT_EQ(b.verdict, Verdict::kHL);
   expect_breakdown_invariant(b);
 }
 

@@ -19,6 +19,23 @@ inline void arrive(testing::TraceBuilder& t, uint32_t th, uint64_t time) {
               task);
 }
 
+// Thread `th` leaves the closing barrier at `time` (libomp names no region there).
+inline void leave(testing::TraceBuilder& t, uint32_t th, uint64_t time) {
+  uint64_t task = th ? kI1 : kI0;
+  t.sync_wait(th, time, testing::SyncKind::kBarrierImplicit, format::Endpoint::kEnd, 0, task);
+  t.sync(th, time, testing::SyncKind::kBarrierImplicit, format::Endpoint::kEnd, 0, task);
+}
+
+// The initial thread starts (its initial task 9) at `initial`, opens kRegion at `region`; the
+// worker starts in it at `worker`.
+inline void initial_and_region(testing::TraceBuilder& t, uint64_t initial, uint64_t region,
+                               uint64_t worker) {
+  t.thread_begin(0, initial, 1).initial_task(0, initial, 9);
+  t.parallel_begin(0, region, kRegion, 9);
+  t.implicit_begin(0, region, kI0, kRegion, 2, 0);
+  t.thread_begin(1, worker).implicit_begin(1, worker, kI1, kRegion, 2, 1);
+}
+
 // Both threads start the region at 0; thread 1 enters the barrier at `wait1`.
 inline void team(testing::TraceBuilder& t, uint64_t wait1) {
   t.thread_begin(0, 0, 1).implicit_begin(0, 0, kI0, kRegion, 2, 0);
@@ -29,11 +46,8 @@ inline void team(testing::TraceBuilder& t, uint64_t wait1) {
 // Both leave the barrier at `end_wait`, end their implicit task 10 ns later, exit at `exit`.
 inline void team_end(testing::TraceBuilder& t, uint64_t end_wait, uint64_t exit) {
   for (uint32_t th = 0; th < 2; ++th) {
-    uint64_t task = th ? kI1 : kI0;
-    t.sync_wait(th, end_wait, testing::SyncKind::kBarrierImplicit, format::Endpoint::kEnd, 0,
-                task);
-    t.sync(th, end_wait, testing::SyncKind::kBarrierImplicit, format::Endpoint::kEnd, 0, task);
-    t.implicit_end(th, end_wait + 10, task);
+    leave(t, th, end_wait);
+    t.implicit_end(th, end_wait + 10, th ? kI1 : kI0);
     t.thread_end(th, exit);
   }
 }
