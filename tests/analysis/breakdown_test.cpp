@@ -210,6 +210,15 @@ TEST(Breakdown, AWorkersJoinBarrierReportedLateIsIdlenessAfterTheRegion) {
   // the region not yet ended), idle 120..1010 (it was overhead until the late end: 900 ns).
   expect_split(b.threads[1].time, 90, 20, 900);
   EXPECT_EQ(b.verdict, Verdict::kHL);
+  // The worker's wait after the region's end is outside it, not the region's imbalance.
+  ASSERT_EQ(b.regions.size(), 2u);
+  for (const auto& r : b.regions) {
+    if (r.codeptr) {
+      expect_split(r.time, 190, 30, 10);
+    } else {
+      expect_split(r.time, 0, 0, 890, 900);
+    }
+  }
   expect_breakdown_invariant(b);
 }
 
