@@ -244,9 +244,12 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       regions_[pb.region] = info;
       break;
     }
-    case Kind::kParallelEnd:
-      regions_.erase(format::ev::ParallelEnd::of(e).region);
+    case Kind::kParallelEnd: {
+      uint64_t region = format::ev::ParallelEnd::of(e).region;
+      end_region(region, p, e.time);
+      regions_.erase(region);
       break;
+    }
     case Kind::kTaskCreate:
       on_create(e, p, m.task_code(format::ev::TaskCreate::of(e).task));
       break;

@@ -170,6 +170,7 @@ class ProfilePass : public replay::Pass {
     uint64_t since = 0;      // when it last started running
     uint32_t fragments = 0;
     uint64_t parallel_code = 0;      // implicit: its parallel construct
+    uint64_t region = 0;             // implicit: its parallel region
     uint64_t encountering = 0;       // implicit, primary thread: the task that started the region
     uint64_t stub_owner = 0;         // explicit: the implicit task holding its stub frame
     Run* stub_owner_hint = nullptr;  // for find_run
@@ -285,6 +286,8 @@ class ProfilePass : public replay::Pass {
   void enter_stub(Run& task, uint32_t thread, uint64_t now);
   void exit_stub(Run& task, uint64_t now);
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
+  // The region ended (parallel_end on `thread`): the other threads' implicit tasks in it end too.
+  void end_region(uint64_t region, uint32_t thread, uint64_t now);
   void set_active(uint32_t thread, uint32_t construct, int delta);
   // Called several times per event: inline, the growth out of line.
   ThreadState& thread_state(uint32_t thread) {

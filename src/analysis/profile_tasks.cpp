@@ -86,6 +86,7 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
   r.creator_thread = thread;
   r.created_ns = e.time;
   r.parallel_code = parallel_code;
+  r.region = it.region;
   r.encountering = encountering;
   push(r, root, FrameType::kRoot, e.time);
   ts.implicit.emplace_back(it.task, ts.current);
@@ -117,6 +118,20 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
     break;
   }
   if (r) runs_.erase(id);
+}
+
+void ProfilePass::end_region(uint64_t region, uint32_t thread, uint64_t now) {
+  // libomp reports the end of a worker's closing barrier, and of its implicit task, only when the
+  // next region or the exit releases it (docs/LIBOMP.md): its barrier would hold the serial code
+  // that follows. The worker's frames close with the region; its late ends then find no task.
+  for (uint32_t q = 0; q < threads_.size(); ++q) {
+    const ThreadState& ts = threads_[q];
+    if (q == thread || ts.implicit.empty()) continue;
+    uint64_t id = ts.implicit.back().first;
+    if (const Run* r = runs_.find(id); r && r->implicit && r->region == region) {
+      end_implicit(id, q, now);
+    }
+  }
 }
 
 void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {

@@ -53,6 +53,22 @@ Task* alloc_task(Thread* th) {
   return t;
 }
 
+void release_region(Region* r) {
+  if (r->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    r->~Region();
+    std::free(r);
+  }
+}
+
+// The time at which an implicit task's frames close: `now`, or its region's end when libomp
+// reports the end later (a worker's closing barrier, released by the next region or the exit).
+// Implicit tasks only: their records stay on their thread.
+inline uint64_t frames_time(const Task& t, uint64_t now) {
+  if (!t.region) return now;
+  uint64_t ended = t.region->ended.load(std::memory_order_acquire);
+  return ended && ended < now && ended >= t.since ? ended : now;
+}
+
 void free_task(Thread* th, Task* t) {
   if (th->free_count >= Thread::kMaxFree) {
     std::free(t->frames);
@@ -303,6 +319,11 @@ void resolve_pending(Thread* th, uint64_t now, bool switched_out) {
 
 void end_implicit(Thread* th, Task* r, uint64_t now) {
   uint64_t incl = 0;
+  if (r && r->region) {
+    now = frames_time(*r, now);
+    release_region(r->region);
+    r->region = nullptr;
+  }
   if (r) {
     incl = r->depth ? clock(*r, now) - r->frames[0].enter : 0;
     while (r->depth) close_top(th, *r, now);
@@ -383,15 +404,18 @@ void on_thread_end(Thread* th, uint64_t now) {
 
 Region* on_parallel_begin(Thread* th, Task* encountering, uint64_t code) {
   on_other(th, now_ticks());
-  auto* r = static_cast<Region*>(std::malloc(sizeof(Region)));
-  if (!r) return nullptr;
-  *r = Region{code, encountering ? top_node(*encountering) : 0, encountering, th->index};
-  return r;
+  void* mem = std::malloc(sizeof(Region));
+  if (!mem) return nullptr;
+  return new (mem)
+      Region{code, encountering ? top_node(*encountering) : 0, encountering, th->index};
 }
 
 void on_parallel_end(Thread* th, Region* r, uint64_t now) {
   on_other(th, now);
-  std::free(r);
+  if (r) {
+    r->ended.store(now, std::memory_order_release);
+    release_region(r);
+  }
   refresh(th, now);
 }
 
@@ -411,6 +435,8 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
       parent = region->parent_node;
       r->parallel_code = region->code;
       if (region->thread == th->index) r->encountering = region->encountering;
+      region->refs.fetch_add(1, std::memory_order_relaxed);
+      r->region = region;
     }
     push_root(th, *r, k(NK::kParallel), r->parallel_code, FrameType::kRoot, now, parent);
   }
@@ -513,7 +539,8 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
     if (wait) ++r->waits;
   } else {
     uint64_t closed = 0;
-    bool found = close_to(th, *r, now, [match, &closed](const Frame& f) {
+    uint64_t at = r->implicit ? frames_time(*r, now) : now;
+    bool found = close_to(th, *r, at, [match, &closed](const Frame& f) {
       if (f.type == FrameType::kRegion && f.match == match) {
         closed = f.n ? f.n->code : 0;
         return true;

@@ -30,6 +30,8 @@ struct Frame {
   FrameType type;
 };
 
+struct Region;
+
 // One task instance, implicit or explicit: held in the runtime's ompt_data_t of the task. On
 // cache lines of its own (as its frames are): records that neighbour in memory are often another
 // thread's, and sharing a line would have the two threads' writes invalidate it in turn.
@@ -49,6 +51,7 @@ struct alignas(64) Task {
   Node* stub_node = nullptr;
   uint32_t stub_depth = 0;
   Task* encountering = nullptr;  // implicit, primary thread: the task that started the region
+  Region* region = nullptr;      // implicit: its parallel region, referenced (release_region)
   uint64_t parallel_code = 0;
   uint32_t depth = 0;
   uint32_t nparams = 0;
@@ -76,11 +79,15 @@ struct alignas(64) Task {
   } params[kMaxParams];
 };
 
-// A parallel region: held in the runtime's ompt_data_t of the region.
+// A parallel region: held in the runtime's ompt_data_t of the region, and by its implicit tasks
+// (refs), whose ends libomp may report after the region's: a worker's closing barrier ends only
+// when the next region or the exit releases it (docs/LIBOMP.md). Their frames close at `ended`.
 struct Region {
   uint64_t code = 0, parent_node = 0;
   Task* encountering = nullptr;
   uint32_t thread = 0;
+  std::atomic<uint64_t> ended{0};  // parallel_end's time, 0 before
+  std::atomic<uint32_t> refs{1};   // parallel_end's, and one per implicit task begun in it
 };
 
 enum class State : uint8_t { kRuntime, kWork, kSerial };

@@ -434,6 +434,40 @@ TEST(ProfileGolden, ADeepChainOfRegionsStopsAtTheDepthLimit) {
   EXPECT_EQ(p.nodes[index].total.inclusive.sum, sum);
 }
 
+// libomp's order at a region's end: the worker's closing barrier (codeptr 0, no region) and its
+// implicit task end only when the next region or the exit releases it. Its frames close with the
+// region instead, so its barrier holds the wait for the team, not the serial code after it.
+//
+//   0   parallel 100 of two threads, implicit tasks 2 and 3
+//   90  thread 1 in the closing barrier;  100 thread 0 in it
+//   110 thread 0 leaves it, ends its implicit task; 120 parallel_end
+//   1000 thread 1's barrier end and implicit task end reported (after 880 ns of serial code)
+// Barrier: thread 0 100 .. 110 = 10, thread 1 90 .. 120 = 30 (not 910); parallel: 110 + 120.
+TEST(ProfileGolden, AWorkersLateBarrierEndClosesWithTheRegion) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 0, 100, 1, 2, kParallelCode);
+  t.implicit_begin(0, 0, 2, 100, 2, 0).implicit_begin(1, 0, 3, 100, 2, 1);
+  sync_begin(t, 1, 90, SyncKind::kBarrierImplicit, 3, 0);
+  sync_begin(t, 0, 100, SyncKind::kBarrierImplicit, 2, kParallelCode);
+  t.sync_wait(0, 110, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, 2, kParallelCode);
+  t.sync(0, 110, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, 2, kParallelCode);
+  t.implicit_end(0, 110, 2);
+  t.parallel_end(0, 120, 100, 1, kParallelCode);
+  t.sync_wait(1, 1000, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, 3, 0);
+  t.sync(1, 1000, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, 3, 0);
+  t.implicit_end(1, 1000, 3);
+  t.implicit_end(0, 1010, 1);
+  Profile p = profile_of(t);
+  EXPECT_EQ(dump(p),
+            "program v=1 f=1 i=1010 e=900\n"
+            "  parallel 0x1000 v=2 f=2 i=230 e=190\n"
+            "    barrier v=2 f=2 i=40 e=40\n"
+            "--\n");
+  EXPECT_EQ(p.unmatched_ends, 0u);
+  EXPECT_EQ(p.total_time_ns, 1010u + 120u);
+}
+
 TEST(ProfileGolden, TraceEndsWithTasksInFlight) {
   TraceBuilder t;
   t.initial_task(0, 0, 1);

@@ -176,5 +176,37 @@ TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
   fs::remove_all(prof.dir);
 }
 
+// The sum of the inclusive times of the nodes of `kind` over the trees.
+uint64_t inclusive_of(const json& node, const std::string& kind) {
+  uint64_t v = node["kind"] == kind ? node["metrics"]["inclusive_ns"]["sum"].get<uint64_t>() : 0;
+  for (const json& c : node["children"]) v += inclusive_of(c, kind);
+  return v;
+}
+
+// One region of 30 ms on two threads, then 150 ms of serial code. libomp reports the end of the
+// worker's closing barrier only at the exit (docs/LIBOMP.md): both modes close its frames with
+// the region, so the barriers hold the wait for the team, not the serial code (they held about
+// 150 ms before), and the worker's time is its region's.
+TEST(ProfileMode, AWorkersClosingBarrierEndsWithTheRegionInBothModes) {
+  const std::vector<std::string> spin = {std::string(TASKLENS_TEST_PROGRAMS_DIR) + "/serial_spin",
+                                         "0", "30", "150"};
+  Recording traced = record_run(spin, 2);
+  ASSERT_EQ(traced.run.status, 0) << traced.run.err;
+  Recording prof = record_profile(spin, 2);
+  ASSERT_EQ(prof.run.status, 0) << prof.run.err;
+  for (const Recording* r : {&traced, &prof}) {
+    JsonReport j = report_json(r->dir, {"--profile"});
+    ASSERT_EQ(j.command.status, 0) << j.command.err;
+    const json& p = j.doc["profile"];
+    uint64_t barriers = 0;
+    for (const json& t : p["trees"]) barriers += inclusive_of(t, "barrier");
+    EXPECT_LT(barriers, 60'000'000u) << j.doc["run"]["mode"];
+    ASSERT_EQ(p["thread_time_ns"].size(), 2u);
+    EXPECT_LT(p["thread_time_ns"][1].get<uint64_t>(), 100'000'000u) << j.doc["run"]["mode"];
+    EXPECT_EQ(p["unmatched_ends"], 0) << j.doc["run"]["mode"];
+  }
+  fs::remove_all(prof.dir);
+}
+
 }  // namespace
 }  // namespace tasklens::testing
