@@ -106,6 +106,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       uint64_t encountering = format::ev::task_or(pe.task, top(th));
       if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
+      end_region(pe.region, th, t);
       break;
     }
     case Kind::kImplicitTask:
@@ -123,6 +124,7 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       Construct kind = sync_construct(s.sync_kind);
       uint64_t id = format::ev::task_or(s.task, top(th));
       if (kind == kNone || !id) break;
+      if (const TimelineTask* T = find(id); T && T->ended_with_region) break;
       if (begins(e)) {
         uint64_t code = m.sync_code(e, th);
         // Workers see no code address for the parallel's end barrier: name it after the parallel.
@@ -211,6 +213,7 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     bool initial = it.flags & format::task_flag::kInitial;
     TimelineTask& T = add(it.task, e.time);
     T.parent = parent;
+    T.parallel = initial ? 0 : it.region;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
                        : regions_.intern(Construct::kImplicitTask, code);
@@ -219,7 +222,25 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     push(th, e.time, T);
   } else if (ends(e)) {
     uint64_t id = format::ev::task_or(it.task, top(th));
-    if (id) finish_body(th, e.time, id);
+    const TimelineTask* T = id ? find(id) : nullptr;
+    if (id && !(T && T->ended_with_region)) finish_body(th, e.time, id);
+  }
+}
+
+void TimelinePass::end_region(uint64_t region, uint32_t th, uint64_t t) {
+  // libomp reports the end of a worker's closing barrier, and of its implicit task, only when
+  // the next region or the exit releases the worker (docs/LIBOMP.md): the timeline would show
+  // the serial code after the region as the worker's barrier. They end with the region instead.
+  for (uint32_t q = 0; q < stacks_.size(); ++q) {
+    if (q == th) continue;
+    uint64_t id = top(q);
+    TimelineTask* T = id ? find(id) : nullptr;
+    if (!T || !T->parallel || T->parallel != region || T->ended_with_region) continue;
+    // Its closing barrier first, as its end would (not a region left open by its task's end).
+    if (!T->open.empty()) leave_in(q, t, id, regions_.at(T->open.back()).kind, 0, true);
+    finish_body(q, t, id);
+    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, TaskState::kCompleted);
+    T->ended_with_region = true;
   }
 }
 
@@ -281,7 +302,9 @@ void TimelinePass::after_event(const replay::Record& r, const replay::TaskModel&
   for (const replay::Transition& tr : m.transitions()) {
     TimelineTask* T = find(tr.task);
     if (!T) continue;
-    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, tr.to);
+    if (open_ && filter_.thread(T->creator_thread) && !T->ended_with_region) {
+      sink_.task_state(t, *T, tr.to);
+    }
     if (tr.to != TaskState::kCompleted || T->completed) continue;
     T->completed = true;
     DepIn done{T->id, th, t, T->slot};

@@ -17,6 +17,7 @@ using exports::Filter;
 using exports::SwitchInfo;
 using exports::ThreadState;
 using exports::TimelineTask;
+using format::Endpoint;
 
 // Writes every call as one line: "<time> T<thread> <what>".
 class RecordingSink : public exports::TimelineSink {
@@ -159,6 +160,42 @@ TEST(Timeline, ChildRunsInsideTheTaskwaitOfItsSuspendedParent) {
   EXPECT_EQ(r.stats.unmatched_leaves, 0u);
   EXPECT_EQ(r.stats.implicit_leaves, 0u);
   EXPECT_EQ(r.stats.stray_frames, 0u);
+}
+
+// libomp's order at a region's end: the worker's closing barrier and its implicit task end only
+// when the exit releases it (here at 900, after the initial thread's serial code). Both end with
+// the region instead, its task too, and the late ends are left out.
+TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
+  TraceBuilder t;
+  two_thread_opening(t);
+  const uint64_t region = id(0, 100);
+  t.sync(1, 60, SyncKind::kBarrierImplicit, Endpoint::kBegin, region, id(1, 1), 0);
+  t.sync(0, 70, SyncKind::kBarrierImplicit, Endpoint::kBegin, region, id(0, 2), 0x1000);
+  t.sync(0, 80, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, id(0, 2), 0x1000);
+  t.implicit_end(0, 90, id(0, 2), 0, 2, 0);
+  t.parallel_end(0, 110, region, id(0, 1), 0x1000);
+  t.sync(1, 900, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, id(1, 1), 0);
+  t.implicit_end(1, 900, id(1, 1), 0, 0, 1);
+  t.thread_end(1, 910);
+  t.implicit_end(0, 920, id(0, 1));
+  t.thread_end(0, 950);
+  Replayed r = replay_timeline(t.write());
+  std::vector<std::string> worker;
+  for (const auto& line : only(r.log, {"enter", "leave", "end"})) {
+    if (thread_of(line) == "T1") worker.push_back(line);
+  }
+  EXPECT_EQ(worker, (std::vector<std::string>{
+                        "35 T1 enter implicit task 0x1000", "60 T1 enter implicit barrier 0x1000",
+                        "110 T1 leave implicit barrier 0x1000", "110 T1 leave implicit task 0x1000",
+                        "110 T1 end T1#1"}));
+  std::vector<std::string> states;
+  for (const auto& line : only(r.log, {"task"})) {
+    if (line.find("T1#1") != std::string::npos) states.push_back(line);
+  }
+  ASSERT_FALSE(states.empty());
+  EXPECT_EQ(states.back(), "110 task T1#1 completed");
+  EXPECT_EQ(r.stats.unmatched_leaves, 0u);
+  EXPECT_EQ(r.stats.implicit_leaves, 0u);
 }
 
 TEST(Timeline, ThreadAndTaskStatesFollowTheModel) {
