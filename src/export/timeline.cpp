@@ -326,8 +326,12 @@ ThreadState TimelinePass::state_of(uint32_t th, const replay::TaskModel& m) cons
   const replay::ThreadInfo& info = m.thread(th);
   if (!info.exists) return ThreadState::kNotCreated;
   if (stacks_[th].mutex_wait) return ThreadState::kSynchronization;
-  if (m.working(th)) return ThreadState::kRunning;
+  // No task on the thread: a worker between regions, its closing barrier ended with the region
+  // (end_region) while the model still holds its implicit task until libomp's late report.
+  bool no_task = stacks_[th].frames.empty();
+  if (m.working(th) && !no_task) return ThreadState::kRunning;
   if (m.ready_count() > 0) return ThreadState::kOverhead;
+  if (no_task) return ThreadState::kIdle;
   const replay::TaskInfo* cur = m.task(info.current);
   if (cur && (cur->wait == replay::Wait::kTaskwait || cur->wait == replay::Wait::kTaskgroup ||
               cur->wait == replay::Wait::kBarrier)) {

@@ -194,6 +194,14 @@ TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
   }
   ASSERT_FALSE(states.empty());
   EXPECT_EQ(states.back(), "110 task T1#1 completed");
+  // The worker is idle from the region's end, not in synchronization until 900.
+  std::vector<std::string> thread1;
+  for (const auto& line : only(r.log, {"thread"})) {
+    if (thread_of(line) == "T1") thread1.push_back(line);
+  }
+  ASSERT_GE(thread1.size(), 2u);
+  EXPECT_EQ(thread1[thread1.size() - 2], "110 T1 thread idle");
+  EXPECT_EQ(thread1.back(), "910 T1 thread not created");
   EXPECT_EQ(r.stats.unmatched_leaves, 0u);
   EXPECT_EQ(r.stats.implicit_leaves, 0u);
 }
