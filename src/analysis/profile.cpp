@@ -369,6 +369,21 @@ void ProfilePass::on_param(const format::Event& e, uint32_t thread) {
   r->params.push_back({up.name, value, false});
 }
 
+void sort_profile(Profile& p) {
+  auto hotter = [&p](uint32_t a, uint32_t b) {
+    return p.nodes[a].total.inclusive.sum > p.nodes[b].total.inclusive.sum;
+  };
+  for (ProfileNode& n : p.nodes) std::stable_sort(n.children.begin(), n.children.end(), hotter);
+  std::stable_sort(p.roots.begin(), p.roots.end(), hotter);
+  std::stable_sort(
+      p.tasks.begin(), p.tasks.end(),
+      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
+  p.task_roots.clear();
+  for (const TaskConstruct& c : p.tasks) {
+    if (c.root != kNoNode) p.task_roots.push_back(c.root);
+  }
+}
+
 void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) {
   uint64_t now = info.end_ns;
   for (uint32_t t = 0; t < threads_.size(); ++t) {
@@ -395,19 +410,7 @@ void ProfilePass::end(const replay::ReplayInfo& info, const replay::TaskModel&) 
   collect_visits();
   result_.bad_counter_samples = bad_counter_samples_;
 
-  // Hottest first: children, roots and task constructs by inclusive time.
-  auto hotter = [this](uint32_t a, uint32_t b) {
-    return result_.nodes[a].total.inclusive.sum > result_.nodes[b].total.inclusive.sum;
-  };
-  for (ProfileNode& n : result_.nodes) {
-    std::stable_sort(n.children.begin(), n.children.end(), hotter);
-  }
-  std::stable_sort(result_.roots.begin(), result_.roots.end(), hotter);
-  std::stable_sort(
-      result_.tasks.begin(), result_.tasks.end(),
-      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
-  result_.task_roots.clear();
-  for (const TaskConstruct& c : result_.tasks) result_.task_roots.push_back(c.root);
+  sort_profile(result_);
 }
 
 }  // namespace tasklens::analysis

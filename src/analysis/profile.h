@@ -129,6 +129,10 @@ struct Profile {
   uint64_t bad_counter_samples = 0;
 };
 
+// Hottest first: every node's children and the roots by inclusive time, the task constructs by
+// time; task_roots in the constructs' order.
+void sort_profile(Profile& p);
+
 class ProfilePass : public replay::Pass {
  public:
   void begin(const replay::ReplayInfo& info) override;

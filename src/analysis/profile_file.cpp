@@ -429,22 +429,6 @@ void read_params(const json& list, const format::Experiment& x, Checked& in, Pro
   }
 }
 
-// As ProfilePass::end: hottest first.
-void sort_profile(Profile& p) {
-  auto hotter = [&p](uint32_t a, uint32_t b) {
-    return p.nodes[a].total.inclusive.sum > p.nodes[b].total.inclusive.sum;
-  };
-  for (ProfileNode& n : p.nodes) std::stable_sort(n.children.begin(), n.children.end(), hotter);
-  std::stable_sort(p.roots.begin(), p.roots.end(), hotter);
-  std::stable_sort(
-      p.tasks.begin(), p.tasks.end(),
-      [](const TaskConstruct& a, const TaskConstruct& b) { return a.time.sum > b.time.sum; });
-  p.task_roots.clear();
-  for (const TaskConstruct& c : p.tasks) {
-    if (c.root != kNoNode) p.task_roots.push_back(c.root);
-  }
-}
-
 }  // namespace
 
 std::string why_no_profile(const format::Metadata& m) {

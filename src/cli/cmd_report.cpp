@@ -14,6 +14,7 @@
 
 #include "analysis/contention.h"
 #include "analysis/profile.h"
+#include "analysis/profile_copies.h"
 #include "analysis/profile_file.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -168,6 +169,8 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     names.push_back(info.name);
     own_replay.push_back(info.own_replay);
   }
+  // Before the replay: the task model asks it which task constructs are copies of one.
+  symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
   // A profile-mode experiment: no trace to replay; the sections that can be answered read
   // profile.json, the others are refused when asked for and left out otherwise.
   std::optional<analysis::ProfileModeData> profile_data;
@@ -178,6 +181,9 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
       return 2;
     }
     profile_data = std::move(*data);
+    // One row per construct, as the trace's task model makes it (the symbolizer then also lists
+    // each construct's code addresses under `codeptrs`).
+    analysis::merge_construct_copies(profile_data->profile, symbols);
     if (!o.html.empty()) {
       fmt::print(stderr, "tasklens report: --html {}\n", kNeedsTrace);
       return 2;
@@ -204,13 +210,6 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     size_t g = parallel && own_replay[i] ? 1 : 0;
     if (groups.size() <= g) groups.resize(g + 1);
     groups[g].push_back(&sections[i]->pass());
-  }
-  // Before the replay: the task model asks it which task constructs are copies of one.
-  symbols::Symbolizer symbols(x->metadata.objects, !o.no_symbols);
-  if (profile_data) {
-    // What the replay's task model does per creation: the symbolizer learns the constructs
-    // (and lists each one's code addresses under `codeptrs`).
-    for (const auto& c : profile_data->profile.tasks) symbols.construct(c.codeptr);
   }
   std::unique_ptr<html::TimelineData> timeline;
   if (!o.html.empty() && !capture) {

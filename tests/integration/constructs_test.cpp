@@ -122,6 +122,34 @@ TEST(Constructs, CopiesOfATaskConstructAreOneRowEverywhere) {
   EXPECT_NE(header.out.find("copies -r 2 -c -f -x "), std::string::npos) << header.out;
 }
 
+// Profile mode keys its tables by code address, so profile.json has a row per copy; the report
+// folds them as the trace's task model does: the same two rows and two task trees.
+TEST(Constructs, ProfileModeFoldsTheCopiesAsTheTraceDoes) {
+  std::string dir = scratch_dir("copies-profile") + "/exp";
+  CommandResult run =
+      run_command({tasklens_bin(), "run", "-q", "-n", "2", "--mode", "profile", "-o", dir, "--",
+                   program("copies"), "-r", "2", "-c", "-f", "-x"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  JsonReport raw = report_json(dir, {"--profile", "--no-symbols"});
+  ASSERT_EQ(raw.command.status, 0) << raw.command.err;
+  ASSERT_GT(raw.doc["tasks"].size(), 2u) << "the compiler copied no task construct";
+  JsonReport rep = report_json(dir, {"--profile"});
+  ASSERT_EQ(rep.command.status, 0) << rep.command.err;
+  const json& tasks = rep.doc["tasks"];
+  ASSERT_EQ(tasks.size(), 2u) << tasks.dump(1);
+  std::set<uint64_t> created_per_row;
+  size_t addresses = 0;
+  for (const json& t : tasks) {
+    created_per_row.insert(t["created"].get<uint64_t>());
+    EXPECT_EQ(t["instances"], t["created"]);
+    ASSERT_TRUE(t.contains("codeptrs")) << t.dump();
+    addresses += t["codeptrs"].size();
+  }
+  EXPECT_EQ(created_per_row, (std::set<uint64_t>{16, 6}));
+  EXPECT_EQ(addresses, raw.doc["tasks"].size());
+  EXPECT_EQ(rep.doc["profile"]["task_trees"].size(), 2u);
+}
+
 TEST(Constructs, WithoutDebugInfoEachCopyIsNamedByFunctionAndOffset) {
   Recorded run = record("copies_nog", {});
   const json& tasks = run.report["tasks"];
