@@ -398,7 +398,11 @@ void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
     const replay::TaskInfo* info = m.task(id);
-    if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
+    // A worker's implicit task that ended with its region is over, whatever the model holds
+    // until libomp's late report (which is left out: its row would never end).
+    if (info && filter_.thread(T.creator_thread) && !T.ended_with_region) {
+      sink_.task_state(t, T, info->state);
+    }
   }
 }
 
@@ -422,7 +426,7 @@ void TimelinePass::close_window(uint64_t t) {
   }
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
-    if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
+    if (filter_.thread(T.creator_thread) && !T.ended_with_region) sink_.task_alive_at_end(t, T);
   }
   closed_ = true;
   sink_.end(t);

@@ -165,8 +165,7 @@ TEST(Timeline, ChildRunsInsideTheTaskwaitOfItsSuspendedParent) {
 // libomp's order at a region's end: the worker's closing barrier and its implicit task end only
 // when the exit releases it (here at 900, after the initial thread's serial code). Both end with
 // the region instead, its task too, and the late ends are left out.
-TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
-  TraceBuilder t;
+std::string late_barrier_end_trace(TraceBuilder& t) {
   two_thread_opening(t);
   const uint64_t region = id(0, 100);
   t.sync(1, 60, SyncKind::kBarrierImplicit, Endpoint::kBegin, region, id(1, 1), 0);
@@ -179,7 +178,12 @@ TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
   t.thread_end(1, 910);
   t.implicit_end(0, 920, id(0, 1));
   t.thread_end(0, 950);
-  Replayed r = replay_timeline(t.write());
+  return t.write();
+}
+
+TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(late_barrier_end_trace(t));
   std::vector<std::string> worker;
   for (const auto& line : only(r.log, {"enter", "leave", "end"})) {
     if (thread_of(line) == "T1") worker.push_back(line);
@@ -204,6 +208,30 @@ TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
   EXPECT_EQ(thread1.back(), "910 T1 thread not created");
   EXPECT_EQ(r.stats.unmatched_leaves, 0u);
   EXPECT_EQ(r.stats.implicit_leaves, 0u);
+}
+
+// A window that opens after the region's end, before libomp's late report (or closes between
+// them): the worker's implicit task ended at 110, so it is neither announced at the window's start
+// (its row would then stay open, its late end being left out) nor alive at the window's end.
+TEST(Timeline, AWindowAfterTheRegionShowsNoWorkerTaskEndedWithIt) {
+  for (auto [from, to] : {std::pair<uint64_t, uint64_t>{200, 950}, {100, 500}}) {
+    SCOPED_TRACE(fmt::format("window {}..{}", from, to));
+    TraceBuilder t;
+    Filter window;
+    window.from_ns = from;
+    window.to_ns = to;
+    Replayed r = replay_timeline(late_barrier_end_trace(t), window);
+    std::vector<std::string> worker_task;
+    for (const auto& line : only(r.log, {"task", "alive"})) {
+      if (line.find("T1#1") != std::string::npos) worker_task.push_back(line);
+    }
+    if (from < 110) {
+      EXPECT_EQ(worker_task,
+                (std::vector<std::string>{"100 task T1#1 ready", "110 task T1#1 completed"}));
+    } else {
+      EXPECT_EQ(worker_task, std::vector<std::string>{});
+    }
+  }
 }
 
 TEST(Timeline, ThreadAndTaskStatesFollowTheModel) {
