@@ -213,7 +213,8 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     bool initial = it.flags & format::task_flag::kInitial;
     TimelineTask& T = add(it.task, e.time);
     T.parent = parent;
-    T.parallel = initial ? 0 : it.region;
+    // A team's initial task in a host `teams` league ends late too (the program's has no region).
+    T.parallel = it.region;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
                        : regions_.intern(Construct::kImplicitTask, code);
