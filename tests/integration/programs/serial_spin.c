@@ -20,6 +20,13 @@ static void spin(double ms) {
   for (double end = now() + ms * 1e-3; now() < end;) ++x;
 }
 
+// In a function of its own: clang asks the runtime for the thread's id at the entry of the
+// function holding `teams`, which would start OpenMP (and the recorder) before the prelude.
+__attribute__((noinline)) static void teams(double ms) {
+#pragma omp teams num_teams(2) thread_limit(1)
+  spin(ms);
+}
+
 int main(int argc, char** argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s PRELUDE_MS REGION_MS EPILOGUE_MS [teams]\n", argv[0]);
@@ -28,8 +35,7 @@ int main(int argc, char** argv) {
   double start = now();
   spin(atof(argv[1]));
   if (argc > 4 && strcmp(argv[4], "teams") == 0) {
-#pragma omp teams num_teams(2) thread_limit(1)
-    spin(atof(argv[2]));
+    teams(atof(argv[2]));
   } else {
 #pragma omp parallel
     spin(atof(argv[2]));
