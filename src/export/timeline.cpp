@@ -213,7 +213,8 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     bool initial = it.flags & format::task_flag::kInitial;
     TimelineTask& T = add(it.task, e.time);
     T.parent = parent;
-    T.parallel = initial ? 0 : it.region;
+    // A team's initial task in a host `teams` league ends late too (the program's has no region).
+    T.parallel = it.region;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
                        : regions_.intern(Construct::kImplicitTask, code);
@@ -398,7 +399,11 @@ void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
     const replay::TaskInfo* info = m.task(id);
-    if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
+    // A worker's implicit task that ended with its region is over, whatever the model holds
+    // until libomp's late report (which is left out: its row would never end).
+    if (info && filter_.thread(T.creator_thread) && !T.ended_with_region) {
+      sink_.task_state(t, T, info->state);
+    }
   }
 }
 
@@ -422,7 +427,7 @@ void TimelinePass::close_window(uint64_t t) {
   }
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
-    if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
+    if (filter_.thread(T.creator_thread) && !T.ended_with_region) sink_.task_alive_at_end(t, T);
   }
   closed_ = true;
   sink_.end(t);

@@ -79,8 +79,9 @@ struct TimelineTask : replay::TaskRecord {
   uint64_t last_out_ns = 0;
   bool started = false;  // switched in at least once
   bool completed = false;
-  // Implicit: its parallel region, and whether its body ended with the region (end_region):
-  // libomp's later reports of its closing barrier's end and of its end are then left out.
+  // Implicit (or a league's initial task): its parallel region, and whether its body ended with the
+  // region (end_region): libomp's later reports of its closing barrier's end and of its end are
+  // then left out.
   uint64_t parallel = 0;
   bool ended_with_region = false;
   std::vector<uint32_t> open;        // its context: regions open inside it, outermost first

@@ -426,6 +426,12 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
   r->implicit = r->started = r->running = true;
   r->thread = th->index;
   r->since = r->created = now;
+  // A team's initial task in a host `teams` league has the league's region (the program's has
+  // none): its end is reported late as a worker's implicit task's is.
+  if (region) {
+    region->refs.fetch_add(1, std::memory_order_relaxed);
+    r->region = region;
+  }
   if (initial) {
     r->initial = true;
     push_root(th, *r, k(NK::kProgram), 0, FrameType::kRoot, now);
@@ -435,8 +441,6 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
       parent = region->parent_node;
       r->parallel_code = region->code;
       if (region->thread == th->index) r->encountering = region->encountering;
-      region->refs.fetch_add(1, std::memory_order_relaxed);
-      r->region = region;
     }
     push_root(th, *r, k(NK::kParallel), r->parallel_code, FrameType::kRoot, now, parent);
   }

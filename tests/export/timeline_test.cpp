@@ -165,10 +165,15 @@ TEST(Timeline, ChildRunsInsideTheTaskwaitOfItsSuspendedParent) {
 // libomp's order at a region's end: the worker's closing barrier and its implicit task end only
 // when the exit releases it (here at 900, after the initial thread's serial code). Both end with
 // the region instead, its task too, and the late ends are left out.
-TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
-  TraceBuilder t;
-  two_thread_opening(t);
+// `flags`: the two implicit tasks' (kInitial: the teams of a host `teams` league).
+std::string late_barrier_end_trace(TraceBuilder& t, uint32_t flags = format::task_flag::kImplicit) {
   const uint64_t region = id(0, 100);
+  t.thread_begin(0, 5, 1);
+  t.initial_task(0, 10, id(0, 1));
+  t.parallel_begin(0, 20, region, id(0, 1), 2, 0x1000);
+  t.implicit_begin(0, 30, id(0, 2), region, 2, 0, flags);
+  t.thread_begin(1, 32, 2);
+  t.implicit_begin(1, 35, id(1, 1), region, 2, 1, flags);
   t.sync(1, 60, SyncKind::kBarrierImplicit, Endpoint::kBegin, region, id(1, 1), 0);
   t.sync(0, 70, SyncKind::kBarrierImplicit, Endpoint::kBegin, region, id(0, 2), 0x1000);
   t.sync(0, 80, SyncKind::kBarrierImplicit, Endpoint::kEnd, 0, id(0, 2), 0x1000);
@@ -179,7 +184,12 @@ TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
   t.thread_end(1, 910);
   t.implicit_end(0, 920, id(0, 1));
   t.thread_end(0, 950);
-  Replayed r = replay_timeline(t.write());
+  return t.write();
+}
+
+TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(late_barrier_end_trace(t));
   std::vector<std::string> worker;
   for (const auto& line : only(r.log, {"enter", "leave", "end"})) {
     if (thread_of(line) == "T1") worker.push_back(line);
@@ -204,6 +214,43 @@ TEST(Timeline, AWorkersLateBarrierEndEndsWithTheRegion) {
   EXPECT_EQ(thread1.back(), "910 T1 thread not created");
   EXPECT_EQ(r.stats.unmatched_leaves, 0u);
   EXPECT_EQ(r.stats.implicit_leaves, 0u);
+}
+
+// A host `teams` construct: libomp reports the league's region with the teams' initial tasks
+// (initial, not implicit), and the second team's initial task ends late as a worker's does.
+TEST(Timeline, ATeamsInitialTaskEndsWithTheLeague) {
+  TraceBuilder t;
+  Replayed r = replay_timeline(late_barrier_end_trace(t, format::task_flag::kInitial));
+  std::vector<std::string> worker;
+  for (const auto& line : only(r.log, {"leave", "end"})) {
+    if (thread_of(line) == "T1") worker.push_back(line.substr(0, line.find(' ')));
+  }
+  EXPECT_EQ(worker, (std::vector<std::string>{"110", "110", "110"}));
+  EXPECT_EQ(r.stats.unmatched_leaves, 0u);
+}
+
+// A window that opens after the region's end, before libomp's late report (or closes between
+// them): the worker's implicit task ended at 110, so it is neither announced at the window's start
+// (its row would then stay open, its late end being left out) nor alive at the window's end.
+TEST(Timeline, AWindowAfterTheRegionShowsNoWorkerTaskEndedWithIt) {
+  for (auto [from, to] : {std::pair<uint64_t, uint64_t>{200, 950}, {100, 500}}) {
+    SCOPED_TRACE(fmt::format("window {}..{}", from, to));
+    TraceBuilder t;
+    Filter window;
+    window.from_ns = from;
+    window.to_ns = to;
+    Replayed r = replay_timeline(late_barrier_end_trace(t), window);
+    std::vector<std::string> worker_task;
+    for (const auto& line : only(r.log, {"task", "alive"})) {
+      if (line.find("T1#1") != std::string::npos) worker_task.push_back(line);
+    }
+    if (from < 110) {
+      EXPECT_EQ(worker_task,
+                (std::vector<std::string>{"100 task T1#1 ready", "110 task T1#1 completed"}));
+    } else {
+      EXPECT_EQ(worker_task, std::vector<std::string>{});
+    }
+  }
 }
 
 TEST(Timeline, ThreadAndTaskStatesFollowTheModel) {

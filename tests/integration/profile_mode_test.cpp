@@ -56,11 +56,11 @@ uint64_t visits_in(const json& trees, const std::string& kind) {
 Recording record_profile(const std::vector<std::string>& program, int threads,
                          const std::vector<std::string>& extra = {}) {
   Recording r;
-  r.dir = (fs::temp_directory_path() / ("tasklens-profile-mode-" + std::to_string(getpid()) +
-                                        "-" + std::to_string(rand())))
+  r.dir = (fs::temp_directory_path() /
+           ("tasklens-profile-mode-" + std::to_string(getpid()) + "-" + std::to_string(rand())))
               .string();
-  std::vector<std::string> argv = {tasklens_bin(), "run", "-q", "-n", std::to_string(threads),
-                                   "--mode", "profile", "-o", r.dir};
+  std::vector<std::string> argv = {tasklens_bin(), "run",     "-q", "-n", std::to_string(threads),
+                                   "--mode",       "profile", "-o", r.dir};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back("--");
   argv.insert(argv.end(), program.begin(), program.end());
@@ -111,7 +111,8 @@ TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
   for (const auto& [k, v] : t.doc["tasks"][0].items()) {
     EXPECT_TRUE(p.doc["tasks"][0].contains(k)) << k;
   }
-  for (const auto& [k, v] : t.doc["profile"].items()) EXPECT_TRUE(p.doc["profile"].contains(k)) << k;
+  for (const auto& [k, v] : t.doc["profile"].items())
+    EXPECT_TRUE(p.doc["profile"].contains(k)) << k;
   JsonReport tb = report_json(traced.dir, {});
   JsonReport pb = report_json(prof.dir, {});
   for (const auto& [k, v] : tb.doc["breakdown"].items()) {
@@ -158,9 +159,9 @@ TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
         << flag << ": " << r.err;
   }
   std::string dot = prof.dir + "/graph.dot";
-  for (std::vector<std::string> cmd : {std::vector<std::string>{"check"},
-                                       std::vector<std::string>{"dump"},
-                                       std::vector<std::string>{"export", "--to", "dot", "-o", dot}}) {
+  for (std::vector<std::string> cmd :
+       {std::vector<std::string>{"check"}, std::vector<std::string>{"dump"},
+        std::vector<std::string>{"export", "--to", "dot", "-o", dot}}) {
     std::vector<std::string> argv = {tasklens_bin(), cmd[0], prof.dir};
     argv.insert(argv.end(), cmd.begin() + 1, cmd.end());
     CommandResult r = run_command(argv);
@@ -186,10 +187,15 @@ uint64_t inclusive_of(const json& node, const std::string& kind) {
 // One region of 30 ms on two threads, then 150 ms of serial code. libomp reports the end of the
 // worker's closing barrier only at the exit (docs/LIBOMP.md): both modes close its frames with
 // the region, so the barriers hold the wait for the team, not the serial code (they held about
-// 150 ms before), and the worker's time is its region's.
-TEST(ProfileMode, AWorkersClosingBarrierEndsWithTheRegionInBothModes) {
-  const std::vector<std::string> spin = {std::string(TASKLENS_TEST_PROGRAMS_DIR) + "/serial_spin",
-                                         "0", "30", "150"};
+// 150 ms before), and the worker's time is its region's. The same with a host `teams` league of
+// two teams, whose second team's initial task ends late likewise (profile mode's barrier held
+// the serial code).
+class ProfileModeLateEnd : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ProfileModeLateEnd, AWorkersClosingBarrierEndsWithTheRegionInBothModes) {
+  std::vector<std::string> spin = {std::string(TASKLENS_TEST_PROGRAMS_DIR) + "/serial_spin", "0",
+                                   "30", "150"};
+  if (*GetParam()) spin.push_back(GetParam());
   Recording traced = record_run(spin, 2);
   ASSERT_EQ(traced.run.status, 0) << traced.run.err;
   Recording prof = record_profile(spin, 2);
@@ -207,6 +213,8 @@ TEST(ProfileMode, AWorkersClosingBarrierEndsWithTheRegionInBothModes) {
   }
   fs::remove_all(prof.dir);
 }
+
+INSTANTIATE_TEST_SUITE_P(ParallelAndTeams, ProfileModeLateEnd, ::testing::Values("", "teams"));
 
 }  // namespace
 }  // namespace tasklens::testing
