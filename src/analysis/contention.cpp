@@ -47,6 +47,8 @@ Contention read_contention(const format::Experiment& x, const ProfileModeData* p
     }
   }
   c.thread_ns = c.run_ns * c.threads;
+  c.run_delay_before_ns =
+      std::min(x.metadata.recorder.run_delay_before_ns.value_or(0), c.run_delay_ns);
   return c;
 }
 
@@ -122,13 +124,21 @@ std::string contention_warning(const Contention& c) {
   if (early && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
       unseen >= kRunDelayWarnNs) {
     // Early in a run the writer may have shared a CPU with the program whatever the CPUs: the
-    // kernel often starts a thread on its creator's CPU and moves it only later.
-    std::string who =
-        2 * std::min(c.run_delay_ns, c.writer_cpu_ns) < c.run_delay_ns ? who_unknown(c)
-        : writer_part(c, c.run_delay_ns) ? writer_text(c, kWriterAdvice)
-                                         : writer_text(c,
-                                                       "the kernel started it on the CPU of a "
-                                                       "thread of the program");
+    // kernel often starts a thread on its creator's CPU and moves it only later. Not before the
+    // recorder started: the writer did not exist (back-to-back recorded runs: 0.5-2.8 ms of a
+    // 10 ms BOTS health run's wait came before its first construct, the kernel finishing the
+    // run before's work).
+    uint64_t after = c.run_delay_ns - c.run_delay_before_ns;
+    std::string who = 2 * std::min(after, c.writer_cpu_ns) < c.run_delay_ns ? who_unknown(c)
+                      : writer_part(c, after)
+                          ? writer_text(c, kWriterAdvice)
+                          : writer_text(c,
+                                        "the kernel started it on the CPU of a thread "
+                                        "of the program");
+    std::string before = c.run_delay_before_ns >= kRunDelayWarnNs / 2
+                             ? fmt::format(", {:.3f} s of it before the recorder started",
+                                           double(c.run_delay_before_ns) * 1e-9)
+                             : "";
     std::string records = c.profile_mode ? ": profile mode has no switch records"
                           : c.short_run  ? ": a run this short has no switch records"
                                          : fmt::format(
@@ -136,10 +146,10 @@ std::string contention_warning(const Contention& c) {
                                                 "into the run, saw {:.3f} s",
                                                double(c.preempted_ns) * 1e-9);
     // No "; " inside: it separates the line's reasons.
-    add(
-        fmt::format("preempted: the threads waited for a CPU while runnable for {:.1f}% of their "
-                    "time ({:.3f} s by the kernel's totals{}): {}",
-                    100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, records, who));
+    add(fmt::format(
+        "preempted: the threads waited for a CPU while runnable for {:.1f}% of their "
+        "time ({:.3f} s by the kernel's totals{}{}): {}",
+        100 * c.run_delay_share(), double(c.run_delay_ns) * 1e-9, before, records, who));
   }
   if (c.fallback) {
     std::string waited =

@@ -33,6 +33,8 @@ struct Contention {
   // run, not placed in time); known when some thread reported it.
   bool run_delay_known = false;
   uint64_t run_delay_ns = 0;
+  // Of it: the wait of the thread that started the recorder before it started (no writer then).
+  uint64_t run_delay_before_ns = 0;
   uint64_t writer_cpu_ns = 0;  // the recorder's writer thread's CPU time (0 in profile mode)
   uint64_t records = 0, lost = 0;  // switch records written, and dropped by the kernel
   std::string error;           // why the kernel refused the records

@@ -176,6 +176,7 @@ Metadata metadata_from_json(const json& j) {
   read(rec, key::kStallTicks, &r.stall_ticks);
   read(rec, key::kTimesClamped, &r.times_clamped);
   read(rec, key::kWriterCpuNs, &r.writer_cpu_ns);
+  read(rec, key::kRunDelayBeforeNs, &r.run_delay_before_ns);
   read(rec, key::kWriteError, &r.write_error);
   read(rec, key::kDiskFull, &r.disk_full);
 
@@ -281,6 +282,7 @@ json metadata_to_json(const Metadata& m) {
   for (const auto& [k, v] : optional_counts) {
     if (v) rec[k] = v;
   }
+  if (r.run_delay_before_ns) rec[key::kRunDelayBeforeNs] = *r.run_delay_before_ns;
   if (!r.write_error.empty()) rec[key::kWriteError] = r.write_error;
   if (r.disk_full) rec[key::kDiskFull] = true;
   if (m.explicit_tasks) j[key::kExplicitTasks] = *m.explicit_tasks;

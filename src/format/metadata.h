@@ -74,6 +74,9 @@ struct Metadata {
     uint64_t times_clamped = 0, writer_cpu_ns = 0;
     std::string write_error;
     bool disk_full = false;
+    // The run-queue wait of the thread that started the recorder, before it started (the
+    // kernel's schedstat then): a wait that neither the writer nor the switch records saw.
+    std::optional<uint64_t> run_delay_before_ns;
   };
   struct Mpi {  // the MPI rank this process was (docs/MPI.md); absent outside MPI
     int64_t rank = 0, size = 0;  // size 0: the launcher did not say

@@ -101,6 +101,7 @@ inline constexpr char kThreadsRefused[] = "threads_refused";
 inline constexpr char kStallTicks[] = "stall_ticks";
 inline constexpr char kTimesClamped[] = "times_clamped";
 inline constexpr char kWriterCpuNs[] = "writer_cpu_ns";
+inline constexpr char kRunDelayBeforeNs[] = "run_delay_before_ns";
 inline constexpr char kWriteError[] = "write_error";
 inline constexpr char kDiskFull[] = "disk_full";
 

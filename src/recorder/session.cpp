@@ -187,6 +187,8 @@ void child_after_fork() {
 }  // namespace
 
 bool Session::start() {
+  // First: what the program's start waited for a CPU, before the recorder or its writer existed.
+  run_delay_before = thread_run_delay(0);
   read_config(config, program_invocation_short_name);
   invariant_tsc = tsc_is_invariant();
   g_clock_source = (config.clock == ClockSource::kTsc && invariant_tsc) ? ClockSource::kTsc
@@ -502,6 +504,7 @@ bool Session::write_metadata() {
   o.kv_u64(key::kStallTicks, stall);
   o.kv_u64(key::kTimesClamped, writer.clamped());
   o.kv_u64(key::kWriterCpuNs, writer.cpu_ns());
+  if (run_delay_before) o.kv_u64(key::kRunDelayBeforeNs, *run_delay_before);
   o.kv(key::kWriteError, writer.error());
   o.kv_bool(key::kDiskFull, writer.disk_full());
   o.end_object();

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 #include "format/json_out.h"
 #include "format/mpi_env.h"
@@ -61,6 +62,8 @@ class Session {
   OutputDir output;  // where this process writes (DIR, or DIR/pid-N for a descendant)
   ClockSample clock_start, clock_end;
   uint64_t process_start_ns = 0;  // CLOCK_MONOTONIC (process_info.h)
+  // The starting thread's run-queue wait at start() (recorder.run_delay_before_ns).
+  std::optional<uint64_t> run_delay_before;
   const char* process_start_source = "";
   uint32_t affinity_cpus = 0, online_cpus = 0;
   uint64_t start_unix_ns = 0;

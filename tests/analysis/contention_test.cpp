@@ -160,6 +160,29 @@ TEST(Contention, AShortRunThatWaitedForACpuIsWarnedAboutFromTheKernelsTotals) {
   EXPECT_EQ(contention_warning(with_totals(small, 4, 1000000, 900000, 0)), "");
 }
 
+// The same short run, 2.5 ms of whose 3 ms of waits came before the recorder started (the
+// metadata's recorder.run_delay_before_ns): the writer did not exist then, so even a writer whose
+// CPU time covers the whole wait is not named, and the text says when the wait was.
+TEST(Contention, AWaitBeforeTheRecorderStartedIsNotTheWriters) {
+  TraceBuilder t;
+  t.writer().meta()["preemption"] = {{"source", "short_run"}};
+  team(t, 5);
+  team_end(t, 10000000 - 10, 10000000);
+  t.writer().meta()["machine"] = {{"affinity_cpus", 4}, {"online_cpus", 4}};
+  t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", 2000000}},
+                                  {{"index", 1}, {"run_delay_ns", 1000000}}};
+  t.writer().meta()["recorder"] = {{"writer_cpu_ns", 2500000}, {"run_delay_before_ns", 2500000}};
+  auto x = format::open_experiment(t.write());
+  ASSERT_TRUE(bool(x));
+  Contention c = read_contention(*x);
+  EXPECT_EQ(c.run_delay_before_ns, 2500000u);
+  EXPECT_EQ(contention_warning(c),
+            std::string("preempted: the threads waited for a CPU while runnable for 15.0% of "
+                        "their time (0.003 s by the kernel's totals, 0.003 s of it before the "
+                        "recorder started: a run this short has no switch records): ") +
+                kWhoUnknown);
+}
+
 // One thread waited 3 of 10 ms in a short run: nothing of the program can have had its CPU.
 TEST(Contention, AOneThreadRunWaitedForAnotherProcess) {
   TraceBuilder t;

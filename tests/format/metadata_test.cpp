@@ -46,8 +46,9 @@ Metadata full_metadata() {
   Metadata::Thread t1;
   t1.index = 1, t1.os_tid = 5002, t1.events = 50, t1.chunks = 1, t1.bytes = 2048, t1.lost = 2;
   m.threads = {t0, t1};
-  m.recorder = {1 << 20, 65536, 1600, 3,  "drop", 150, 3, 1, 99, 4, 123456,
-                "No space left on device", true};
+  m.recorder = {1 << 20, 65536,  1600, 3, "drop", 150,
+                3,       1,      99,   4, 123456, "No space left on device",
+                true,    2500000};
   m.explicit_tasks = 21;
   m.counts = std::map<std::string, uint64_t>{{"task_create", 21}, {"parallel_begin", 1}};
   m.objects = {{"/opt/app", 0x400000}, {"/usr/lib/libomp.so.5", 0x7f0000000000ull}};
@@ -127,6 +128,7 @@ void expect_same(const Metadata& a, const Metadata& b) {
   EXPECT_EQ(r.writer_cpu_ns, s.writer_cpu_ns);
   EXPECT_EQ(r.write_error, s.write_error);
   EXPECT_EQ(r.disk_full, s.disk_full);
+  EXPECT_EQ(r.run_delay_before_ns, s.run_delay_before_ns);
   EXPECT_EQ(a.explicit_tasks, b.explicit_tasks);
   EXPECT_EQ(a.counts, b.counts);
   ASSERT_EQ(a.objects.size(), b.objects.size());
