@@ -67,11 +67,16 @@ void ProfilePass::on_implicit_task(const format::Event& e, uint32_t thread) {
   }
   uint32_t root;
   uint64_t parallel_code = 0, encountering = 0;
-  if (it.flags & format::task_flag::kInitial) {
+  const RegionInfo* ri = regions_.find(it.region);
+  // The program's initial task is the program's root. A host `teams` league's teams run initial
+  // tasks too, with the league's region: the `teams` body, under the node that met the
+  // construct, as a parallel's implicit task (a second "program" root nested in the first
+  // counted the league twice).
+  if ((it.flags & format::task_flag::kInitial) && !ri) {
     root = node(kNoNode, NodeKind::kProgram, 0, 0);
   } else {
     uint32_t parent = kNoNode;
-    if (const RegionInfo* ri = regions_.find(it.region)) {
+    if (ri) {
       parent = ri->parent_node;
       parallel_code = ri->codeptr;
       if (ri->thread == thread) encountering = ri->encountering;

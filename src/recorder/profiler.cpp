@@ -432,7 +432,9 @@ Task* on_implicit_begin(Thread* th, Region* region, bool initial, uint64_t now) 
     region->refs.fetch_add(1, std::memory_order_relaxed);
     r->region = region;
   }
-  if (initial) {
+  // The program's initial task is the program's root; a league team's runs the `teams` body,
+  // a region under the node that met the construct, as a parallel's implicit task does.
+  if (initial && !region) {
     r->initial = true;
     push_root(th, *r, k(NK::kProgram), 0, FrameType::kRoot, now);
   } else {

@@ -468,6 +468,31 @@ TEST(ProfileGolden, AWorkersLateBarrierEndClosesWithTheRegion) {
   EXPECT_EQ(p.total_time_ns, 1010u + 120u);
 }
 
+// A host `teams` league of two teams: libomp runs each team's body in an initial task (initial
+// flag) of the league's region. They are the league's node under the program, as a parallel's
+// implicit tasks are, not a second "program" root nested in the first (which counted the league
+// twice: the program at 111 % of the threads' time).
+//
+//   0   the program's initial task 1;  10 the league (region 100, code 0x1000)
+//   10  team 0's initial task 2 on thread 0, team 1's 3 on thread 1;  60 both end
+//   70  the league ends;  100 the program ends
+TEST(ProfileGolden, ATeamsLeaguesInitialTasksAreTheLeaguesNode) {
+  TraceBuilder t;
+  t.initial_task(0, 0, 1);
+  t.parallel_begin(0, 10, 100, 1, 2, kParallelCode);
+  t.implicit_begin(0, 10, 2, 100, 2, 0, format::task_flag::kInitial);
+  t.implicit_begin(1, 10, 3, 100, 2, 1, format::task_flag::kInitial);
+  t.implicit_end(0, 60, 2).implicit_end(1, 60, 3);
+  t.parallel_end(0, 70, 100, 1, kParallelCode);
+  t.implicit_end(0, 100, 1);
+  Profile p = profile_of(t);
+  EXPECT_EQ(dump(p),
+            "program v=1 f=1 i=100 e=50\n"
+            "  parallel 0x1000 v=2 f=2 i=100 e=100\n"
+            "--\n");
+  EXPECT_EQ(p.total_time_ns, 150u);  // the program's 100 and thread 1's team 50
+}
+
 TEST(ProfileGolden, TraceEndsWithTasksInFlight) {
   TraceBuilder t;
   t.initial_task(0, 0, 1);

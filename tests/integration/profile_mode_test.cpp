@@ -210,6 +210,10 @@ TEST_P(ProfileModeLateEnd, AWorkersClosingBarrierEndsWithTheRegionInBothModes) {
     ASSERT_EQ(p["thread_time_ns"].size(), 2u);
     EXPECT_LT(p["thread_time_ns"][1].get<uint64_t>(), 100'000'000u) << j.doc["run"]["mode"];
     EXPECT_EQ(p["unmatched_ends"], 0) << j.doc["run"]["mode"];
+    // One program root, visited once: a league's teams are its children, not programs again.
+    ASSERT_EQ(p["trees"].size(), 1u) << j.doc["run"]["mode"];
+    EXPECT_EQ(p["trees"][0]["kind"], "program");
+    EXPECT_EQ(p["trees"][0]["metrics"]["visits"], 1) << j.doc["run"]["mode"];
   }
   fs::remove_all(prof.dir);
 }
