@@ -49,9 +49,25 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
     std::fclose(f);
     return Error{path + ": not a tasklens trace (bad magic)"};
   }
+  // The thread index the file's name gives ("thread-0007.tlt"), when it gives one.
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  unsigned named = 0;
+  int used = 0;
+  bool has_name = std::sscanf(base.c_str(), "thread-%u.tlt%n", &named, &used) == 1 &&
+                  size_t(used) == base.size();
   if (got < sizeof h) {
     // What is there is the start of a stream header: the run ended (killed) right after it
     // created the file. Not an error for the experiment: this thread's stream is just empty.
+    // Its thread index sizes per-thread tables too: the name's, the header's only when whole
+    // and in range (a 25-byte header gave 84 million threads and 4 GB of tables, a fuzzer found).
+    bool whole = got >= offsetof(FileHeader, thread) + sizeof h.thread && h.thread < kMaxThreads;
+    if (has_name && named < kMaxThreads) {
+      h.thread = named;
+    } else if (!whole) {
+      std::fclose(f);
+      return Error{path + ": truncated file header (" + std::to_string(got) + " of " +
+                   std::to_string(sizeof h) + " bytes) without a thread index; not read"};
+    }
     auto r = std::unique_ptr<StreamReader>(new StreamReader(path, f, std::move(buffer), h));
     r->done_ = true;
     r->problem(Problem::Severity::kDataLost, 0,
@@ -65,17 +81,13 @@ Result<std::unique_ptr<StreamReader>> StreamReader::open(const std::string& path
   }
   // The thread index sizes per-thread tables everywhere after: checked before any is made.
   std::string bad;
-  unsigned named = 0;
-  int used = 0;
-  std::string base = path.substr(path.find_last_of('/') + 1);
   if (h.header_bytes != sizeof h) {
     bad = "file header size is " + std::to_string(h.header_bytes) + ", not " +
           std::to_string(sizeof h);
   } else if (h.thread >= kMaxThreads) {
     bad = "thread field is " + std::to_string(h.thread) + ", beyond the " +
           std::to_string(kMaxThreads) + " threads a recording holds";
-  } else if (std::sscanf(base.c_str(), "thread-%u.tlt%n", &named, &used) == 1 &&
-             size_t(used) == base.size() && named != h.thread) {
+  } else if (has_name && named != h.thread) {
     bad = "thread field is " + std::to_string(h.thread) + " but the file is named for thread " +
           std::to_string(named);
   }

@@ -213,6 +213,24 @@ TEST(StreamReader, TruncatedAnywhereKeepsTheWholeChunksBeforeTheCut) {
   }
 }
 
+// A header cut inside its thread field, whose bytes say 84 million: the thread index sizes
+// per-thread tables everywhere after (the fuzzer's 25-byte stream made 4 GB of them). The file's
+// name gives the index; without such a name the stream is refused.
+TEST(StreamReader, ATruncatedHeaderTakesItsThreadFromTheFileName) {
+  auto bytes = stream_bytes(task_events(30, 0), 0, {{30, 0}});
+  bytes.resize(14);  // magic, version, header size and two bytes of the thread field
+  bytes[12] = 0x04, bytes[13] = 0x05;
+  auto named = StreamReader::open(write_file(bytes, "thread-0007.tlt"));
+  ASSERT_TRUE(named.ok()) << named.error().message;
+  EXPECT_EQ((*named)->thread(), 7u);
+  std::vector<Event> chunk;
+  EXPECT_FALSE((*named)->next_chunk(chunk));
+  auto unnamed = StreamReader::open(write_file(bytes, "stream.tlt"));
+  ASSERT_FALSE(unnamed.ok());
+  EXPECT_NE(unnamed.error().message.find("without a thread index"), std::string::npos)
+      << unnamed.error().message;
+}
+
 TEST(StreamReader, FlippedPayloadByteSkipsThatChunkOnly) {
   auto events = task_events(90, 0);
   std::vector<size_t> offsets;
