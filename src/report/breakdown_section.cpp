@@ -110,10 +110,13 @@ class BreakdownSection : public Section {
         verdict_advice(b.verdict));
     // The kernel's totals of the wait for a CPU that no switch record placed (all of it in
     // profile mode, or where the records were refused; a measured run's first 20 ms) sit in the
-    // columns the verdict is drawn from.
+    // columns the verdict is drawn from. A measured run of kTotalsRunNs or more is left to its
+    // records, as the warning leaves it (its totals also hold every wake-up).
     uint64_t outside =
         b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
-    uint64_t unplaced = b.preemption_measured ? outside : b.run_delay_ns;
+    uint64_t unplaced = !b.preemption_measured              ? b.run_delay_ns
+                        : b.run_ns < analysis::kTotalsRunNs ? outside
+                                                            : 0;
     if (b.run_delay_known && unplaced >= analysis::kRunDelayWarnNs &&
         double(unplaced) > analysis::kPreemptedWarnShare * double(b.total.total_ns())) {
       out += fmt::format(

@@ -61,12 +61,12 @@ TEST(Sections, EveryVerdictHasItsWords) {
 
 // One thread, one region 0..100: the implicit task creates task 5 at 10 and runs it 20..90 (70 ns
 // of the task's work, the implicit task's 10 + 10 + 10 around it); the thread exits at 110.
-void solo_task(TraceBuilder& t) {
+void solo_task(TraceBuilder& t, uint64_t exit = 110) {
   t.solo_begin();
   t.create(0, 10, 5, 2);
   t.schedule(0, 20, 2, Status::kSwitch, 5);
   t.schedule(0, 90, 5, Status::kComplete, 2);
-  t.solo_end(100, 110);
+  t.solo_end(100, exit);
 }
 
 // solo_task: idleness 0, overhead 0 or nearly: verdict LL, and the text says so in words.
@@ -95,9 +95,9 @@ TEST(Sections, BreakdownOfAHandMadeTraceReadsAsItsVerdict) {
 // than it by more than the warning's bars (2 ms and 5 %). Past those bars, what no record placed
 // is in the shares the verdict is drawn from: a caution under the verdict says so.
 TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
-  auto rendered = [](bool records, uint64_t delay = 3000000) {
+  auto rendered = [](bool records, uint64_t delay = 3000000, uint64_t exit = 110) {
     TraceBuilder t;
-    solo_task(t);
+    solo_task(t, exit);
     if (records) t.preempted(0, 30, 40);
     t.writer().meta()["threads"] = {{{"index", 0}, {"run_delay_ns", delay}}};
     std::string dir = t.write();
@@ -129,6 +129,14 @@ TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
   ASSERT_TRUE(quiet.ok);
   EXPECT_NE(quiet.text.find("waited 1.000 ms for a CPU"), std::string::npos) << quiet.text;
   EXPECT_EQ(quiet.text.find("Caution"), std::string::npos) << quiet.text;
+  // A measured run of 100 ms or more is left to its records (its totals also hold every
+  // wake-up), as the warning leaves it: 12 ms of 200 ms is over the bars, and no caution.
+  Rendered long_measured = rendered(true, 12000000, 200000000);
+  ASSERT_TRUE(long_measured.ok);
+  EXPECT_EQ(long_measured.text.find("Caution"), std::string::npos) << long_measured.text;
+  Rendered long_unmeasured = rendered(false, 12000000, 200000000);
+  ASSERT_TRUE(long_unmeasured.ok);
+  EXPECT_NE(long_unmeasured.text.find("Caution"), std::string::npos) << long_unmeasured.text;
 }
 
 // A run that crashed (seen on BOTS nqueens `if_clause` under clang, where libomp aborts): in a team
