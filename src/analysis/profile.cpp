@@ -369,6 +369,18 @@ void ProfilePass::on_param(const format::Event& e, uint32_t thread) {
   r->params.push_back({up.name, value, false});
 }
 
+ParamSplit& split_named(std::vector<ParamSplit>& splits, const std::string& name) {
+  auto split = std::find_if(splits.begin(), splits.end(),
+                            [&](const ParamSplit& s) { return s.name == name; });
+  if (split == splits.end()) split = splits.insert(splits.end(), ParamSplit{name, {}, 0});
+  return *split;
+}
+
+void sort_splits(std::vector<ParamSplit>& splits) {
+  std::sort(splits.begin(), splits.end(),
+            [](const ParamSplit& a, const ParamSplit& b) { return a.name < b.name; });
+}
+
 void sort_profile(Profile& p) {
   auto hotter = [&p](uint32_t a, uint32_t b) {
     return p.nodes[a].total.inclusive.sum > p.nodes[b].total.inclusive.sum;

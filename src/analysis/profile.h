@@ -28,6 +28,7 @@
 //   the graph's grains do), and the split counts the instances that set it again.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -92,7 +93,21 @@ struct ParamSplit {
   std::string name;
   std::vector<ParamValue> values;  // by value
   uint64_t set_again = 0;  // instances that set the parameter more than once (first value kept)
+
+  // The entry of value `v`, made in its place when there is none.
+  ParamValue& value(int64_t v) {
+    auto at = std::lower_bound(values.begin(), values.end(), v,
+                               [](const ParamValue& pv, int64_t w) { return pv.value < w; });
+    if (at == values.end() || at->value != v) at = values.insert(at, ParamValue{v, {}});
+    return *at;
+  }
 };
+
+// The split of the parameter `name` in `splits`, made at their end when there is none (the
+// profile.json reader and the merge of a construct's copies; sort_splits orders them after).
+ParamSplit& split_named(std::vector<ParamSplit>& splits, const std::string& name);
+// The splits by name, as the report lists them.
+void sort_splits(std::vector<ParamSplit>& splits);
 
 struct TaskConstruct {
   uint64_t codeptr = 0;

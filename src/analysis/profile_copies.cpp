@@ -37,21 +37,11 @@ void add_node(ProfileNode& to, const ProfileNode& from) {
 
 void add_params(std::vector<ParamSplit>& to, const std::vector<ParamSplit>& from) {
   for (const ParamSplit& s : from) {
-    auto split =
-        std::find_if(to.begin(), to.end(), [&](const ParamSplit& t) { return t.name == s.name; });
-    if (split == to.end()) split = to.insert(to.end(), ParamSplit{s.name, {}, 0});
-    split->set_again += s.set_again;
-    for (const ParamValue& v : s.values) {
-      auto at = std::lower_bound(split->values.begin(), split->values.end(), v.value,
-                                 [](const ParamValue& pv, int64_t w) { return pv.value < w; });
-      if (at == split->values.end() || at->value != v.value) {
-        at = split->values.insert(at, ParamValue{v.value, {}});
-      }
-      at->time.merge(v.time);
-    }
+    ParamSplit& split = split_named(to, s.name);
+    split.set_again += s.set_again;
+    for (const ParamValue& v : s.values) split.value(v.value).time.merge(v.time);
   }
-  std::sort(to.begin(), to.end(),
-            [](const ParamSplit& a, const ParamSplit& b) { return a.name < b.name; });
+  sort_splits(to);
 }
 
 void add_construct(TaskConstruct& to, const TaskConstruct& from) {

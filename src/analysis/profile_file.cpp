@@ -411,22 +411,11 @@ void read_params(const json& list, const format::Experiment& x, Checked& in, Pro
     Stat time = in.stat(e, "time", where);
     auto c = by_code.find(code);
     if (in.failed() || c == by_code.end()) continue;
-    std::vector<ParamSplit>& splits = p.tasks[c->second].params;
-    auto split = std::find_if(splits.begin(), splits.end(),
-                              [&](const ParamSplit& s) { return s.name == name; });
-    if (split == splits.end()) split = splits.insert(splits.end(), ParamSplit{name, {}, 0});
-    split->set_again += again;
-    auto at_value = std::lower_bound(split->values.begin(), split->values.end(), value,
-                                     [](const ParamValue& pv, int64_t w) { return pv.value < w; });
-    if (at_value == split->values.end() || at_value->value != value) {
-      at_value = split->values.insert(at_value, ParamValue{value, {}});
-    }
-    at_value->time.merge(time);
+    ParamSplit& split = split_named(p.tasks[c->second].params, name);
+    split.set_again += again;
+    split.value(value).time.merge(time);
   }
-  for (TaskConstruct& t : p.tasks) {
-    std::sort(t.params.begin(), t.params.end(),
-              [](const ParamSplit& a, const ParamSplit& b) { return a.name < b.name; });
-  }
+  for (TaskConstruct& t : p.tasks) sort_splits(t.params);
 }
 
 }  // namespace

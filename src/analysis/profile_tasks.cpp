@@ -271,12 +271,7 @@ void ProfilePass::task_end(Run& x, uint32_t thread, uint64_t now, bool finished)
   for (const auto& p : x.params) {
     ParamSplit& split = param_split(x.construct, p.name);
     split.set_again += p.again;
-    std::vector<ParamValue>& values = split.values;
-    int64_t v = p.value;
-    auto at = std::lower_bound(values.begin(), values.end(), v,
-                               [](const ParamValue& pv, int64_t w) { return pv.value < w; });
-    if (at == values.end() || at->value != v) at = values.insert(at, ParamValue{v, {}});
-    at->time.add(total);
+    split.value(p.value).time.add(total);
   }
   set_active(x.thread, x.construct, -1);
   runs_.erase(x.id);
