@@ -118,9 +118,8 @@ std::string contention_warning(const Contention& c) {
   // 5 % only for a thread woken 20,000 times a second, and the breakdown's text gives them.) What
   // the records saw is taken out, and a wait under kRunDelayWarnNs is left unsaid, whatever its
   // share.
-  bool early =
-      c.short_run || c.profile_mode || (!records_warned && c.measured && c.run_ns < kTotalsRunNs);
-  uint64_t unseen = c.run_delay_ns > c.preempted_ns ? c.run_delay_ns - c.preempted_ns : 0;
+  bool early = (c.short_run || c.profile_mode || c.measured) && !records_warned;
+  uint64_t unseen = unplaced_wait_ns(c.measured, c.run_ns, c.run_delay_ns, c.preempted_ns);
   if (early && c.run_delay_known && c.run_delay_share() > kPreemptedWarnShare &&
       unseen >= kRunDelayWarnNs) {
     // Early in a run the writer may have shared a CPU with the program whatever the CPUs: the

@@ -50,6 +50,18 @@ constexpr double kPreemptedWarnShare = 0.05;
 constexpr uint64_t kRunDelayWarnNs = 2000000;
 constexpr uint64_t kTotalsRunNs = 100000000;
 
+// Of the kernel's totals of the threads' wait for a CPU, what no switch record placed in time:
+// all of it in a run without records (a short run, profile mode, records refused), what the
+// records did not see in a measured run under kTotalsRunNs (its first 20 ms), nothing in a
+// longer measured run (left to its records: its totals also hold every wake-up). The warning
+// and the breakdown's caution both judge this part.
+inline uint64_t unplaced_wait_ns(bool measured, uint64_t run_ns, uint64_t run_delay_ns,
+                                 uint64_t preempted_ns) {
+  if (!measured) return run_delay_ns;
+  if (run_ns >= kTotalsRunNs) return 0;
+  return run_delay_ns > preempted_ns ? run_delay_ns - preempted_ns : 0;
+}
+
 // What the kernel's running a program's threads on one CPU calls for; the warning and the
 // breakdown's text both give it.
 inline constexpr char kOneCpuAdvice[] =

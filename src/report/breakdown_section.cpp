@@ -108,15 +108,10 @@ class BreakdownSection : public Section {
         ">= {:.0f}%): {}\n",
         100 * b.idle_share, 100 * b.overhead_share, 100 * b.high_threshold,
         verdict_advice(b.verdict));
-    // The kernel's totals of the wait for a CPU that no switch record placed (all of it in
-    // profile mode, or where the records were refused; a measured run's first 20 ms) sit in the
-    // columns the verdict is drawn from. A measured run of kTotalsRunNs or more is left to its
-    // records, as the warning leaves it (its totals also hold every wake-up).
-    uint64_t outside =
-        b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
-    uint64_t unplaced = !b.preemption_measured              ? b.run_delay_ns
-                        : b.run_ns < analysis::kTotalsRunNs ? outside
-                                                            : 0;
+    // The kernel's totals of the wait for a CPU that no switch record placed sit in the columns
+    // the verdict is drawn from.
+    uint64_t unplaced = analysis::unplaced_wait_ns(b.preemption_measured, b.run_ns, b.run_delay_ns,
+                                                   b.total.preempted_ns);
     if (b.run_delay_known && unplaced >= analysis::kRunDelayWarnNs &&
         double(unplaced) > analysis::kPreemptedWarnShare * double(b.total.total_ns())) {
       out += fmt::format(
@@ -134,6 +129,8 @@ class BreakdownSection : public Section {
     out += counted_line(b);
     // The kernel's totals hold what the switch records miss (RECORDER.md); in a measured run it
     // is said when it passes the warning's bars (analysis/contention.h).
+    uint64_t outside =
+        b.run_delay_ns > b.total.preempted_ns ? b.run_delay_ns - b.total.preempted_ns : 0;
     if (!b.preemption_measured) {
       out += "  Preemption was not measured in this run: it is counted in the other columns.\n";
       if (b.run_delay_known) {
@@ -182,9 +179,9 @@ class BreakdownSection : public Section {
       out += split_row(label, r.time);
     }
     if (b.series.empty()) return;
-    out += fmt::format("\nOver time ({} slices of {} each; bar height = share of the threads' time)\n",
-                       b.series.size(), duration(b.series.empty() ? 0 : b.series[0].end_ns -
-                                                                          b.series[0].begin_ns));
+    out +=
+        fmt::format("\nOver time ({} slices of {} each; bar height = share of the threads' time)\n",
+                    b.series.size(), duration(b.series[0].end_ns - b.series[0].begin_ns));
     std::vector<double> work, over, idle, serial, preempted;
     for (const auto& s : b.series) {
       double all = double(s.time.total_ns());
