@@ -170,7 +170,7 @@ void BreakdownPass::flush(uint32_t thread) {
   p.time = TimeSplit{};
 }
 
-void BreakdownPass::track_region(const format::Event& e, uint32_t thread) {
+void BreakdownPass::track_region(const format::Event& e) {
   // Region instances, for the wall time and team size of each construct.
   if (e.kind == format::Kind::kParallelBegin) {
     const auto pb = format::ev::ParallelBegin::of(e);
@@ -182,16 +182,6 @@ void BreakdownPass::track_region(const format::Event& e, uint32_t thread) {
       ++rb.instances;
       rb.wall_ns += e.time - in->begin_ns;
       live_regions_.erase(pe.region);
-    }
-    // libomp ends a worker's closing barrier only when the next region or the exit releases it
-    // (docs/LIBOMP.md): from the region's end, the worker waits for the program, outside it.
-    for (uint32_t p = 0; p < segments_.size(); ++p) {
-      Segment& s = segments_[p];
-      if (p == thread || !s.open || s.region != pe.region || s.construct == 0) continue;
-      State state = s.state;
-      bool working = s.working;
-      close(p, e.time);
-      open(p, e.time, state, working, 0);
     }
   } else if (e.kind == format::Kind::kImplicitTask) {
     const auto it = format::ev::ImplicitTask::of(e);
@@ -263,9 +253,7 @@ void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {
   advance(e.time);
   static_assert(uint8_t(format::Kind::kParallelEnd) == uint8_t(format::Kind::kParallelBegin) + 1 &&
                 uint8_t(format::Kind::kImplicitTask) == uint8_t(format::Kind::kParallelBegin) + 2);
-  if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) {
-    track_region(e, r.thread);
-  }
+  if (uint8_t(uint8_t(e.kind) - uint8_t(format::Kind::kParallelBegin)) <= 2) track_region(e);
   ready_ = m.ready_count() > 0;
   if (e.kind == format::Kind::kThreadBegin && format::ev::ThreadBegin::of(e).thread_type == 1 &&
       !initial_[r.thread]) {

@@ -149,8 +149,7 @@ class BreakdownPass : public replay::Pass {
     now_ = t;
   }
   void pass_boundaries(uint64_t t);  // records R at every slice boundary up to t
-  // parallel_begin/_end, implicit_task begin; `thread` the event's.
-  void track_region(const format::Event& e, uint32_t thread);
+  void track_region(const format::Event& e);  // parallel_begin/_end, implicit_task begin
   // The thread's state may have changed: closes its interval and opens the next one if so.
   inline void update_thread(uint32_t thread, uint64_t t, const replay::TaskModel& m);
   inline void close(uint32_t thread, uint64_t t);

@@ -141,7 +141,6 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
     ct.task_ns += x.task_work;
     CostTimes implicit_cost = x.frames[0].cost;
     commit(ts, depth, 0, implicit_cost);
-    if (!x.ended) ts.ignore_task = x.implicit_task;
     ts.contexts.pop_back();
     ts.t0 = te;
     ts.at0 = integral;

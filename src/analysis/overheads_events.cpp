@@ -30,32 +30,6 @@ Construct mutex_or_lock(uint16_t kind) {
 
 void OverheadsPass::State::on_event(uint32_t p, const Event& e) {
   ThreadState& ts = threads[p];
-  if (ts.ignore_task) {
-    // libomp reports a worker's end barrier and implicit-task end when it wakes up for the
-    // next region (or exits): long after the region ended. Skip them.
-    uint64_t task = 0;
-    switch (e.kind) {
-      case Kind::kImplicitTask:
-        task = format::ev::ImplicitTask::of(e).task;
-        break;
-      case Kind::kSyncRegion:
-      case Kind::kSyncRegionWait:
-      case Kind::kWork:
-      case Kind::kMasked:
-      case Kind::kReduction:
-        task = format::ev::ConstructAny::of(e).task;
-        break;
-      default:
-        break;
-    }
-    const uint8_t endpoint =
-        e.kind == Kind::kImplicitTask ? format::ev::ImplicitTask::of(e).endpoint : 0;
-    if (task == ts.ignore_task) {
-      if (endpoint == uint8_t(Endpoint::kEnd)) ts.ignore_task = 0;
-      return;
-    }
-    if (endpoint == uint8_t(Endpoint::kBegin)) ts.ignore_task = 0;
-  }
   if (!ts.contexts.empty() && e.kind != Kind::kMutexAcquired &&
       ts.contexts.back().frames.back().kind == FrameKind::kMutexWait) {
     // A mutex_acquire with no mutex_acquired (a failed test_lock) ends at the next event.

@@ -126,7 +126,6 @@ struct ThreadState {
   std::vector<Context> contexts;  // innermost region last
   uint64_t t0 = 0;                // the open segment: since when,
   Integrals at0;                  // and the integrals at that time
-  uint64_t ignore_task = 0;       // an implicit task whose region ended: skip its late events
 };
 
 }  // namespace overheads_detail

@@ -245,9 +245,7 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       break;
     }
     case Kind::kParallelEnd: {
-      uint64_t region = format::ev::ParallelEnd::of(e).region;
-      end_region(region, p, e.time);
-      regions_.erase(region);
+      regions_.erase(format::ev::ParallelEnd::of(e).region);
       break;
     }
     case Kind::kTaskCreate:

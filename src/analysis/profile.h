@@ -305,8 +305,6 @@ class ProfilePass : public replay::Pass {
   void enter_stub(Run& task, uint32_t thread, uint64_t now);
   void exit_stub(Run& task, uint64_t now);
   void end_implicit(uint64_t id, uint32_t thread, uint64_t now);
-  // The region ended (parallel_end on `thread`): the other threads' implicit tasks in it end too.
-  void end_region(uint64_t region, uint32_t thread, uint64_t now);
   void set_active(uint32_t thread, uint32_t construct, int delta);
   // Called several times per event: inline, the growth out of line.
   ThreadState& thread_state(uint32_t thread) {

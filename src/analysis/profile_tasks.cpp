@@ -125,20 +125,6 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
   if (r) runs_.erase(id);
 }
 
-void ProfilePass::end_region(uint64_t region, uint32_t thread, uint64_t now) {
-  // libomp reports the end of a worker's closing barrier, and of its implicit task, only when the
-  // next region or the exit releases it (docs/LIBOMP.md): its barrier would hold the serial code
-  // that follows. The worker's frames close with the region; its late ends then find no task.
-  for (uint32_t q = 0; q < threads_.size(); ++q) {
-    const ThreadState& ts = threads_[q];
-    if (q == thread || ts.implicit.empty()) continue;
-    uint64_t id = ts.implicit.back().first;
-    if (const Run* r = runs_.find(id); r && r->implicit && r->region == region) {
-      end_implicit(id, q, now);
-    }
-  }
-}
-
 void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {
   const auto tc = format::ev::TaskCreate::of(e);
   // `taskwait depend(...)` makes a task that never runs: it is the taskwait, not a task.

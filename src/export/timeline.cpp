@@ -106,7 +106,6 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       uint64_t encountering = format::ev::task_or(pe.task, top(th));
       if (encountering) leave_in(th, t, encountering, Construct::kParallel, 0, true);
       if (emitting(th)) sink_.join(th, t);
-      end_region(pe.region, th, t);
       break;
     }
     case Kind::kImplicitTask:
@@ -124,7 +123,6 @@ void TimelinePass::on_event(const replay::Record& r, const replay::TaskModel& m)
       Construct kind = sync_construct(s.sync_kind);
       uint64_t id = format::ev::task_or(s.task, top(th));
       if (kind == kNone || !id) break;
-      if (const TimelineTask* T = find(id); T && T->ended_with_region) break;
       if (begins(e)) {
         uint64_t code = m.sync_code(e, th);
         // Workers see no code address for the parallel's end barrier: name it after the parallel.
@@ -213,8 +211,6 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     bool initial = it.flags & format::task_flag::kInitial;
     TimelineTask& T = add(it.task, e.time);
     T.parent = parent;
-    // A team's initial task in a host `teams` league ends late too (the program's has no region).
-    T.parallel = it.region;
     T.flags = it.flags ? it.flags : format::task_flag::kImplicit;
     T.region = initial ? regions_.intern(Construct::kInitialTask, 0)
                        : regions_.intern(Construct::kImplicitTask, code);
@@ -223,25 +219,7 @@ void TimelinePass::on_implicit_task(const format::Event& e, uint32_t th,
     push(th, e.time, T);
   } else if (ends(e)) {
     uint64_t id = format::ev::task_or(it.task, top(th));
-    const TimelineTask* T = id ? find(id) : nullptr;
-    if (id && !(T && T->ended_with_region)) finish_body(th, e.time, id);
-  }
-}
-
-void TimelinePass::end_region(uint64_t region, uint32_t th, uint64_t t) {
-  // libomp reports the end of a worker's closing barrier, and of its implicit task, only when
-  // the next region or the exit releases the worker (docs/LIBOMP.md): the timeline would show
-  // the serial code after the region as the worker's barrier. They end with the region instead.
-  for (uint32_t q = 0; q < stacks_.size(); ++q) {
-    if (q == th) continue;
-    uint64_t id = top(q);
-    TimelineTask* T = id ? find(id) : nullptr;
-    if (!T || !T->parallel || T->parallel != region || T->ended_with_region) continue;
-    // Its closing barrier first, as its end would (not a region left open by its task's end).
-    if (!T->open.empty()) leave_in(q, t, id, regions_.at(T->open.back()).kind, 0, true);
-    finish_body(q, t, id);
-    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, TaskState::kCompleted);
-    T->ended_with_region = true;
+    if (id) finish_body(th, e.time, id);
   }
 }
 
@@ -303,9 +281,7 @@ void TimelinePass::after_event(const replay::Record& r, const replay::TaskModel&
   for (const replay::Transition& tr : m.transitions()) {
     TimelineTask* T = find(tr.task);
     if (!T) continue;
-    if (open_ && filter_.thread(T->creator_thread) && !T->ended_with_region) {
-      sink_.task_state(t, *T, tr.to);
-    }
+    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, tr.to);
     if (tr.to != TaskState::kCompleted || T->completed) continue;
     T->completed = true;
     DepIn done{T->id, th, t, T->slot};
@@ -327,12 +303,8 @@ ThreadState TimelinePass::state_of(uint32_t th, const replay::TaskModel& m) cons
   const replay::ThreadInfo& info = m.thread(th);
   if (!info.exists) return ThreadState::kNotCreated;
   if (stacks_[th].mutex_wait) return ThreadState::kSynchronization;
-  // No task on the thread: a worker between regions, its closing barrier ended with the region
-  // (end_region) while the model still holds its implicit task until libomp's late report.
-  bool no_task = stacks_[th].frames.empty();
-  if (m.working(th) && !no_task) return ThreadState::kRunning;
+  if (m.working(th)) return ThreadState::kRunning;
   if (m.ready_count() > 0) return ThreadState::kOverhead;
-  if (no_task) return ThreadState::kIdle;
   const replay::TaskInfo* cur = m.task(info.current);
   if (cur && (cur->wait == replay::Wait::kTaskwait || cur->wait == replay::Wait::kTaskgroup ||
               cur->wait == replay::Wait::kBarrier)) {
@@ -399,11 +371,7 @@ void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
     const replay::TaskInfo* info = m.task(id);
-    // A worker's implicit task that ended with its region is over, whatever the model holds
-    // until libomp's late report (which is left out: its row would never end).
-    if (info && filter_.thread(T.creator_thread) && !T.ended_with_region) {
-      sink_.task_state(t, T, info->state);
-    }
+    if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
   }
 }
 
@@ -427,7 +395,7 @@ void TimelinePass::close_window(uint64_t t) {
   }
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
-    if (filter_.thread(T.creator_thread) && !T.ended_with_region) sink_.task_alive_at_end(t, T);
+    if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
   }
   closed_ = true;
   sink_.end(t);

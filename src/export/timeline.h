@@ -79,11 +79,6 @@ struct TimelineTask : replay::TaskRecord {
   uint64_t last_out_ns = 0;
   bool started = false;  // switched in at least once
   bool completed = false;
-  // Implicit (or a league's initial task): its parallel region, and whether its body ended with the
-  // region (end_region): libomp's later reports of its closing barrier's end and of its end are
-  // then left out.
-  uint64_t parallel = 0;
-  bool ended_with_region = false;
   std::vector<uint32_t> open;        // its context: regions open inside it, outermost first
   std::vector<uint64_t> successors;  // tasks waiting for it (dependences)
   std::vector<DepIn> deps_in;        // completed predecessors, until it starts
@@ -206,8 +201,6 @@ class TimelinePass : public replay::Pass {
   TimelineTask& activate(uint32_t th, uint64_t t, uint64_t id);
   void announce(uint32_t th, uint64_t t);
   void finish_body(uint32_t th, uint64_t t, uint64_t id);
-  // The region ended on `th` at `t`: the other threads' implicit tasks in it end there too.
-  void end_region(uint64_t region, uint32_t th, uint64_t t);
   void enter_in(uint32_t th, uint64_t t, uint64_t id, uint32_t region);
   // Leaves the innermost open region of `kind` (and `key` unless any_key) in the task's context.
   void leave_in(uint32_t th, uint64_t t, uint64_t id, Construct kind, uint64_t key, bool any_key);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "replay/implied_ends.h"
+#include "replay/late_ends.h"
 #include "replay/mutex_call_sites.h"
 #include "replay/record_feed.h"
 
@@ -39,6 +40,7 @@ ReplayStats replay(Source& stream, const format::Experiment& x, const std::vecto
   stats.threads = info.threads;
   uint64_t expected = x.metadata.recorder.events_written;
   ImpliedEnds implied(info.threads);
+  LateEnds late(info.threads);
   MutexCallSites mutex_sites(info.threads, x.runtime_code);
   auto dispatch = [&](const Record& r) {
     for (Pass* p : before) p->before(r, model);
@@ -46,12 +48,18 @@ ReplayStats replay(Source& stream, const format::Experiment& x, const std::vecto
     for (Pass* p : passes) p->after(r, model);
     model.collect();
   };
+  // Inlined at both calls: a call per event cost the replay 6 % of its time on fib 30.
+  auto apply = [&](const Record& r) __attribute__((always_inline)) {
+    if (const Record* end = implied.before(r)) dispatch(*end);
+    dispatch(*mutex_sites.fix(r));
+  };
   while (const Record* r = stream.next()) {
     if (__builtin_expect(r->ev.kind == format::Kind::kCounters, 0)) {
       for (Pass* p : passes) p->counters(*r, model);
+    } else if (__builtin_expect(late.involved(*r), 0)) {
+      for (const Record& moved : late.fix(*r, model)) apply(moved);
     } else {
-      if (const Record* end = implied.before(*r)) dispatch(*end);
-      dispatch(*mutex_sites.fix(*r));
+      apply(*r);
     }
     info.end_ns = std::max<uint64_t>(info.end_ns, r->ev.time);
     if ((++stats.events & 0xfff) == 0) {

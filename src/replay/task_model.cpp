@@ -100,20 +100,7 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     }
     case Kind::kParallelEnd: {
-      const auto pe = format::ev::ParallelEnd::of(e);
-      // libomp reports a worker's join barrier as ending only when the next region releases it
-      // (or at the program's exit): the region is over, its implicit task has nothing left to
-      // run, and what the worker waits for is the program's next region. Not ready then: its
-      // thread is idle, not in overhead, while the initial thread runs serial code (a balanced
-      // region followed by 170 ms of serial code was reported 61 % overhead, verdict LH).
-      if (Region* r = find_region(pe.region)) {
-        for (uint64_t id : r->waiting) {
-          if (TaskInfo* t = tasks_.find(id); t && t->state == TaskState::kReady) {
-            set_state(*t, TaskState::kSuspended);
-          }
-        }
-      }
-      erase_region(pe.region);
+      erase_region(format::ev::ParallelEnd::of(e).region);
       break;
     }
     case Kind::kImplicitTask:
