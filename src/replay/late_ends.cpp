@@ -21,15 +21,20 @@ const std::vector<Record>& LateEnds::fix(const Record& r, const TaskModel& m) {
       const auto it = format::ev::ImplicitTask::of(e);
       if (it.endpoint == uint8_t(Endpoint::kBegin)) {
         th.late_task = 0;  // its late reports, if any, come before its next implicit task
+        // Bounded: a damaged trace of begins alone must not grow it without end.
+        if (th.implicit.size() == 256) th.implicit.erase(th.implicit.begin());
         th.implicit.push_back({it.task, it.region, it.index, it.flags, it.team_size});
         break;
       }
-      if (th.late_task && it.task == th.late_task) {
+      // libomp may name no task at an implicit task's end (format::ev::task_or): the innermost.
+      if (th.late_task && (it.task == th.late_task || it.task == 0)) {
         th.late_task = 0;  // the last of the late reports
         return out_;
       }
+      const uint64_t task =
+          format::ev::task_or(it.task, th.implicit.empty() ? 0 : th.implicit.back().task);
       for (size_t i = th.implicit.size(); i-- > 0;) {
-        if (th.implicit[i].task != it.task) continue;
+        if (th.implicit[i].task != task) continue;
         th.implicit.erase(th.implicit.begin() + long(i));
         break;
       }
@@ -38,12 +43,15 @@ const std::vector<Record>& LateEnds::fix(const Record& r, const TaskModel& m) {
     case Kind::kSyncRegion:
     case Kind::kSyncRegionWait: {
       const auto s = format::ev::SyncAny::of(e);
-      // The late task's barrier events, whatever their order, are over with it.
-      if (th.late_task && s.task == th.late_task) return out_;
+      const bool begin = s.endpoint == uint8_t(Endpoint::kBegin);
+      // The late task's barrier events, whatever their order, are over with it (an end that
+      // names no task is its own).
+      if (th.late_task && (s.task == th.late_task || (s.task == 0 && !begin))) return out_;
       const bool wait = e.kind == Kind::kSyncRegionWait;
-      Barrier* top =
-          th.barriers.empty() || th.barriers.back().task != s.task ? nullptr : &th.barriers.back();
-      if (s.endpoint == uint8_t(Endpoint::kBegin)) {
+      Barrier* top = th.barriers.empty() || (s.task && th.barriers.back().task != s.task)
+                         ? nullptr
+                         : &th.barriers.back();
+      if (begin) {
         if (wait && top && !top->in_wait) {
           top->in_wait = true;
         } else if (th.barriers.size() < 64) {  // bounded: a damaged trace of begins alone

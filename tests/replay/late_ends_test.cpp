@@ -182,6 +182,28 @@ TEST(LateEnds, AWorkerPastItsBarrierEndsWithTheRegionToo) {
                                       "110 T0 parallel_end", "300 T1 implicit begin 12"}));
 }
 
+// libomp may pass no task data to an implicit task's end or a barrier's (the recorder stores 0):
+// such late reports are left out too, and such ends in time close what they end.
+TEST(LateEnds, EndsThatNameNoTaskAreTheInnermosts) {
+  TraceBuilder late;
+  region_to_its_end(late);
+  late.sync_wait(1, 900, kJoin, Endpoint::kEnd, 0, 0, 0)
+      .sync(1, 900, kJoin, Endpoint::kEnd, 0, 0, 0);
+  late.implicit_end(1, 900, 0).thread_end(1, 910);
+  EXPECT_EQ(
+      replayed(late).lines(100),
+      (std::vector<std::string>{"110 T1 wait end 2", "110 T1 sync end 2", "110 T1 implicit end 2",
+                                "110 T0 parallel_end", "910 T1 thread_end"}));
+  TraceBuilder in_time;
+  team(in_time);
+  in_time.sync(1, 60, kJoin, Endpoint::kBegin, kRegion, kI1, 0);
+  in_time.sync(1, 100, kJoin, Endpoint::kEnd, 0, 0, 0).implicit_end(1, 100, 0);
+  in_time.implicit_end(0, 105, kI0).parallel_end(0, 110, kRegion, kInitial);
+  EXPECT_EQ(replayed(in_time).lines(100),
+            (std::vector<std::string>{"100 T1 sync end 0", "100 T1 implicit end 0",
+                                      "105 T0 implicit end 1", "110 T0 parallel_end"}));
+}
+
 // Another region's end, or a worker that runs an explicit task from its barrier (a damaged
 // trace: the region cannot have ended then), moves nothing.
 TEST(LateEnds, OnlyTheEndingRegionsWorkersMove) {
