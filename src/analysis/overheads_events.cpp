@@ -254,9 +254,7 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
   uint64_t k = x.barriers++;
   BarrierInstance* b = barrier_at(in, k, true);
   auto kind = SyncKind(s.sync_kind);
-  bool implicit = kind == SyncKind::kBarrierImplicit ||
-                  kind == SyncKind::kBarrierImplicitWorkshare ||
-                  kind == SyncKind::kBarrierImplicitParallel ||
+  bool implicit = format::is_implicit_barrier(s.sync_kind) ||
                   (kind == SyncKind::kBarrier && (s.codeptr == 0 || s.codeptr == in.codeptr));
   // libomp 14 reports both kinds of implicit barrier as barrier_implicit; the parallel end
   // barrier has the region's codeptr on the primary thread and none on the workers.

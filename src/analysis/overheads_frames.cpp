@@ -1,25 +1,9 @@
 // OverheadsPass: the frames of the constructs a thread is in, and the ompP timings a frame adds
 // to its construct when it ends.
 #include "analysis/overheads_state.h"
+#include "format/kinds.h"
 
 namespace tasklens::analysis {
-
-using format::WorkType;
-
-namespace {
-
-// Worksharing constructs that end in a barrier (unless nowait).
-bool has_exit_barrier(uint16_t type) {
-  switch (WorkType(type)) {
-    case WorkType::kDistribute:
-    case WorkType::kTaskloop:
-      return false;
-    default:
-      return true;
-  }
-}
-
-}  // namespace
 
 void OverheadsPass::State::push(Context& x, FrameKind kind, uint32_t construct, uint64_t task,
                                 uint64_t t, uint64_t key, uint64_t codeptr) {
@@ -103,7 +87,7 @@ void OverheadsPass::State::pop_frame(ThreadState& ts, size_t depth, uint64_t t) 
       ct.exec_ns += dur;
       ct.body_ns += dur;
       ct.task_ns += task_ns;
-      if (has_exit_barrier(uint16_t(f.key))) x.last_work = f.construct;
+      if (format::is_worksharing(uint16_t(f.key))) x.last_work = f.construct;
       break;
     case FrameKind::kTaskgroup:
       ++ct.count;

@@ -15,13 +15,6 @@ using format::TaskStatus;
 
 namespace {
 
-bool is_implicit_barrier(uint16_t kind) {
-  using format::SyncKind;
-  return kind == uint16_t(SyncKind::kBarrierImplicit) ||
-         kind == uint16_t(SyncKind::kBarrierImplicitWorkshare) ||
-         kind == uint16_t(SyncKind::kBarrierImplicitParallel);
-}
-
 void add_visit(NodeMetrics& m, uint64_t incl, uint64_t excl, uint32_t fragments) {
   ++m.visits;
   m.fragments += fragments;
@@ -306,7 +299,7 @@ void ProfilePass::on_region(const format::Event& e, uint32_t thread, NodeKind ki
   if (ep == format::Endpoint::kBegin || ep == format::Endpoint::kBeginEnd) {
     // The end-of-region barrier: the same node whether a thread reports the parallel
     // construct's address or none.
-    if (kind == NodeKind::kBarrier && is_implicit_barrier(sub) && r->implicit &&
+    if (kind == NodeKind::kBarrier && format::is_implicit_barrier(sub) && r->implicit &&
         code == r->parallel_code) {
       code = 0;
     }

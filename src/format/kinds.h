@@ -97,7 +97,25 @@ inline bool is_barrier(uint16_t sync_kind) {
          sync_kind != uint16_t(SyncKind::kTaskgroup) &&
          sync_kind != uint16_t(SyncKind::kReduction);
 }
+// An implicit barrier: at the end of a worksharing construct or of a parallel region (libomp 14
+// reports both as barrier_implicit; OpenMP 5.1's runtimes tell them apart).
+inline bool is_implicit_barrier(uint16_t sync_kind) {
+  return sync_kind == uint16_t(SyncKind::kBarrierImplicit) ||
+         sync_kind == uint16_t(SyncKind::kBarrierImplicitWorkshare) ||
+         sync_kind == uint16_t(SyncKind::kBarrierImplicitParallel);
+}
+// An implicit barrier that may end a worksharing construct (not only a parallel region).
+inline bool is_workshare_barrier(uint16_t sync_kind) {
+  return sync_kind == uint16_t(SyncKind::kBarrierImplicit) ||
+         sync_kind == uint16_t(SyncKind::kBarrierImplicitWorkshare);
+}
 std::string_view work_type_name(uint16_t type);
+// A worksharing construct (loop, sections, single, workshare, scope): it ends in a barrier unless
+// nowait, and its task cannot begin another inside it. A taskloop is none (a single may hold one,
+// and its end is a taskgroup's), nor is a distribute (a league's).
+inline bool is_worksharing(uint16_t work_type) {
+  return work_type != uint16_t(WorkType::kTaskloop) && work_type != uint16_t(WorkType::kDistribute);
+}
 std::string_view mutex_kind_name(uint16_t kind);
 std::string_view dependence_type_name(uint8_t type);
 std::string_view endpoint_name(uint8_t endpoint);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "format/kinds.h"
 #include "format/profile_file.h"
 #include "recorder/clock.h"
 #include "recorder/process_info.h"
@@ -340,13 +341,6 @@ void end_implicit(Thread* th, Task* r, uint64_t now) {
   if (r) free_task(th, r);
 }
 
-bool is_implicit_barrier(uint16_t kind) {
-  return kind == 2 || kind == 6 || kind == 7;
-}
-bool is_workshare_barrier(uint16_t kind) {
-  return kind == 2 || kind == 6;
-}
-
 }  // namespace
 
 __thread Thread* t_thread __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -531,13 +525,14 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
   on_other(th, now);
   Task* r = th->current;
   if (!r) return;
-  if (kind == k(NK::kBarrier) && is_workshare_barrier(sub) && in_runtime(code) && th->work_code) {
+  if (kind == k(NK::kBarrier) && format::is_workshare_barrier(sub) && in_runtime(code) &&
+      th->work_code) {
     code = th->work_code;
   }
   uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
   if (kind == k(NK::kUser)) match |= code;  // a user region ends by its name
   if (begin) {
-    if (kind == k(NK::kBarrier) && is_implicit_barrier(sub) && r->implicit &&
+    if (kind == k(NK::kBarrier) && format::is_implicit_barrier(sub) && r->implicit &&
         code == r->parallel_code) {
       code = 0;
     }
@@ -554,7 +549,8 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
       return false;
     });
     if (!found) ++th->unmatched_ends;
-    if (kind == k(NK::kWork) && found) th->work_code = closed;
+    // The constructs a barrier may end (a taskloop ends in none).
+    if (kind == k(NK::kWork) && found && format::is_worksharing(sub)) th->work_code = closed;
     if (wait && r->waits) --r->waits;
   }
   refresh(th, now);

@@ -20,8 +20,10 @@ uint64_t closing_task(const format::Event& e) {
       return s.endpoint == uint8_t(Endpoint::kBegin) && format::is_barrier(s.sync_kind) ? s.task : 0;
     }
     case Kind::kWork: {
+      // Only a worksharing construct: a taskloop may run inside a single.
       const auto w = format::ev::Work::of(e);
-      return w.endpoint == uint8_t(Endpoint::kBegin) ? w.task : 0;
+      return w.endpoint == uint8_t(Endpoint::kBegin) && format::is_worksharing(w.work_type) ? w.task
+                                                                                            : 0;
     }
     case Kind::kImplicitTask: {
       const auto it = format::ev::ImplicitTask::of(e);

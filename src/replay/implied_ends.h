@@ -2,7 +2,8 @@
 // constructs. libomp reports a `single` entered through GCC's entry points (GOMP_single_start)
 // with a work begin and no end: libgomp's interface has no call at the end of a single. A
 // worksharing construct cannot enclose a barrier or another worksharing construct of the same
-// task, so the single ends where its task next begins one of those, or ends itself.
+// task, so the single ends where its task next begins one of those, or ends itself. (A taskloop
+// is no worksharing construct: a single may hold one.)
 #pragma once
 
 #include <cstdint>

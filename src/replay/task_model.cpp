@@ -125,6 +125,8 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
       break;
     case Kind::kWork: {
       const auto w = format::ev::Work::of(e);
+      // The constructs a barrier may close (sync_code): a taskloop ends in no barrier.
+      if (!format::is_worksharing(w.work_type)) break;
       if (w.endpoint == uint8_t(format::Endpoint::kBegin)) {
         // Bounded against a damaged trace of begins alone (the replay supplies GCC's single ends).
         if (th.open_work.size() == 64) th.open_work.erase(th.open_work.begin());
@@ -152,9 +154,7 @@ void TaskModel::apply(const format::Event& e, uint32_t thread) {
 
 uint64_t TaskModel::sync_code(const format::Event& e, uint32_t thread) const {
   const auto s = format::ev::SyncAny::of(e);
-  using format::SyncKind;
-  bool workshare_barrier = s.sync_kind == uint16_t(SyncKind::kBarrierImplicit) ||
-                           s.sync_kind == uint16_t(SyncKind::kBarrierImplicitWorkshare);
+  bool workshare_barrier = format::is_workshare_barrier(s.sync_kind);
   if (workshare_barrier && in_runtime(s.codeptr) && threads_[thread].work_code) {
     return threads_[thread].work_code;
   }

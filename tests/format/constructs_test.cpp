@@ -8,6 +8,7 @@
 #include <string>
 
 #include "format/event.h"
+#include "format/kinds.h"
 
 namespace tasklens::format {
 namespace {
@@ -43,6 +44,29 @@ TEST(Constructs, FromOmptKinds) {
   EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kNestLock)), Construct::kLock);
   EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kTestLock)), Construct::kCount);
   EXPECT_EQ(mutex_construct(uint16_t(MutexKind::kOrdered)), Construct::kOrdered);
+}
+
+// The OMPT kinds' classes that the replay, the analyses and profile mode share. Profile mode once
+// kept its own copy with taskgroup (6) and reduction (7) for the 5.1 implicit barriers (8, 9).
+TEST(Constructs, OmptKindClasses) {
+  for (SyncKind k : {SyncKind::kBarrierImplicit, SyncKind::kBarrierImplicitWorkshare,
+                     SyncKind::kBarrierImplicitParallel}) {
+    EXPECT_TRUE(is_implicit_barrier(uint16_t(k))) << int(k);
+  }
+  for (SyncKind k : {SyncKind::kBarrierExplicit, SyncKind::kTaskgroup, SyncKind::kReduction,
+                     SyncKind::kTaskwait, SyncKind::kBarrierTeams}) {
+    EXPECT_FALSE(is_implicit_barrier(uint16_t(k))) << int(k);
+  }
+  EXPECT_TRUE(is_workshare_barrier(uint16_t(SyncKind::kBarrierImplicit)));  // libomp 14's both
+  EXPECT_TRUE(is_workshare_barrier(uint16_t(SyncKind::kBarrierImplicitWorkshare)));
+  EXPECT_FALSE(is_workshare_barrier(uint16_t(SyncKind::kBarrierImplicitParallel)));
+  EXPECT_FALSE(is_workshare_barrier(uint16_t(SyncKind::kTaskgroup)));
+  for (WorkType w : {WorkType::kLoop, WorkType::kSections, WorkType::kSingleExecutor,
+                     WorkType::kSingleOther, WorkType::kWorkshare, WorkType::kScope}) {
+    EXPECT_TRUE(is_worksharing(uint16_t(w))) << int(w);
+  }
+  EXPECT_FALSE(is_worksharing(uint16_t(WorkType::kTaskloop)));
+  EXPECT_FALSE(is_worksharing(uint16_t(WorkType::kDistribute)));
 }
 
 }  // namespace

@@ -49,6 +49,18 @@ TEST_P(TwoTaskloops, AreTwoConstructsAtTheirOwnLines) {
     if ((*n)["work_type"] == "taskloop") work.insert((*n)["location"].get<std::string>());
   }
   EXPECT_EQ(work, (std::set<std::string>{heavy, light}));
+  // A taskloop is no worksharing construct: the single that holds both keeps them, with their
+  // taskgroups, until its own end (the replay once ended it at the first taskloop's begin, and
+  // the single's and a taskgroup's ends then found nothing open).
+  EXPECT_EQ(run.report["profile"]["unmatched_ends"], 0) << run.report["profile"].dump(1);
+  std::set<std::string> in_single;
+  for (const nlohmann::json* single : find_nodes(run.report["profile"]["trees"], "work")) {
+    if ((*single)["work_type"] != "single_executor") continue;
+    for (const nlohmann::json* n : find_nodes((*single)["children"], "work")) {
+      if ((*n)["work_type"] == "taskloop") in_single.insert((*n)["location"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(in_single, (std::set<std::string>{heavy, light}));
   expect_profile_consistent(run.report);
 }
 

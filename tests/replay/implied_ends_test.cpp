@@ -67,6 +67,23 @@ TEST(ImpliedEnds, NowaitSingleEndsAtTheNextConstructOrTheTasksEnd) {
   EXPECT_EQ(end->ev.time, 30u);
 }
 
+// A taskloop is no worksharing construct: a single holds one (clang reports the single's end
+// after it; a GCC single's end is still implied at its barrier).
+TEST(ImpliedEnds, ATaskloopInsideTheSingleDoesNotEndIt) {
+  ImpliedEnds ends(1);
+  ends.before(single(0, 10, Endpoint::kBegin, 3));
+  EXPECT_EQ(ends.before(rec(0, 20, Kind::kWork, Endpoint::kBegin, uint16_t(WorkType::kTaskloop), 7,
+                            3, 0x60)),
+            nullptr);
+  EXPECT_EQ(ends.before(
+                rec(0, 30, Kind::kWork, Endpoint::kEnd, uint16_t(WorkType::kTaskloop), 7, 3, 0x60)),
+            nullptr);
+  const Record* end = ends.before(barrier(0, 40, 3));
+  ASSERT_NE(end, nullptr);
+  EXPECT_EQ(end->ev.time, 40u);
+  EXPECT_EQ(end->ev.c, 0x40u);
+}
+
 TEST(ImpliedEnds, ThreadsOutsideTheStreamsCountAreIgnored) {
   ImpliedEnds ends(1);
   EXPECT_EQ(ends.before(single(5, 10, Endpoint::kBegin, 3)), nullptr);
