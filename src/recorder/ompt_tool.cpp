@@ -34,9 +34,7 @@ inline uint32_t clamp32(uint64_t v) {
 // `codeptr`, or the program's call site of the enclosing taskloop when libomp gave an address of
 // its own (runtime_call_site.h).
 inline uint64_t program_code(const ThreadBuffer* tb, const void* codeptr) {
-  uint64_t c = code(codeptr);
-  if (__builtin_expect(tb->call_site_depth == 0, 1) || !in_runtime(c)) return c;
-  return tb->call_sites[std::min(tb->call_site_depth, ThreadBuffer::kMaxCallSites) - 1];
+  return tb->taskloops.code(code(codeptr));
 }
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
@@ -158,17 +156,8 @@ void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* para
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint64_t c = code(codeptr);
-  if (type == ompt_work_taskloop && in_runtime(c)) {
-    // Its tasks and taskgroup carry the same runtime address: remember the program's call site
-    // until the taskloop ends (taskloops nest when a task of one runs another).
-    if (endpoint == ompt_scope_begin) {
-      uint64_t site = program_call_site();
-      int depth = tb->call_site_depth++;
-      if (depth < ThreadBuffer::kMaxCallSites) tb->call_sites[depth] = site ? site : c;
-    }
-    c = program_code(tb, codeptr);
-    if (endpoint == ompt_scope_end && tb->call_site_depth > 0) --tb->call_site_depth;
-  }
+  // Its tasks and taskgroup carry the same runtime address: the program's call site instead.
+  if (type == ompt_work_taskloop) c = tb->taskloops.work(endpoint == ompt_scope_begin, c);
   record(tb, Kind::kWork, uint8_t(endpoint), uint16_t(type), clamp32(count), value(parallel),
          value(task), c);
 }

@@ -5,9 +5,11 @@
 
 #include <omp-tools.h>
 
+#include "format/kinds.h"
 #include "format/profile_file.h"
 #include "recorder/clock.h"
 #include "recorder/profiler.h"
+#include "recorder/runtime_call_site.h"
 
 namespace tasklens::recorder::prof {
 namespace {
@@ -70,7 +72,13 @@ __attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
                                             const void* codeptr) {
   Thread* th = me();
   if (!th) return;
-  new_task->ptr = on_create(th, code(codeptr), uint32_t(flags), now_ticks());
+  uint64_t c = th->taskloops.code(code(codeptr));
+  // Made by the runtime for a construct (libomp splitting a large taskloop in one of its tasks):
+  // the construct of the task running here, as the trace's task model names it.
+  if (__builtin_expect(in_runtime(c), 0) && th->current && !th->current->implicit) {
+    c = th->current->code;
+  }
+  new_task->ptr = on_create(th, c, uint32_t(flags), now_ticks());
 }
 
 __attribute__((flatten)) void p_task_schedule(ompt_data_t* prior, ompt_task_status_t status,
@@ -85,15 +93,6 @@ __attribute__((flatten)) void p_task_schedule(ompt_data_t* prior, ompt_task_stat
   if (explicit_ends) prior->ptr = nullptr;
 }
 
-bool is_barrier(ompt_sync_region_t kind) {
-  return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_explicit ||
-         kind == ompt_sync_region_barrier_implicit ||
-         kind == ompt_sync_region_barrier_implementation ||
-         kind == ompt_sync_region_barrier_implicit_workshare ||
-         kind == ompt_sync_region_barrier_implicit_parallel ||
-         kind == ompt_sync_region_barrier_teams;
-}
-
 __attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                             ompt_data_t*, ompt_data_t*, const void* codeptr) {
   Thread* th = me();
@@ -101,10 +100,12 @@ __attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_
   bool begin = endpoint == ompt_scope_begin;
   if (kind == ompt_sync_region_taskwait) {  // first: fine-grained tasks wait for their children
     on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now_ticks());
-  } else if (is_barrier(kind)) {
+  } else if (format::is_barrier(uint16_t(kind))) {
     on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskgroup) {
-    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now_ticks());
+    // A taskloop's implicit taskgroup: its call site, as its tasks'.
+    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, th->taskloops.code(code(codeptr)), false,
+              now_ticks());
   } else if (kind == ompt_sync_region_reduction) {
     on_region(th, begin, uint8_t(NK::kReduction), uint16_t(kind), code(codeptr), false,
               now_ticks());
@@ -127,8 +128,11 @@ void p_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 void p_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, uint64_t,
             const void* codeptr) {
   if (Thread* th = me()) {
-    on_region(th, endpoint == ompt_scope_begin, uint8_t(NK::kWork), uint16_t(type), code(codeptr),
-              false, now_ticks());
+    bool begin = endpoint == ompt_scope_begin;
+    uint64_t c = code(codeptr);
+    // libomp names every taskloop by an address of its own: the program's call site instead.
+    if (type == ompt_work_taskloop) c = th->taskloops.work(begin, c);
+    on_region(th, begin, uint8_t(NK::kWork), uint16_t(type), c, false, now_ticks());
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "recorder/process_info.h"
 #include "recorder/profile_tables.h"
+#include "recorder/runtime_call_site.h"
 #include "recorder/task_counters.h"
 
 namespace tasklens::recorder::prof {
@@ -117,6 +118,7 @@ struct Thread {
   uint32_t active = 0, max_active = 0;
   uint64_t thread_time = 0;
   uint64_t work_code = 0;  // the last worksharing construct that ended here
+  TaskloopSites taskloops;  // the program's call sites of its taskloops (runtime_call_site.h)
   uint64_t unmatched_ends = 0;
   uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
   // The kernel's run-queue wait of the thread (process_info.h): taken at its end by the thread,

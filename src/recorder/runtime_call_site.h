@@ -26,4 +26,33 @@ CodeSpan runtime_code();
 // first frame on the stack outside the runtime and outside libtasklens; 0 when not found.
 uint64_t program_call_site();
 
+// The program's call sites of the taskloops a thread is inside, innermost last (deeper than kMax,
+// the innermost kept is used). Both modes name a taskloop's work events, its tasks and its
+// taskgroup by them instead of libomp's own address. `depth` is read on every task creation.
+struct TaskloopSites {
+  static constexpr int kMax = 8;
+  int depth = 0;
+  uint64_t sites[kMax] = {};
+
+  // `codeptr`, or the enclosing taskloop's call site when `codeptr` is the runtime's.
+  uint64_t code(uint64_t codeptr) const {
+    if (__builtin_expect(depth == 0, 1) || !in_runtime(codeptr)) return codeptr;
+    return sites[(depth < kMax ? depth : kMax) - 1];
+  }
+  // At a taskloop's `work` begin or end: the code to give it (the stack is walked at its begin,
+  // once per taskloop, when libomp gave an address of its own; taskloops nest when a task of
+  // one runs another).
+  uint64_t work(bool begin, uint64_t codeptr) {
+    if (!in_runtime(codeptr)) return codeptr;
+    if (begin) {
+      uint64_t site = program_call_site();
+      if (depth < kMax) sites[depth] = site ? site : codeptr;
+      ++depth;
+    }
+    uint64_t c = code(codeptr);
+    if (!begin && depth > 0) --depth;
+    return c;
+  }
+};
+
 }  // namespace tasklens::recorder

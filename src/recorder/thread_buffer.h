@@ -11,6 +11,7 @@
 #include "recorder/clock.h"
 #include "recorder/config.h"
 #include "recorder/process_info.h"
+#include "recorder/runtime_call_site.h"
 #include "recorder/task_counters.h"
 
 namespace tasklens::recorder {
@@ -25,16 +26,13 @@ struct ThreadBuffer {
   uint64_t id_counter = 0;  // task and parallel region ids made by this thread
   uint32_t index = 0;
   int os_tid = 0;
-  bool dropping = false;      // the last refill timed out: take chunks without waiting
-  int call_site_depth = 0;    // how many taskloops the thread is inside (call_sites below)
+  bool dropping = false;  // the last refill timed out: take chunks without waiting
+  // The taskloops the thread is inside (runtime_call_site.h): its depth, read on every create,
+  // sits on the first cache line.
+  TaskloopSites taskloops;
   uint64_t lost_pending = 0;  // events dropped since the last chunk was taken
   uint64_t lost_total = 0;
   uint64_t stall_ticks = 0;  // time spent waiting for a free chunk
-  // The program's call sites of the taskloops this thread is inside (innermost last), recorded
-  // instead of libomp's own addresses (runtime_call_site.h); deeper than kMaxCallSites, the
-  // innermost kept is used. call_site_depth sits on the first cache line, read on every create.
-  static constexpr int kMaxCallSites = 8;
-  uint64_t call_sites[kMaxCallSites] = {};
   // Off-CPU measurement (off_cpu.h), never touched on the hot path: the thread's context-switch
   // record stream, or the fallback's figures taken at its end.
   int perf_fd = -1;
