@@ -35,6 +35,13 @@ std::ostream& operator<<(std::ostream& os, const Example& e) {
   return os << e.name;
 }
 
+// The name without its folder's slash ("gcc/fib": gcc_fib), for test and directory names.
+std::string flat_name(const Example& e) {
+  std::string s = e.name;
+  std::replace(s.begin(), s.end(), '/', '_');
+  return s;
+}
+
 // Per construct location: created, instances, unfinished, discarded.
 std::map<std::string, std::vector<uint64_t>> construct_counts(const json& tasks) {
   std::map<std::string, std::vector<uint64_t>> out;
@@ -52,6 +59,26 @@ std::map<std::string, std::vector<uint64_t>> construct_counts(const json& tasks)
 void add_visits(const json& node, std::map<std::string, uint64_t>& by_kind) {
   by_kind[node["kind"].get<std::string>()] += node["metrics"]["visits"].get<uint64_t>();
   for (const json& c : node["children"]) add_visits(c, by_kind);
+}
+
+// Visits per path of nodes from a tree's root ("kind location/kind location/..."), both kinds of
+// trees; a stub's or a taskyield's visits depend on the schedule, so their subtrees are left out.
+void add_path_visits(const json& node, const std::string& parent,
+                     std::map<std::string, uint64_t>& out) {
+  std::string kind = node["kind"].get<std::string>();
+  if (kind == "stub" || kind == "taskyield") return;
+  std::string path =
+      parent + "/" + kind + " " + node.value("work_type", "") + " " + node.value("location", "");
+  out[path] += node["metrics"]["visits"].get<uint64_t>();
+  for (const json& c : node["children"]) add_path_visits(c, path, out);
+}
+
+std::map<std::string, uint64_t> path_visits(const json& profile) {
+  std::map<std::string, uint64_t> out;
+  for (const char* trees : {"trees", "task_trees"}) {
+    for (const json& t : profile[trees]) add_path_visits(t, trees, out);
+  }
+  return out;
 }
 
 std::map<std::string, uint64_t> visits_by_kind(const json& profile) {
@@ -106,9 +133,9 @@ TEST_P(ProfileModesOnExamples, CountsEqualTraceMode) {
   program.insert(program.end(), ex.args.begin(), ex.args.end());
   Recording traced = record_run(program, 2);
   ASSERT_EQ(traced.run.status, 0) << traced.run.err;
-  std::string dir =
-      (fs::temp_directory_path() / ("tasklens-modes-" + ex.name + "-" + std::to_string(getpid())))
-          .string();
+  std::string dir = (fs::temp_directory_path() /
+                     ("tasklens-modes-" + flat_name(ex) + "-" + std::to_string(getpid())))
+                        .string();
   fs::remove_all(dir);
   std::vector<std::string> argv = {tasklens_bin(), "run",     "-q", "-n", "2",
                                    "--mode",       "profile", "-o", dir,  "--"};
@@ -133,6 +160,9 @@ TEST_P(ProfileModesOnExamples, CountsEqualTraceMode) {
     EXPECT_EQ(tv["mutex_wait"], 2000u);  // 1000 entries of the critical section per thread
   }
   EXPECT_EQ(visits_by_kind(p.doc["profile"]), tv);
+  // The same trees: every node at the same place (a GCC single, which reports no end, held its
+  // barrier in profile mode).
+  EXPECT_EQ(path_visits(p.doc["profile"]), path_visits(t.doc["profile"]));
   // The user API's nodes: each label's visits, and the tasks' parameter splits.
   auto tu = user_visits(t.doc["profile"]);
   EXPECT_EQ(user_visits(p.doc["profile"]), tu);
@@ -170,8 +200,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Example{"single", {"5"}}, Example{"fork_join", {"100"}},
                       Example{"detach", {"8"}}, Example{"cancel", {"8"}},
                       Example{"tree", {"4", "4", "1"}}, Example{"api_raii", {}, true},
-                      Example{"two_taskloops", {}, true}),
-    [](const ::testing::TestParamInfo<Example>& i) { return i.param.name; });
+                      Example{"two_taskloops", {}, true}, Example{"gcc/taskloop", {"1000", "10"}},
+                      Example{"gcc/fib", {"15"}}),
+    [](const ::testing::TestParamInfo<Example>& i) { return flat_name(i.param); });
 
 }  // namespace
 }  // namespace tasklens::testing
