@@ -6,7 +6,7 @@
 #include "analysis/profile.h"
 #include "format/event_views.h"
 #include "format/kinds.h"
-#include "replay/task_switch.h"
+#include "format/task_switch.h"
 
 namespace tasklens::analysis {
 
@@ -154,8 +154,8 @@ void ProfilePass::on_schedule(const format::Event& e, uint32_t thread) {
   auto status = TaskStatus(s.status);
   if (status == TaskStatus::kLateFulfill || status == TaskStatus::kEarlyFulfill) return;
   // An untied task resuming itself on top of the current task switches that one out
-  // (task_switch.h); resuming itself when it is current, nothing.
-  uint64_t prior_id = replay::switched_out(e, thread_state(thread).current);
+  // (format/task_switch.h); resuming itself when it is current, nothing.
+  uint64_t prior_id = format::switched_out(e, thread_state(thread).current);
   if (prior_id == s.next) return;
   uint64_t now = e.time;
   if (prior_id) {

@@ -14,6 +14,7 @@
 
 #include "format/kinds.h"
 #include "format/profile_file.h"
+#include "format/task_switch.h"
 #include "recorder/clock.h"
 #include "recorder/process_info.h"
 #include "recorder/profile_breakdown.h"
@@ -486,6 +487,11 @@ void on_schedule(Thread* th, Task* prior, int status, Task* next, uint64_t now) 
     th->pending_since = 0;
   }
   if (status == 5 || status == 6) return;
+  // An untied task resuming itself on top of the current task switches that one out, which stays
+  // under it on this thread; resuming itself when it is current, nothing (format/task_switch.h).
+  // Taking the event for nothing once gave the creations and the taskwait of every such part to
+  // the task below it (clang BOTS uts: the root task 1,285 taskwaits instead of 1).
+  prior = format::switched_out<Task*>(uint8_t(status), prior, next, th->current);
   if (prior == next) return;
   if (prior) {
     switch (status) {

@@ -6,8 +6,8 @@
 #include "format/event_views.h"
 #include "format/kinds.h"
 #include "format/plural.h"
+#include "format/task_switch.h"
 #include "replay/merged_stream.h"
-#include "replay/task_switch.h"
 
 namespace tasklens::replay {
 namespace {
@@ -118,8 +118,8 @@ void ConsistencyChecker::add(const Record& r) {
       const auto s = format::ev::TaskSchedule::of(e);
       auto status = TaskStatus(s.status);
       // An untied task resuming itself on top of the current task switches that one out
-      // (task_switch.h).
-      uint64_t prior_id = switched_out(e, current[r.thread]);
+      // (format/task_switch.h).
+      uint64_t prior_id = format::switched_out(e, current[r.thread]);
       TaskFacts* prior = prior_id ? known(prior_id, r, "prior") : nullptr;
       // Fulfilling a detached task's event happens on whatever thread calls
       // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
@@ -135,7 +135,7 @@ void ConsistencyChecker::add(const Record& r) {
           ++rep.untied_silent_parts;
           gone_over[r.thread] = 0;
         } else if (c != tasks.end() && c->second.is_untied() && c->second.over == prior_id) {
-          // The untied task on top of prior ended its part with no event (task_switch.h).
+          // The untied task on top of prior ended its part with no event (format/task_switch.h).
           ++rep.untied_silent_parts;
           c->second.suspended = true;
         } else if (prior->is_untied() && s.next == cur) {

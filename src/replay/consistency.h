@@ -32,8 +32,8 @@ struct ConsistencyReport {
   uint64_t dependences = 0;       // dependence records (one per depend item)
   uint64_t task_dependences = 0;  // edges reported by the runtime
   uint64_t max_parent_depth = 0;  // longest chain of explicit ancestors
-  // Parts of untied tasks that libomp ran without reporting their start or end (task_switch.h):
-  // valid sequences, counted apart from the inconsistencies.
+  // Parts of untied tasks that libomp ran without reporting their start or end
+  // (format/task_switch.h): valid sequences, counted apart from the inconsistencies.
   uint64_t untied_silent_parts = 0;
   // Explicit tasks not completed at the end of the trace, and how many of them had started: the
   // work a crash or a kill cut short (an inconsistency only at the end of a complete run).

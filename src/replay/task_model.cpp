@@ -5,7 +5,7 @@
 
 #include "format/event_views.h"
 #include "format/kinds.h"
-#include "replay/task_switch.h"
+#include "format/task_switch.h"
 
 namespace tasklens::replay {
 
@@ -347,8 +347,8 @@ void TaskModel::on_schedule(const format::Event& e, uint32_t thread) {
   // (a child completed) or the task the thread created last (it starts a child).
   TaskInfo* next_hint = created_hint_[thread];
   // An untied task resuming itself on top of the current task switches that one out, which
-  // stays on this thread's stack below it (task_switch.h).
-  const uint64_t prior_id = switched_out(e, th.current);
+  // stays on this thread's stack below it (format/task_switch.h).
+  const uint64_t prior_id = format::switched_out(e, th.current);
   if (prior_id && prior_id != s.next) {
     TaskInfo& prior = ensure(prior_id, thread, e.time, current(thread));
     if (prior.parent == s.next) next_hint = prior.parent_hint;

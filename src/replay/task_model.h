@@ -14,7 +14,7 @@
 //                                 taskgroup, barrier, undeferred child), else ready.
 //                                 task_schedule(T, switch, T) while the thread runs R: libomp
 //                                 runs untied T's next part at once on top of R: R suspended,
-//                                 T running (task_switch.h).
+//                                 T running (format/task_switch.h).
 //                                 late_fulfill: detached -> completed (on the fulfilling thread).
 //                                 N: running on this thread (suspended or ready if it still sits
 //                                 in a wait, until the wait ends)

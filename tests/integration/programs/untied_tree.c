@@ -3,7 +3,7 @@
  *
  * One (tied) task creates WIDTH untied children: more than a thread's task deque holds
  * (256 in libomp), so libomp runs the rest at once, and with them the next part of each untied
- * task (task_schedule(T, switch, T) on top of the creator, src/replay/task_switch.h). Each child
+ * task (task_schedule(T, switch, T) on top of the creator, src/format/task_switch.h). Each child
  * is the root of a binary tree of untied tasks DEPTH levels deep; every task does a little work,
  * yields (taskyield), creates its two children, and waits for them (taskwait).
  *

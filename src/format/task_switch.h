@@ -1,5 +1,5 @@
 // Which task a task_schedule event switches out, for every reader of the raw events (the task
-// model, `tasklens check`, the profile).
+// model, `tasklens check`, the trace's profile) and for profile mode, which reads the callbacks.
 //
 // libomp runs an untied task in parts. When a part ends unfinished it reports
 // task_schedule(T, switch, R), R being the task the thread ran before (T's continuation is
@@ -25,21 +25,22 @@
 #include "format/event.h"
 #include "format/event_views.h"
 
-namespace tasklens::replay {
+namespace tasklens::format {
 
-// The task that task_schedule event `e` switches out on a thread whose current task was
-// `current` before it: its prior task, or `current` when the prior task resumes itself on top of another task (0: none).
-inline uint64_t switched_out(const format::Event& e, uint64_t current) {
-  const auto s = format::ev::TaskSchedule::of(e);
-  auto status = format::TaskStatus(s.status);
-  bool switches = status == format::TaskStatus::kSwitch || status == format::TaskStatus::kYield;
-  if (switches && s.prior && s.prior == s.next && current && current != s.prior) return current;
-  return s.prior;
+// The task that a task_schedule(prior, status, next) switches out on a thread whose current task
+// was `current` before it: `prior`, or `current` when `prior` resumes itself on top of it. `T`:
+// task ids, or profile mode's task records (a null one: none).
+template <class T>
+T switched_out(uint8_t status, T prior, T next, T current) {
+  bool switches = status == uint8_t(TaskStatus::kSwitch) || status == uint8_t(TaskStatus::kYield);
+  if (switches && prior && prior == next && current && current != prior) return current;
+  return prior;
 }
 
-// True when `e` switches the untied (prior) task in on top of `current` (see above).
-inline bool resumes_on_top(const format::Event& e, uint64_t current) {
-  return switched_out(e, current) != format::ev::TaskSchedule::of(e).prior;
+// The same for a task_schedule event `e`.
+inline uint64_t switched_out(const Event& e, uint64_t current) {
+  const auto s = ev::TaskSchedule::of(e);
+  return switched_out<uint64_t>(s.status, s.prior, s.next, current);
 }
 
-}  // namespace tasklens::replay
+}  // namespace tasklens::format
