@@ -83,6 +83,8 @@ const std::vector<Record>& LateEnds::fix(const Record& r, const TaskModel& m) {
 
 void LateEnds::move_ends(const Record& r, const TaskModel& m) {
   const uint64_t region = format::ev::ParallelEnd::of(r.ev).region;
+  // An end that names no region (a damaged trace) ends no team: initial tasks name none either.
+  if (!region) return;
   for (uint32_t q = 0; q < threads_.size(); ++q) {
     Thread& th = threads_[q];
     if (q == r.thread || th.implicit.empty() || th.late_task) continue;

@@ -219,6 +219,22 @@ TEST(LateEnds, OnlyTheEndingRegionsWorkersMove) {
                                       "110 T0 parallel_end"}));
 }
 
+// A parallel_end that names no region (a damaged trace) ends no team: the initial tasks, which
+// name no region either, go on. Thread 1 is an initial thread of its own (a program's pthread
+// that uses OpenMP), in its serial code.
+TEST(LateEnds, AnEndOfNoRegionEndsNoInitialTask) {
+  TraceBuilder t;
+  t.thread_begin(0, 0, 1).initial_task(0, 1, kInitial);
+  t.thread_begin(1, 2, 1).initial_task(1, 3, 20);
+  t.parallel_end(0, 110, 0, kInitial);
+  t.implicit_end(1, 900, 20).thread_end(1, 910);
+  Log log = replayed(t);
+  EXPECT_EQ(log.lines(100),
+            (std::vector<std::string>{"110 T0 parallel_end", "900 T1 implicit end 20",
+                                      "910 T1 thread_end"}));
+  EXPECT_EQ(log.worker_task[log.seen.size() - 3], 20u);  // running it after the parallel_end
+}
+
 TEST(LateEnds, ThreadsOutsideTheStreamsCountAreNotInvolved) {
   LateEnds late(1);
   ev::SyncAny s;
