@@ -5,12 +5,8 @@
 
 namespace tasklens::replay {
 
-namespace {
-
 using format::Endpoint;
 using format::Kind;
-
-}  // namespace
 
 const std::vector<Record>& LateEnds::fix(const Record& r, const TaskModel& m) {
   out_.clear();

@@ -51,7 +51,8 @@ class LateEnds {
   const std::vector<Record>& fix(const Record& r, const TaskModel& m);
 
  private:
-  void move_ends(const Record& end, const TaskModel& m);
+  // At `parallel_end` (record `r`): the other threads' ends, into out_.
+  void move_ends(const Record& r, const TaskModel& m);
 
   struct Implicit {
     uint64_t task, region;
