@@ -124,8 +124,11 @@ void ConsistencyChecker::add(const Record& r) {
       // Fulfilling a detached task's event happens on whatever thread calls
       // omp_fulfill_event, and a taskwait-created task ends without running: the prior task
       // is not this thread's current task then.
+      // A task discarded by a cancellation (a taskgroup's, before it started) is reported as
+      // task_schedule(T, cancel, current) on the thread that discards it: nothing runs T there.
       bool from_wait = status == TaskStatus::kEarlyFulfill || status == TaskStatus::kLateFulfill ||
-                       status == TaskStatus::kTaskwaitComplete;
+                       status == TaskStatus::kTaskwaitComplete ||
+                       (status == TaskStatus::kCancel && prior && !prior->started);
       uint64_t cur = current[r.thread];
       if (prior && !from_wait && cur && cur != prior_id) {
         auto c = tasks.find(cur);

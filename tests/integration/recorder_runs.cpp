@@ -26,10 +26,11 @@ void expect_check(const std::string& dir, int status, const std::vector<std::str
   }
 }
 
-Recorded record_run(const std::string& program, const std::vector<std::string>& args, int threads) {
+Recorded record_run(const std::string& program, const std::vector<std::string>& args, int threads,
+                    const std::vector<std::string>& env) {
   std::vector<std::string> argv = {program};
   argv.insert(argv.end(), args.begin(), args.end());
-  Recording rec = record_run(argv, threads);
+  Recording rec = record_run(argv, threads, env);
   Recorded r;
   r.run = rec.run;
   r.dir = rec.dir;

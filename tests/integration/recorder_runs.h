@@ -25,7 +25,9 @@ struct Recorded {
   long long printed(const std::string& key) const { return printed_value(run.out, key); }
 };
 
-Recorded record_run(const std::string& program, const std::vector<std::string>& args, int threads);
+// `env`: extra environment entries ("NAME=value").
+Recorded record_run(const std::string& program, const std::vector<std::string>& args, int threads,
+                    const std::vector<std::string>& env = {});
 
 // What every recorded program must satisfy: it ran and printed OK, nothing lost or malformed,
 // every explicit task created, started and completed once under a parent chain that reaches an
