@@ -531,22 +531,26 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
   on_other(th, now);
   Task* r = th->current;
   if (!r) return;
-  if (kind == k(NK::kBarrier) && format::is_workshare_barrier(sub) && in_runtime(code) &&
-      th->work_code) {
-    code = th->work_code;
-  }
-  uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
-  if (kind == k(NK::kUser)) match |= code;  // a user region ends by its name
   if (begin && (kind == k(NK::kBarrier) || (kind == k(NK::kWork) && format::is_worksharing(sub)))) {
     // A GCC single reports no end (libgomp has no call there): it ends at the latest where its
     // task begins a barrier or another worksharing construct, as the replay's implied ends have
     // it (replay/implied_ends.h). A clang single has ended by then.
     const uint64_t single =
         (uint64_t(k(NK::kWork)) << 56) | (uint64_t(format::WorkType::kSingleExecutor) << 40);
-    close_to(th, *r, now, [single](const Frame& f) {
-      return f.type == FrameType::kRegion && f.match == single;
+    uint64_t closed = 0;
+    bool found = close_to(th, *r, now, [single, &closed](const Frame& f) {
+      if (f.type != FrameType::kRegion || f.match != single) return false;
+      closed = f.n ? f.n->code : 0;
+      return true;
     });
+    if (found) th->work_code = closed;  // the barrier that follows is named after it
   }
+  if (kind == k(NK::kBarrier) && format::is_workshare_barrier(sub) && in_runtime(code) &&
+      th->work_code) {
+    code = th->work_code;
+  }
+  uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
+  if (kind == k(NK::kUser)) match |= code;  // a user region ends by its name
   if (begin) {
     if (kind == k(NK::kBarrier) && format::is_implicit_barrier(sub) && r->implicit &&
         code == r->parallel_code) {

@@ -34,7 +34,8 @@ const uint16_t kTaskgroup = uint16_t(format::SyncKind::kTaskgroup);
 
 std::vector<ExampleCase> cases() {
   return {
-      {"fib", {"15"},
+      {"fib",
+       {"15"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          EXPECT_EQ(r.printed("tasks"), 1972);
@@ -43,7 +44,8 @@ std::vector<ExampleCase> cases() {
          EXPECT_GT(r.facts.suspensions, 0u);
        }},
       {"nqueens", {"6"}, tasks_as_printed},
-      {"dep_chain", {"20", "10"},
+      {"dep_chain",
+       {"20", "10"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          EXPECT_EQ(r.facts.dependence_records, 20u);  // one depend(inout:) item per task
@@ -52,14 +54,16 @@ std::vector<ExampleCase> cases() {
          // Every task with dependences says so at creation.
          EXPECT_EQ(r.facts.count(Kind::kTaskCreate, 1), 20u);
        }},
-      {"wavefront", {"4", "10"},
+      {"wavefront",
+       {"4", "10"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          EXPECT_EQ(r.facts.dependence_records, 16u * 3);  // in, in, out per block
          EXPECT_EQ(r.facts.rebuilt_edges, uint64_t(r.printed("deps")));
          EXPECT_EQ(r.printed("deps"), 24);
        }},
-      {"untied", {"8"},
+      {"untied",
+       {"8"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          uint64_t untied = 0;
@@ -70,31 +74,36 @@ std::vector<ExampleCase> cases() {
          // Every untied task is suspended at least at its child's creation and its taskwait.
          EXPECT_GE(r.facts.suspensions, 8u * 2);
        }},
-      {"taskloop", {"1000", "10"},
+      {"taskloop",
+       {"1000", "10"},
        [](const Recorded& r, int) {
          // The number of tasks is libomp's choice; at least one per 2G-1 iterations.
          EXPECT_GE(r.facts.explicit_created, 1000u / 19);
          EXPECT_EQ(r.facts.explicit_completed(), r.facts.explicit_created);
          EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kTaskloop)), 1u);
        }},
-      {"taskgroup", {"10"},
+      {"taskgroup",
+       {"10"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          EXPECT_EQ(r.facts.count(Kind::kSyncRegion, 1, kTaskgroup), 1u);
        }},
       {"imbalance", {"1000", "100"}, tasks_as_printed},
-      {"cancel", {"8"},
+      {"cancel",
+       {"8"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          EXPECT_EQ(r.printed("started"), 8);
        }},
-      {"skewed_loop", {"20"},
+      {"skewed_loop",
+       {"20"},
        [](const Recorded& r, int) {
          EXPECT_EQ(r.facts.explicit_created, 0u);
          EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kLoop)), 2u);
        },
        2},
-      {"critical", {"1000"},
+      {"critical",
+       {"1000"},
        [](const Recorded& r, int) {
          uint16_t critical = uint16_t(format::MutexKind::kCritical);
          EXPECT_EQ(r.facts.count(Kind::kMutexAcquired, -1, critical),
@@ -102,19 +111,29 @@ std::vector<ExampleCase> cases() {
          EXPECT_EQ(r.facts.count(Kind::kMutexReleased, -1, critical),
                    uint64_t(r.printed("entries")));
        }},
-      {"single", {"5"},
+      {"single",
+       {"5"},
        [](const Recorded& r, int) {
          EXPECT_EQ(r.facts.count(Kind::kWork, 1, uint16_t(format::WorkType::kSingleExecutor)),
                    1u);
        }},
-      {"fork_join", {"100"},
+      {"fork_join",
+       {"100"},
        [](const Recorded& r, int t) {
          EXPECT_EQ(r.facts.count(Kind::kParallelBegin), 100u);
          EXPECT_EQ(r.facts.count(Kind::kParallelEnd), 100u);
          // The initial task and one implicit task per thread per region.
          EXPECT_EQ(r.facts.count(Kind::kImplicitTask, 1), uint64_t(r.printed("implicit_tasks")) + 1);
        }},
-      {"detach", {"8"},
+      {"nested",
+       {"4", "8"},
+       [](const Recorded& r, int t) {
+         tasks_as_printed(r, t);
+         EXPECT_EQ(r.facts.count(Kind::kParallelBegin), uint64_t(r.printed("regions")));
+       },
+       2},
+      {"detach",
+       {"8"},
        [](const Recorded& r, int t) {
          tasks_as_printed(r, t);
          // A detached task either ends its body detached and is fulfilled later, or is fulfilled

@@ -201,7 +201,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Example{"detach", {"8"}}, Example{"cancel", {"8"}},
                       Example{"tree", {"4", "4", "1"}}, Example{"api_raii", {}, true},
                       Example{"two_taskloops", {}, true}, Example{"gcc/taskloop", {"1000", "10"}},
-                      Example{"gcc/fib", {"15"}}),
+                      Example{"gcc/fib", {"15"}}, Example{"nested", {"4", "8"}},
+                      Example{"gcc/nested", {"4", "8"}}),
     [](const ::testing::TestParamInfo<Example>& i) { return flat_name(i.param); });
 
 }  // namespace
