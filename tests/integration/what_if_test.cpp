@@ -31,7 +31,9 @@ nlohmann::json what_if(const std::string& program, const std::vector<std::string
 // the thread was preempted (a loaded machine's: the model leaves it out). Of that time the
 // model knows the part inside tasks (what_if.preempted_ns), the breakdown the part outside the
 // serial code (breakdown.preempted_ns): the run lies between the prediction plus the larger and
-// plus both.
+// plus both, and the wait for a CPU that no switch record placed (the kernel's total less what
+// the records placed: a run this short often has none), which the model cannot know either.
+// Without it the test failed under load, the run 0.4 % past the bound.
 TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   nlohmann::json doc = what_if("fib", {"18"}, 1);
   const nlohmann::json& w = doc["what_if"];
@@ -46,7 +48,10 @@ TEST(WhatIf, FibOnOneThreadPredictsItsOwnRun) {
   double outside_serial = doc["breakdown"]["preempted_ns"].get<double>();
   double wall = one["wall_ns"].get<double>();
   EXPECT_GE(run_ns, wall + std::max(in_tasks, outside_serial) - 0.02 * run_ns);
-  EXPECT_LE(run_ns, wall + in_tasks + outside_serial + 0.02 * run_ns);
+  double run_queue = doc["breakdown"].value("run_queue_wait_ns", 0.0);
+  double unplaced = std::max(0.0, run_queue - doc["breakdown"]["preempted_ns"].get<double>());
+  EXPECT_LE(run_ns, wall + in_tasks + outside_serial + unplaced + 0.02 * run_ns)
+      << "run queue " << run_queue;
   uint64_t prev = 0;
   for (const nlohmann::json& p : w["predictions"]) {
     uint64_t predicted = p["wall_ns"], lower = p["brent_lower_ns"];
