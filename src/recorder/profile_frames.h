@@ -21,6 +21,15 @@ inline uint16_t owner_of(const Thread* th) {
   return th->owner;
 }
 
+// The time at which an implicit task's frames close: `now`, or its region's end when libomp
+// reports the end later (a worker's closing barrier, released by the next region or the exit).
+// Implicit tasks only: their records stay on their thread.
+inline uint64_t frames_time(const Task& t, uint64_t now) {
+  if (!t.region) return now;
+  uint64_t ended = t.region->ended.load(std::memory_order_acquire);
+  return ended && ended < now && ended >= t.since ? ended : now;
+}
+
 // The node of a frame opened under `top` (nullptr: a root with parent `parent`) in th's tables:
 // from the parent node's cache of children when it is th's, else by the path's key.
 inline __attribute__((always_inline)) Node* child_node(Thread* th, const Frame* top,
