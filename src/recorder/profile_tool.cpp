@@ -64,6 +64,16 @@ void p_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt
   if (task) task->ptr = nullptr;
 }
 
+// The construct of a task whose creation libomp reports at an address of its own (one test of
+// that address on every creation, the rest only then): a taskloop's task gets the taskloop's call
+// site (runtime_call_site.h); a task libomp makes while splitting a large taskloop in one of its
+// tasks, the construct of the task running here, as the trace's task model names it.
+uint64_t runtime_task_code(const Thread* th, uint64_t codeptr) {
+  uint64_t c = th->taskloops.code(codeptr);
+  if (in_runtime(c) && th->current && !th->current->implicit) c = th->current->code;
+  return c;
+}
+
 // The callbacks of every task (its creation, its switches, its taskwait) are flattened: the
 // profiler's work inlined into them, across files with the library's link-time optimization (a
 // call, its register saves and its argument moves less per step; docs/PROFILE-MODE.md).
@@ -72,12 +82,8 @@ __attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
                                             const void* codeptr) {
   Thread* th = me();
   if (!th) return;
-  uint64_t c = th->taskloops.code(code(codeptr));
-  // Made by the runtime for a construct (libomp splitting a large taskloop in one of its tasks):
-  // the construct of the task running here, as the trace's task model names it.
-  if (__builtin_expect(in_runtime(c), 0) && th->current && !th->current->implicit) {
-    c = th->current->code;
-  }
+  uint64_t c = code(codeptr);
+  if (__builtin_expect(in_runtime(c), 0)) c = runtime_task_code(th, c);
   new_task->ptr = on_create(th, c, uint32_t(flags), now_ticks());
 }
 
