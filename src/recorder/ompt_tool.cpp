@@ -121,18 +121,11 @@ void on_task_dependence(ompt_data_t* src, ompt_data_t* sink) {
   record(Kind::kTaskDependence, 0, 0, 0, value(src), value(sink), 0);
 }
 
-// A taskgroup (a taskloop's implicit one among them) gets the program's call site; the other
-// kinds are recorded as they come, without looking at the thread's buffer first.
+// Every kind as it comes: a taskloop's implicit taskgroup carries the program's address (libomp
+// reports its begin before the taskloop's `work` begin and its end after the `work` end).
 void record_sync(Kind k, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                  ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
-  if (kind != ompt_sync_region_taskgroup) {
-    record(k, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task), code(codeptr));
-    return;
-  }
-  ThreadBuffer* tb = this_thread();
-  if (!tb) return;
-  record(tb, k, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task),
-         program_code(tb, codeptr));
+  record(k, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task), code(codeptr));
 }
 
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
@@ -156,7 +149,7 @@ void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t* para
   ThreadBuffer* tb = this_thread();
   if (!tb) return;
   uint64_t c = code(codeptr);
-  // Its tasks and taskgroup carry the same runtime address: the program's call site instead.
+  // Its tasks carry the same runtime address: the program's call site instead.
   if (type == ompt_work_taskloop) c = tb->taskloops.work(endpoint == ompt_scope_begin, c);
   record(tb, Kind::kWork, uint8_t(endpoint), uint16_t(type), clamp32(count), value(parallel),
          value(task), c);

@@ -109,9 +109,8 @@ __attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_
   } else if (format::is_barrier(uint16_t(kind))) {
     on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskgroup) {
-    // A taskloop's implicit taskgroup: its call site, as its tasks'.
-    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, th->taskloops.code(code(codeptr)), false,
-              now_ticks());
+    // (A taskloop's implicit one carries the program's address: record_sync in ompt_tool.cpp.)
+    on_region(th, begin, uint8_t(NK::kTaskgroup), 0, code(codeptr), false, now_ticks());
   } else if (kind == ompt_sync_region_reduction) {
     on_region(th, begin, uint8_t(NK::kReduction), uint16_t(kind), code(codeptr), false,
               now_ticks());

@@ -1,6 +1,7 @@
 // libomp 14 reports some constructs with a code address inside itself instead of the program's
-// call site: a taskloop's `work` events, the tasks it creates and its implicit taskgroup all carry
-// an address in __kmpc_taskloop. Every taskloop of a program would then look like one construct.
+// call site: a taskloop's `work` events and the tasks it creates all carry an address in
+// __kmpc_taskloop (its implicit taskgroup, which begins before the `work` begin and ends after the
+// `work` end, carries the program's). Every taskloop of a program would look like one construct.
 // At the (rare) start of such a construct the recorder walks the stack to the first frame outside
 // the runtime and the recorder, the program's call into the runtime, and records that instead.
 #pragma once
@@ -27,8 +28,9 @@ CodeSpan runtime_code();
 uint64_t program_call_site();
 
 // The program's call sites of the taskloops a thread is inside, innermost last (deeper than kMax,
-// the innermost kept is used). Both modes name a taskloop's work events, its tasks and its
-// taskgroup by them instead of libomp's own address. `depth` is read on every task creation.
+// the innermost kept is used). Both modes name a taskloop's work events and its tasks by them
+// instead of libomp's own address. Trace mode reads `depth` on every task creation, profile mode
+// only on one at the runtime's address.
 struct TaskloopSites {
   static constexpr int kMax = 8;
   int depth = 0;
