@@ -13,21 +13,26 @@ namespace tasklens::recorder::prof {
 
 using NK = format::ProfileNodeKind;
 
+// A GCC single's frame (single_executor): what on_region closes where libgomp reports no end.
+constexpr uint64_t kSingle =
+    (uint64_t(uint8_t(NK::kWork)) << 56) | (uint64_t(format::WorkType::kSingleExecutor) << 40);
+
 void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
                uint64_t now) {
   on_other(th, now);
   Task* r = th->current;
   if (!r) return;
-  if (begin && (kind == uint8_t(NK::kBarrier) ||
-                (kind == uint8_t(NK::kWork) && format::is_worksharing(sub)))) {
+  if (begin && r->single_open &&
+      (kind == uint8_t(NK::kBarrier) ||
+       (kind == uint8_t(NK::kWork) && format::is_worksharing(sub)))) {
     // A GCC single reports no end (libgomp has no call there): it ends at the latest where its
     // task begins a barrier or another worksharing construct, as the replay's implied ends have
-    // it (replay/implied_ends.h). A clang single has ended by then.
-    constexpr uint64_t single =
-        (uint64_t(uint8_t(NK::kWork)) << 56) | (uint64_t(format::WorkType::kSingleExecutor) << 40);
+    // it (replay/implied_ends.h). A clang single has ended by then (single_open is false): the
+    // frames are searched only when one may be open.
+    r->single_open = false;
     uint64_t closed = 0;
     bool found = close_to(th, *r, now, [&closed](const Frame& f) {
-      if (f.type != FrameType::kRegion || f.match != single) return false;
+      if (f.type != FrameType::kRegion || f.match != kSingle) return false;
       closed = f.n ? f.n->code : 0;
       return true;
     });
@@ -45,8 +50,10 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
       code = 0;
     }
     push_child(th, *r, kind, sub, code, FrameType::kRegion, now, match);
+    if (match == kSingle) r->single_open = true;
     if (wait) ++r->waits;
   } else {
+    if (match == kSingle) r->single_open = false;
     uint64_t closed = 0;
     uint64_t at = r->implicit ? frames_time(*r, now) : now;
     bool found = close_to(th, *r, at, [match, &closed](const Frame& f) {

@@ -43,6 +43,9 @@ struct alignas(64) Task {
   uint64_t clock = 0, since = 0, created = 0;
   uint32_t fragments = 0, thread = 0;
   bool implicit = false, initial = false, started = false, running = false;
+  // A single_executor frame may be open: a GCC single, which reports no end, is closed by the
+  // next barrier or worksharing construct its task begins (on_region); only then is it looked for.
+  bool single_open = false;
   uint32_t waits = 0;  // open synchronization waits (the thread is in the runtime)
   // Explicit, while a fragment runs: the implicit task whose node the fragment's stub hangs
   // under, the stub's node (th's tables) and the implicit task's depth then. The stub is no frame:
