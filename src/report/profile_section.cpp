@@ -42,6 +42,11 @@ std::string barrier_name(uint16_t kind) {
 }
 
 // "what where": the construct's kind and its source location.
+// A task construct without a code address: a task whose creation the trace lacks, or one libomp
+// created with a null code address (a few tasks GCC's GOMP_task runs at once). "Creation not
+// recorded" was wrong for the second kind.
+constexpr const char* kNoAddress = "(no code address)";
+
 std::string label(const ProfileNode& n, const ReportContext& ctx) {
   auto at = [&](const std::string& what) {
     return n.code ? what + " " + ctx.symbols.short_name(n.code) : what;
@@ -49,8 +54,10 @@ std::string label(const ProfileNode& n, const ReportContext& ctx) {
   switch (n.kind) {
     case NodeKind::kProgram: return "program " + ctx.experiment.program_name();
     case NodeKind::kParallel: return at("parallel");
-    case NodeKind::kTask: return n.code ? at("task") : "task (creation not recorded)";
-    case NodeKind::kStub: return (n.code ? at("task") : "task (creation not recorded)") + " [stub]";
+    case NodeKind::kTask:
+      return n.code ? at("task") : std::string("task ") + kNoAddress;
+    case NodeKind::kStub:
+      return (n.code ? at("task") : std::string("task ") + kNoAddress) + " [stub]";
     case NodeKind::kCreate: return at("create task");
     case NodeKind::kBarrier: return at(barrier_name(n.sub));
     case NodeKind::kTaskwait: return at("taskwait");
@@ -141,7 +148,7 @@ void tree_rows(const Profile& p, uint32_t index, int level, uint64_t whole,
 }
 
 std::string construct_name(const TaskConstruct& c, const ReportContext& ctx) {
-  return c.codeptr ? ctx.symbols.short_name(c.codeptr) : "(creation not recorded)";
+  return c.codeptr ? ctx.symbols.short_name(c.codeptr) : kNoAddress;
 }
 
 // perf_event counters per construct (`tasklens run --counters`): mean and sum per instance.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "report/breakdown_section.h"
+#include "report/profile_section.h"
 #include "report/section.h"
 #include "report/what_if_section.h"
 #include "support/recording.h"
@@ -144,6 +145,25 @@ TEST(Sections, TheBreakdownGivesTheKernelsTotalsOfTheWaitForACpu) {
 // replay would end the worker's task with it), so the simulated region's barrier never releases
 // and the simulation stalls. Those predictions stop where it stalled, below Brent's bound: the
 // text must say so, not show them as the program's.
+// libomp reports a few creations with a null code address (GCC's GOMP_task running a task at
+// once): the construct is named for what is missing, the address, not "creation not recorded".
+TEST(Sections, ATaskCreatedWithoutACodeAddressIsNamedSo) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 5, 2, /*code=*/0);
+  t.schedule(0, 20, 2, Status::kSwitch, 5);
+  t.schedule(0, 30, 5, Status::kComplete, 2);
+  t.solo_end(40, 50);
+  ReportOptions options;
+  std::unique_ptr<Section> section = make_profile_section(options);
+  Rendered r = render(*section, t.write(), options);
+  ASSERT_TRUE(r.ok);
+  EXPECT_NE(r.text.find("task (no code address)"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("creation not recorded"), std::string::npos) << r.text;
+  // The constructs table names it so too, with its one instance.
+  EXPECT_NE(r.text.find("\n  (no code address) "), std::string::npos) << r.text;
+}
+
 TEST(Sections, AStalledWhatIfSaysSoInItsText) {
   TraceBuilder t;
   t.pair_begin();
