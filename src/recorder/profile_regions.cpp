@@ -13,9 +13,23 @@ namespace tasklens::recorder::prof {
 
 using NK = format::ProfileNodeKind;
 
+namespace {
+
 // A GCC single's frame (single_executor): what on_region closes where libgomp reports no end.
 constexpr uint64_t kSingle =
     (uint64_t(uint8_t(NK::kWork)) << 56) | (uint64_t(format::WorkType::kSingleExecutor) << 40);
+
+// Closes the innermost region frame matching `match`, and what is open above it, at `at`; its
+// node's code into `closed`. False when none is open.
+bool close_region(Thread* th, Task& r, uint64_t at, uint64_t match, uint64_t& closed) {
+  return close_to(th, r, at, [match, &closed](const Frame& f) {
+    if (f.type != FrameType::kRegion || f.match != match) return false;
+    closed = f.n ? f.n->code : 0;
+    return true;
+  });
+}
+
+}  // namespace
 
 void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code, bool wait,
                uint64_t now) {
@@ -31,12 +45,8 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
     // frames are searched only when one may be open.
     r->single_open = false;
     uint64_t closed = 0;
-    bool found = close_to(th, *r, now, [&closed](const Frame& f) {
-      if (f.type != FrameType::kRegion || f.match != kSingle) return false;
-      closed = f.n ? f.n->code : 0;
-      return true;
-    });
-    if (found) th->work_code = closed;  // the barrier that follows is named after it
+    if (close_region(th, *r, now, kSingle, closed))
+      th->work_code = closed;  // the barrier that follows is named after it
   }
   if (kind == uint8_t(NK::kBarrier) && format::is_workshare_barrier(sub) && in_runtime(code) &&
       th->work_code) {
@@ -56,13 +66,7 @@ void on_region(Thread* th, bool begin, uint8_t kind, uint16_t sub, uint64_t code
     if (match == kSingle) r->single_open = false;
     uint64_t closed = 0;
     uint64_t at = r->implicit ? frames_time(*r, now) : now;
-    bool found = close_to(th, *r, at, [match, &closed](const Frame& f) {
-      if (f.type == FrameType::kRegion && f.match == match) {
-        closed = f.n ? f.n->code : 0;
-        return true;
-      }
-      return false;
-    });
+    bool found = close_region(th, *r, at, match, closed);
     if (!found) ++th->unmatched_ends;
     // The constructs a barrier may end (a taskloop ends in none).
     if (kind == uint8_t(NK::kWork) && found && format::is_worksharing(sub)) th->work_code = closed;
