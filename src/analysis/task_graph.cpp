@@ -192,6 +192,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         raise(th.current, region->max_end, PathVia::kJoin);
         drop(region->fork);
         drop(region->max_end);
+        for (Phase& ph : region->phases) drop(ph.end);
         regions_.erase(pe.region);
       }
       break;
@@ -207,7 +208,9 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
         if (running_[p].forking == it.region) running_[p].forking = 0;
         // A region whose parallel_begin is not in the trace starts at 0.
         if (it.region) {
-          const Region& region = regions_[it.region];
+          Region& region = regions_[it.region];
+          ++region.begun;
+          region.team = std::max({region.team, region.begun, uint32_t(it.team_size)});
           raise(n, region.fork, PathVia::kFork);
           if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
             // The runtime's time from the fork to this task's begin, on the path.
@@ -237,6 +240,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
       if (parent) {
+        n.phase = parent->phase;
         uint64_t owner = parent->open_groups ? parent->id : parent->group_owner;
         // An id created again while tasks of its own taskgroup live (a damaged trace) would close
         // a cycle of owners, which on_complete() follows forever: such a task joins no taskgroup.
@@ -273,7 +277,11 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       if (!n) break;
       if (s.endpoint == uint8_t(Endpoint::kBegin)) {
         if (is_barrier(s.sync_kind)) {
-          if (Region* region = regions_.find(n->region)) take(region->max_end, longest(*n));
+          if (Region* region = regions_.find(n->region)) {
+            const Longest arrival = longest(*n);
+            take(region->max_end, arrival);
+            take(phase_end(*region, n->phase), arrival);
+          }
         } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
           ++n->open_groups;
         }
@@ -284,9 +292,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
           raise(*n, n->descendants_end, PathVia::kTaskgroup);
           if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
         } else if (is_barrier(s.sync_kind)) {
-          if (const Region* region = regions_.find(n->region)) {
-            raise(*n, region->max_end, PathVia::kBarrier);
-          }
+          if (Region* region = regions_.find(n->region)) pass_barrier(*region, *n);
         }
       }
       break;
@@ -322,7 +328,10 @@ void TaskGraphPass::on_complete(uint64_t id) {
     Longest& kept = ended_with_deps_[id];
     take(kept, end);
   }
-  if (Region* region = regions_.find(n->region)) take(region->max_end, end);
+  if (Region* region = regions_.find(n->region)) {
+    take(region->max_end, end);
+    take(phase_end(*region, n->phase), end);
+  }
   if (n->grain) count_grain(*n);
   // The taskgroups it belongs to wait for it: its owner's, and the enclosing owners'.
   for (Node* owner = nodes_.find(n->group_owner); owner; owner = nodes_.find(owner->group_owner)) {
@@ -333,6 +342,25 @@ void TaskGraphPass::on_complete(uint64_t id) {
     take(parent->children_end, end);
   }
   forget(*n);
+}
+
+TaskGraphPass::Longest& TaskGraphPass::phase_end(Region& region, uint32_t phase) {
+  // A task of a barrier every implicit task passed (a damaged trace): the oldest kept.
+  uint32_t i = phase > region.first_phase ? phase - region.first_phase : 0;
+  if (i >= region.phases.size()) region.phases.resize(i + 1);
+  return region.phases[i].end;
+}
+
+void TaskGraphPass::pass_barrier(Region& region, Node& n) {
+  raise(n, phase_end(region, n.phase), PathVia::kBarrier);
+  ++region.phases[n.phase > region.first_phase ? n.phase - region.first_phase : 0].passed;
+  ++n.phase;
+  // Barriers every implicit task passed wait for nothing more.
+  while (!region.phases.empty() && region.phases.front().passed >= region.team) {
+    drop(region.phases.front().end);
+    region.phases.pop_front();
+    ++region.first_phase;
+  }
 }
 
 void TaskGraphPass::count_grain(const Node& n) {

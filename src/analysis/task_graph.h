@@ -5,8 +5,9 @@
 //   - the completion of the task's predecessors (dependences);
 //   - the completion of the task's children, after a taskwait;
 //   - the completion of the tasks created in a taskgroup and of their descendants, after it;
-//   - the arrival of every implicit task and the completion of every task of the region, after
-//     a barrier;
+//   - the arrival of every implicit task and the completion of every task of the region created
+//     before the barrier, after a barrier (not of those created after it: a thread past a
+//     barrier runs on while another's end of it is still to come, on a loaded machine late);
 //   - the end of the parallel region, for the encountering task once the region has ended;
 //   - the fork of the region, for its implicit tasks; on the thread that forked it the path goes
 //     through the runtime's time from parallel_begin to its implicit task's begin (thread
@@ -14,8 +15,9 @@
 //     off its fork. (A worker that starts late is a matter of the schedule, like any thread
 //     that is busy elsewhere: its implicit task hangs off the fork itself.)
 // work = the sum of all strands: the breakdown's work less the fork time (runtime_ns). span =
-// the longest path (the critical path), fork time on it included. No schedule on P threads takes less than max(work / P, span) (Brent), and
-// work / span is the average parallelism: how many threads the graph can keep busy.
+// the longest path (the critical path), fork time on it included. No schedule on P threads takes
+// less than max(work / P, span) (Brent), and work / span is the average parallelism: how many
+// threads the graph can keep busy.
 //
 // Online and O(1) per event: every live task carries the length of the longest path that ends
 // where its execution is now (and the path itself, as shared segments: path_arena.h). Completing
@@ -27,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -163,6 +166,9 @@ class TaskGraphPass : public replay::Pass {
     uint32_t grain = 0;         // index in grains_ + 1; 0: not an explicit task
     uint32_t depth = 0;         // explicit tasks above it in the creation tree
     uint32_t pending_creates = 0;  // tasks it created within `pending`
+    // The barrier of its region that waits for it: an implicit task's next (the barriers it
+    // passed); an explicit task's creator's at its creation.
+    uint32_t phase = 0;
     uint8_t via = 0, via_detail = 0;  // how `path` reached it (PathVia), for its next segment
     uint64_t subtree = 0;       // its running time and that of the descendants that completed
     uint64_t param = 0;         // the first parameter it set, and the value
@@ -180,9 +186,20 @@ class TaskGraphPass : public replay::Pass {
       successors = std::move(s);
     }
   };
+  // One barrier of a region: it waits for the arrival of every implicit task and for the
+  // tasks created before it, not for those created after it (by a thread already past it,
+  // while another's end of it is still to come: seen on a loaded machine).
+  struct Phase {
+    Longest end;          // the latest of those arrivals and task ends
+    uint32_t passed = 0;  // implicit tasks past it
+  };
   struct Region {
     Longest fork;     // the encountering task's longest path when the region began
-    Longest max_end;  // the latest end of its tasks and barrier arrivals
+    Longest max_end;  // the latest end of its tasks and barrier arrivals (the join waits for it)
+    std::deque<Phase> phases;  // barriers not yet passed by every implicit task, from first_phase
+    uint32_t first_phase = 0;
+    uint32_t team = 0;  // implicit tasks: the most of the team size reported and those begun
+    uint32_t begun = 0;
     uint64_t fork_ns = 0;     // when parallel_begin came (0 with has_fork false)
     uint32_t fork_site = 0;   // index in fork_sites_ + 1
     uint32_t fork_thread = 0;  // the thread that forked it
@@ -198,6 +215,8 @@ class TaskGraphPass : public replay::Pass {
   // Adds the running time up to t to the task; `creation` ns of it are the runtime's.
   void flush(uint32_t thread, uint64_t t, uint64_t creation = 0);
   void on_complete(uint64_t id);
+  Longest& phase_end(Region& region, uint32_t phase);  // the end of barrier `phase` so far
+  void pass_barrier(Region& region, Node& n);          // n's end of its barrier `n.phase`
   void count_grain(const Node& n);
   uint32_t grain_of(uint64_t codeptr);
   void release_paths(Node& n);
