@@ -134,7 +134,8 @@ void TaskGraphPass::release_paths(Node& n) {
   paths_.release(n.path);
   n.path = 0;
   drop(n.children_end);
-  drop(n.descendants_end);
+  for (Longest& l : n.group_ends) drop(l);
+  n.group_ends.clear();
 }
 
 TaskGraphPass::Node& TaskGraphPass::fresh_node(uint64_t id) {
@@ -241,7 +242,8 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       const Node* parent = nodes_.find(tc.parent);
       if (parent) {
         n.phase = parent->phase;
-        uint64_t owner = parent->open_groups ? parent->id : parent->group_owner;
+        const bool in_own_group = !parent->group_ends.empty();
+        uint64_t owner = in_own_group ? parent->id : parent->group_owner;
         // An id created again while tasks of its own taskgroup live (a damaged trace) would close
         // a cycle of owners, which on_complete() follows forever: such a task joins no taskgroup.
         // Creation is the only place owners change, so the chain stays acyclic.
@@ -252,6 +254,8 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
           }
         }
         n.group_owner = owner;
+        n.group_level =
+            in_own_group ? uint32_t(parent->group_ends.size() - 1) : parent->group_level;
       }
       if (format::creates_explicit_task(e)) {
         ++result_.tasks;
@@ -283,14 +287,17 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
             take(phase_end(*region, n->phase), arrival);
           }
         } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
-          ++n->open_groups;
+          n->group_ends.emplace_back();
         }
       } else if (s.endpoint == uint8_t(Endpoint::kEnd)) {
         if (s.sync_kind == uint16_t(SyncKind::kTaskwait)) {
           raise(*n, n->children_end, PathVia::kTaskwait);
         } else if (s.sync_kind == uint16_t(SyncKind::kTaskgroup)) {
-          raise(*n, n->descendants_end, PathVia::kTaskgroup);
-          if (n->open_groups && --n->open_groups == 0) drop(n->descendants_end);
+          if (!n->group_ends.empty()) {
+            raise(*n, n->group_ends.back(), PathVia::kTaskgroup);
+            drop(n->group_ends.back());
+            n->group_ends.pop_back();
+          }
         } else if (is_barrier(s.sync_kind)) {
           if (Region* region = regions_.find(n->region)) pass_barrier(*region, *n);
         }
@@ -334,8 +341,10 @@ void TaskGraphPass::on_complete(uint64_t id) {
   }
   if (n->grain) count_grain(*n);
   // The taskgroups it belongs to wait for it: its owner's, and the enclosing owners'.
+  uint32_t level = n->group_level;
   for (Node* owner = nodes_.find(n->group_owner); owner; owner = nodes_.find(owner->group_owner)) {
-    take(owner->descendants_end, end);
+    if (level < owner->group_ends.size()) take(owner->group_ends[level], end);
+    level = owner->group_level;
   }
   if (Node* parent = nodes_.find(n->parent)) {
     parent->subtree += n->subtree;

@@ -157,9 +157,11 @@ class TaskGraphPass : public replay::Pass {
     uint64_t pending = 0;
     uint64_t pending_runtime = 0;  // of `pending`, task creation (the runtime's)
     Longest children_end;     // the latest end of its completed children
-    Longest descendants_end;  // while it has a taskgroup open: the latest end of those in it
-    uint32_t open_groups = 0;  // taskgroups it has open
+    // Per taskgroup it has open, outermost first: the latest end of the tasks in it (descendants
+    // too). Nested taskgroups apart: an inner one waits only for the tasks created inside it.
+    std::vector<Longest> group_ends;
     uint64_t group_owner = 0;  // the innermost task with a taskgroup open this task belongs to
+    uint32_t group_level = 0;  // which of group_owner's open taskgroups (group_ends) holds it
     bool has_deps = false;
     bool completed = false;
     bool has_param = false;
@@ -178,12 +180,15 @@ class TaskGraphPass : public replay::Pass {
       uint8_t type;  // its dependence type
     };
     std::vector<Successor> successors;  // tasks that depend on it
-    // Back to a new node, keeping the successors' capacity (its paths must be released first).
+    // Back to a new node, keeping the vectors' capacity (its paths must be released first).
     void clear() {
       std::vector<Successor> s = std::move(successors);
+      std::vector<Longest> g = std::move(group_ends);
       *this = Node{};
       s.clear();
+      g.clear();
       successors = std::move(s);
+      group_ends = std::move(g);
     }
   };
   // One barrier of a region: it waits for the arrival of every implicit task and for the

@@ -108,11 +108,12 @@ TEST(TaskGraph, ATaskgroupContinuesAfterEveryDescendant) {
   EXPECT_EQ(g.grains[0].subtree_ns, 130u);
 }
 
-// A taskgroup waits only for the tasks created inside it: task 10, created before it opened and
-// ending after task 11, is joined by the barrier, not by the taskgroup.
-TEST(TaskGraph, ATaskgroupIgnoresTasksCreatedBeforeIt) {
-  TraceBuilder t;
+// I0 creates task 10 at 10, opens a taskgroup at 15, creates task 11 in it at 20 and waits for
+// it from 30; I0 runs task 11 35..45, thread 1 runs task 10 30..70; the taskgroup ends at 80.
+// With `outer`, I0 opened another taskgroup at 5, around all of it.
+void task_before_a_taskgroup(TraceBuilder& t, bool outer) {
   team(t, 5);
+  if (outer) t.sync(0, 5, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
   t.create(0, 10, 10, kI0);
   t.sync(0, 15, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
   t.create(0, 20, 11, kI0);
@@ -121,6 +122,13 @@ TEST(TaskGraph, ATaskgroupIgnoresTasksCreatedBeforeIt) {
   t.schedule(1, 30, kI1, Status::kSwitch, 10).schedule(1, 70, 10, Status::kComplete, kI1);
   t.sync_wait(0, 80, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
   t.sync(0, 80, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
+}
+
+// A taskgroup waits only for the tasks created inside it: task 10, created before it opened and
+// ending after task 11, is joined by the barrier, not by the taskgroup.
+TEST(TaskGraph, ATaskgroupIgnoresTasksCreatedBeforeIt) {
+  TraceBuilder t;
+  task_before_a_taskgroup(t, false);
   arrive(t, 0, 90);
   team_end(t, 100, 120);
   TaskGraph g = run(t);
@@ -129,6 +137,23 @@ TEST(TaskGraph, ATaskgroupIgnoresTasksCreatedBeforeIt) {
   // barrier joins task 10 (10 + 40 = 50), then 10 more. Had the taskgroup waited for task 10,
   // I0 would arrive at 60 and the span be 70.
   EXPECT_EQ(g.span_ns, 60u);
+}
+
+// Nested taskgroups in one task: the inner one waits only for the tasks created inside it, not
+// for task 10 of the outer one, which ended before it. I0 runs 100 ns after the inner group.
+TEST(TaskGraph, AnInnerTaskgroupIgnoresTheOuterOnesTasks) {
+  TraceBuilder t;
+  task_before_a_taskgroup(t, true);
+  t.sync_wait(0, 180, SyncKind::kTaskgroup, Endpoint::kBegin, kRegion, kI0);
+  t.sync_wait(0, 190, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
+  t.sync(0, 190, SyncKind::kTaskgroup, Endpoint::kEnd, kRegion, kI0);
+  arrive(t, 0, 200);
+  team_end(t, 210, 230);
+  TaskGraph g = run(t);
+  // I0's 30 (task 11 ends at 20 + 10), 100 after the inner group, 10 after the outer one (task
+  // 10 ended at 10 + 40), 10 after the barrier. Had the inner group waited for task 10 (as
+  // it did), its end would be at 50 and the span 170.
+  EXPECT_EQ(g.span_ns, 150u);
 }
 
 // A child's subtree work counts in its parent when the parent waits for it.
