@@ -5,7 +5,7 @@
 // task construct when the trace holds enough samples) and claims it, creation by creation, from
 // the creator's working time: the breakdown counts it as overhead, the ompP classes as task
 // management, the task graph as runtime weight on the path (the method and its error:
-// docs/PERFORMANCE.md, "Task creation: the estimate and its error").
+// docs/BREAKDOWN.md, "Task creation: the estimate and its error").
 //
 // Estimate, from each thread's own stream (in time order; dependence records are part of the
 // creation they follow):

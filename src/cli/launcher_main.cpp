@@ -2,7 +2,7 @@
 // itself and hands every other command line to the full CLI (tool_paths.h: full_cli_path), with
 // the same arguments. Each `tasklens run` used to load the whole CLI (CLI11, the readers, the
 // reports: a 60 MB executable) before the program; this one is linked statically with only
-// run's flow (run_command.h), which starts in a fraction of the time (docs/PERFORMANCE.md,
+// run's flow (run_command.h), which starts in a fraction of the time (docs/PERFORMANCE-RECORDING.md,
 // "Fixed cost of a run"). The full CLI prints the summary after the program.
 #include <errno.h>
 #include <unistd.h>

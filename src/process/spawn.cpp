@@ -71,7 +71,7 @@ void connect(posix_spawn_file_actions_t* fa, int target, const Stream& s) {
 // spawn() with vfork and exec, for what posix_spawn cannot set up (the parent-death signal).
 // vfork, not fork: the child borrows the parent's memory until it execs, so the parent's page
 // tables are not copied and its pages not made copy-on-write (tasklens run's start-up,
-// docs/PERFORMANCE.md "Fixed cost of a run").
+// docs/PERFORMANCE-RECORDING.md "Fixed cost of a run").
 int spawn_forked(char* const* argp, char* const* envp, const SpawnOptions& options, pid_t* pid) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) return errno;

@@ -53,7 +53,7 @@ const bool g_clflushopt = has_clflushopt();
 // Drops the lines of [p, p + bytes) from every cache. The writer does so once it has encoded a
 // chunk filled on another CPU: the thread that takes the chunk next then gets its lines from
 // memory instead of taking them back, line by line, from the writer's core, which read them
-// last (docs/PERFORMANCE.md: fib with one thread, the writer on the other vCPU, 3x faster). A
+// last (docs/PERFORMANCE-RECORDING.md: fib with one thread, the writer on the other vCPU, 3x faster). A
 // chunk filled on the writer's own CPU is left in its caches.
 __attribute__((target("clflushopt"))) void flush_lines(const void* p, size_t bytes) {
   auto line = reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63);
