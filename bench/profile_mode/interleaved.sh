@@ -1,6 +1,6 @@
 #!/bin/sh
 # The slowdown of profile mode and of trace mode over the uninstrumented program, measured
-# interleaved (docs/PROFILE-MODE.md, "Measured"): examples/fib N without a cut-off on T threads,
+# interleaved (docs/PROFILE-MODE-COST.md, "Measured"): examples/fib N without a cut-off on T threads,
 # ROUNDS rounds, each running plain, profile and trace once in an order that rotates from round to
 # round, so that a change of the machine's load hits the three alike. Prints each mode's median
 # wall time and its slowdown (median / plain's median) and its median CPU time (user + sys of

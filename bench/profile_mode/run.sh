@@ -1,5 +1,5 @@
 #!/bin/sh
-# Profile mode against trace mode and the uninstrumented program (docs/PROFILE-MODE.md,
+# Profile mode against trace mode and the uninstrumented program (docs/PROFILE-MODE-COST.md,
 # "Measured"): examples/fib N without a cut-off on T threads, each run under /usr/bin/time -v.
 # Prints per mode: wall time, peak RSS, experiment size and the tasks counted (which must be
 # 2*fib(N+1)-2 in both modes). Timings on a shared machine are "under load": say so.

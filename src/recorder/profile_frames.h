@@ -1,6 +1,6 @@
 // Profile mode's frames (profiler.h): opening a node of the call path on a task's stack and
 // closing it into the thread's tables, the steps of analysis/profile.cpp's push and close_top.
-// Inline: every callback runs them, most more than once (docs/PROFILE-MODE.md, "Where the time
+// Inline: every callback runs them, most more than once (docs/PROFILE-MODE-COST.md, "Where the time
 // went").
 #pragma once
 

@@ -76,7 +76,7 @@ uint64_t runtime_task_code(const Thread* th, uint64_t codeptr) {
 
 // The callbacks of every task (its creation, its switches, its taskwait) are flattened: the
 // profiler's work inlined into them, across files with the library's link-time optimization (a
-// call, its register saves and its argument moves less per step; docs/PROFILE-MODE.md).
+// call, its register saves and its argument moves less per step; docs/PROFILE-MODE-COST.md).
 __attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
                                             ompt_data_t* new_task, int flags, int,
                                             const void* codeptr) {
