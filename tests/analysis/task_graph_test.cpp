@@ -21,8 +21,8 @@ using testing::Status;
 using testing::SyncKind;
 using testing::TraceBuilder;
 
-// The graph, and the time the breakdown saw task bodies run, which must be the graph's work plus the
-// forks' runtime time.
+// The graph, and the time the breakdown saw task bodies run, which must be the graph's work plus
+// the forks' runtime time.
 TaskGraph run(TraceBuilder& t) {
   TaskGraphPass graph;
   BreakdownPass breakdown;
@@ -182,51 +182,6 @@ TEST(TaskGraph, SubtreeWorkHoldsTheChildrenWaitedFor) {
   EXPECT_EQ(g.grains[1].by_value.begin()->first, 2);
 }
 
-TaskGrain grain(std::vector<std::pair<int64_t, uint64_t>> mean_by_value, uint64_t tasks_each) {
-  TaskGrain g;
-  for (auto [value, mean] : mean_by_value) {
-    g.by_value[value] = {tasks_each, mean * tasks_each};
-    g.tasks += tasks_each;
-    g.subtree_ns += mean * tasks_each;
-    g.by_log2[64 - __builtin_clzll(mean)] += tasks_each;
-  }
-  return g;
-}
-
-TEST(GrainAdvice, CostAndThresholdFromTheBreakdownsOverhead) {
-  // 1 ms of overhead over 400 tasks: 2500 ns a task; a task should carry 20x that.
-  GrainCost c = grain_cost(1000000, 400);
-  EXPECT_EQ(c.task_cost_ns, 2500u);
-  EXPECT_EQ(c.threshold_ns, 50000u);
-  c = grain_cost(1000000, 0);  // no explicit tasks: no cost, no threshold
-  EXPECT_EQ(c.task_cost_ns, 0u);
-  EXPECT_EQ(c.threshold_ns, 0u);
-}
-
-TEST(GrainAdvice, ACutOffWhereTheValuesSplitBySize) {
-  // n = 1..5 carry 10, 20, 40, 2000, 9000 ns; the threshold is 1000.
-  GrainAdvice a = advise_grain(grain({{1, 10}, {2, 20}, {3, 40}, {4, 2000}, {5, 9000}}, 7), 1000);
-  EXPECT_TRUE(a.cut_off);
-  EXPECT_TRUE(a.inline_below);
-  EXPECT_EQ(a.value, 3);
-  EXPECT_EQ(a.tasks_inlined, 21u);
-  EXPECT_EQ(a.tasks_kept, 14u);
-  EXPECT_DOUBLE_EQ(a.below, 21.0 / 35.0);
-  // A depth-like parameter: the large values are the small tasks.
-  a = advise_grain(grain({{1, 9000}, {2, 2000}, {3, 40}}, 1), 1000);
-  EXPECT_TRUE(a.cut_off);
-  EXPECT_FALSE(a.inline_below);
-  EXPECT_EQ(a.value, 3);
-  EXPECT_EQ(a.tasks_inlined, 1u);
-  // Small values on both sides: the parameter does not order the tasks by size.
-  a = advise_grain(grain({{1, 10}, {2, 2000}, {3, 40}}, 1), 1000);
-  EXPECT_FALSE(a.cut_off);
-  // All small: no value to cut at, but every task is below.
-  a = advise_grain(grain({{1, 10}, {2, 20}}, 1), 1000);
-  EXPECT_FALSE(a.cut_off);
-  EXPECT_DOUBLE_EQ(a.below, 1.0);
-}
-
 // Two independent tasks run side by side: the span is the longer branch, not the sum.
 TEST(TaskGraph, IndependentTasksAreParallelBranches) {
   TraceBuilder t;
@@ -241,7 +196,6 @@ TEST(TaskGraph, IndependentTasksAreParallelBranches) {
   // Path: 10 ns of I0, task 10 (100), 10 after the barrier; task 11 ends at 20 + 50.
   EXPECT_EQ(g.span_ns, 120u);
 }
-
 
 // A chain of N tasks of g ns (each depend(inout: A)), created up front by thread 0 and run in
 // order by thread 1: the span is the chain, N g, plus 10 ns of I0 before and after.
@@ -500,7 +454,9 @@ void prelude_then_tasks(TraceBuilder& t, uint64_t prelude, uint64_t gap) {
 
 // Closed form: prelude + fork gap + I0 to the last task's creation (10 + 7) + the task (100) +
 // 10 in I0 after the barrier + 60 in the initial task after the region.
-uint64_t prelude_span(uint64_t prelude, uint64_t gap) { return prelude + gap + 17 + 100 + 70; }
+uint64_t prelude_span(uint64_t prelude, uint64_t gap) {
+  return prelude + gap + 17 + 100 + 70;
+}
 
 TEST(TaskGraph, ASerialPreludeThenEightTasksHasTheClosedFormSpan) {
   TraceBuilder t;
@@ -593,36 +549,6 @@ TEST(TaskGraph, ATaskCreatedAgainInsideItsOwnTaskgroupMakesNoOwnerCycle) {
   TaskGraphPass graph;
   ASSERT_TRUE(testing::replay_experiment(t.write(), {&graph}));
   EXPECT_EQ(graph.result().tasks, 2u);
-}
-
-}  // namespace
-}  // namespace tasklens::analysis
-
-namespace tasklens::analysis {
-namespace {
-
-// Shared prefixes stay while any path holds them; everything is freed with the last holder.
-TEST(PathArena, SegmentsLiveAsLongAsAPathHoldsThem) {
-  PathArena arena;
-  PathArena::Ref a = arena.extend(0, 1, 0, 10);  // [a]
-  PathArena::Ref b = arena.extend(arena.acquire(a), 2, 1, 20);  // [a b], a held twice
-  PathArena::Ref c = arena.extend(a, 3, 1, 30);  // [a c]: takes the first holder's reference
-  EXPECT_EQ(arena.in_use(), 3u);
-  arena.release(b);  // b goes; a stays for c
-  EXPECT_EQ(arena.in_use(), 2u);
-  EXPECT_EQ(arena.segment(c).prev, a);
-  EXPECT_EQ(arena.segment(a).ns, 10u);
-  PathArena::Ref slot = 0;
-  arena.assign(&slot, c);
-  arena.release(c);
-  EXPECT_EQ(arena.in_use(), 2u);  // the slot holds [a c]
-  arena.assign(&slot, 0);
-  EXPECT_EQ(arena.in_use(), 0u);
-  // Freed segments are reused.
-  PathArena::Ref d = arena.extend(0, 4, 2, 40);
-  EXPECT_LE(d, 3u);
-  arena.release(d);
-  EXPECT_EQ(arena.in_use(), 0u);
 }
 
 }  // namespace
