@@ -18,8 +18,6 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
   pending_.assign(info.threads, Pending{});
   initial_.assign(info.threads, 0);
   off_cpu_.assign(info.threads, 0);
-  switches_.clear();
-  next_switch_ = 0;
   result_ = Breakdown{};
   team_limit_ = info.team_limit();
   if (info.experiment) result_.creation = creation_cost(*info.experiment);
@@ -31,15 +29,8 @@ void BreakdownPass::begin(const replay::ReplayInfo& info) {
     result_.preempted_by_program_ns = off.preempted_by_program_ns;
     result_.run_delay_known = off.run_delay_threads > 0;
     result_.run_delay_ns = off.run_delay_ns;
-    for (uint32_t t = 0; t < off.preempted.size() && t < info.threads; ++t) {
-      for (const format::OffCpuInterval& iv : off.preempted[t]) {
-        switches_.push_back({iv.begin_ns, t, true});
-        switches_.push_back({iv.end_ns, t, false});
-      }
-    }
-    std::stable_sort(switches_.begin(), switches_.end(),
-                     [](const Switch& a, const Switch& b) { return a.time < b.time; });
   }
+  switches_.load(info.experiment, info.threads);
   result_.high_threshold = high_threshold_;
   result_.run_ns = info.end_ns;
   slice_ns_ = std::max<uint64_t>(1, (info.end_ns + slices_ - 1) / slices_);
@@ -233,18 +224,15 @@ void BreakdownPass::claim_creation(uint32_t p, const format::Event& e) {
 }
 
 void BreakdownPass::pass_switches(uint64_t t, const replay::TaskModel& m) {
-  while (next_switch_ < switches_.size() && switches_[next_switch_].time <= t) {
-    const Switch& sw = switches_[next_switch_++];
+  switches_.pass(t, [&](const PreemptionSwitches::Switch& sw) {
     advance(sw.time);
     off_cpu_[sw.thread] = sw.off;
     update_thread(sw.thread, sw.time, m);
-  }
+  });
 }
 
 void BreakdownPass::before(const replay::Record& r, const replay::TaskModel& m) {
-  if (next_switch_ < switches_.size() && switches_[next_switch_].time <= r.ev.time) {
-    pass_switches(r.ev.time, m);
-  }
+  if (switches_.due(r.ev.time)) pass_switches(r.ev.time, m);
 }
 
 void BreakdownPass::after(const replay::Record& r, const replay::TaskModel& m) {

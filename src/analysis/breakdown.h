@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "analysis/creation_cost.h"
-#include "replay/pass.h"
+#include "analysis/preemption_switches.h"
 #include "replay/id_map.h"
+#include "replay/pass.h"
 
 namespace tasklens::analysis {
 
@@ -103,7 +104,7 @@ class BreakdownPass : public replay::Pass {
 
   void begin(const replay::ReplayInfo& info) override;
   // before() moves the threads off and back onto their CPUs, when the trace says when.
-  bool uses_before() const override { return next_switch_ < switches_.size(); }
+  bool uses_before() const override { return switches_.left(); }
   void before(const replay::Record& r, const replay::TaskModel& m) override;
   void after(const replay::Record& r, const replay::TaskModel& m) override;
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
@@ -133,12 +134,6 @@ class BreakdownPass : public replay::Pass {
   struct Instance {
     uint32_t construct;
     uint64_t begin_ns;
-  };
-  // A thread leaves its CPU (off) or gets it back.
-  struct Switch {
-    uint64_t time;
-    uint32_t thread;
-    bool off;
   };
 
   // Moves the clock to t (>= the time of the last event): R grows while a task is ready.
@@ -181,8 +176,7 @@ class BreakdownPass : public replay::Pass {
   std::vector<Segment> segments_;
   std::vector<uint8_t> initial_;  // per thread: the program's initial thread
   std::vector<uint8_t> off_cpu_;  // per thread: preempted now
-  std::vector<Switch> switches_;  // every thread's, by time
-  size_t next_switch_ = 0;
+  PreemptionSwitches switches_;
   std::vector<Pending> pending_;  // per thread
   CreationClaims claims_;
   uint32_t team_limit_ = 1;  // ReplayInfo::team_limit()

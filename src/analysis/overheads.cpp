@@ -32,6 +32,7 @@ const CostNames& names(Cost c) {
       {"limited parallelism", "limited_parallelism", "Limpar"},
       {"thread management", "thread_management", "Mgmt"},
       {"task management", "task_management", "Tasks"},
+      {"preempted", "preempted", "Preempt"},
   };
   return k[size_t(c)];
 }
@@ -198,10 +199,12 @@ void OverheadsPass::begin(const replay::ReplayInfo& info) {
   if (info.experiment) s_->creation = creation_cost(*info.experiment);
   s_->team_limit = info.team_limit();
   s_->claims.begin(info.threads, &s_->creation);
+  s_->switches.load(info.experiment, info.threads);
 }
 
 void OverheadsPass::before(const replay::Record& r, const replay::TaskModel& m) {
   s_->model = &m;
+  if (s_->switches.due(r.ev.time)) s_->pass_switches(r.ev.time);
   s_->advance(r.ev.time);
   if (r.thread >= s_->threads.size()) return;
   // The same claim as the breakdown's: the thread worked since its event before.
@@ -243,6 +246,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
 void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
   State& s = *s_;
   s.model = &m;
+  s.pass_switches(info.end_ns);
   s.advance(info.end_ns);
   // Regions still open when the trace ends (a cut-short run) end with it, innermost first.
   std::vector<std::pair<uint32_t, uint64_t>> open;

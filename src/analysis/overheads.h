@@ -1,5 +1,5 @@
-// The overhead analysis of ompP (Fürlinger & Gerndt), extended to tasks: for every parallel region and
-// every construct inside it, per thread, ompP's timings (execT, bodyT, exitBarT, enterT, exitT,
+// The overhead analysis of ompP (Fürlinger & Gerndt), extended to tasks: for every parallel region
+// and every construct inside it, per thread, ompP's timings (execT, bodyT, exitBarT, enterT, exitT,
 // startupT/shutdownT, singleBodyT/sectionT) from OMPT events, and a split of every thread's time
 // in the region into work and five overhead classes that never overlap:
 //
@@ -15,9 +15,13 @@
 //   task management      in the runtime around tasks: at a scheduling point, not running a task
 //                        while one is ready to run
 //
-// Time spent running tasks inside a barrier or taskwait is work (Score-P, Lorenz et al., Fig. 3). Per region,
-// work plus the five classes equals the region's accumulated time over its threads (team size x
-// wall time). The exact definitions and the OMPT event behind each timing: docs/OVERHEADS.md.
+// Time spent running tasks inside a barrier or taskwait is work (Score-P, Lorenz et al., Fig. 3).
+// Time a thread spent off its CPU while runnable (off_cpu.bin: another process or another thread
+// of the program had it) is *preempted*, in no class: the machine's, not the program's (a barrier
+// waited through while the kernel ran the other thread on the same CPU is not task management).
+// Per region, work plus the five classes plus the preempted time equals the region's accumulated
+// time over its threads (team size x wall time). The exact definitions and the OMPT event behind
+// each timing: docs/OVERHEADS.md.
 #pragma once
 
 #include <array>
@@ -38,11 +42,20 @@ enum class Cost : uint8_t {
   kLimitedParallelism,
   kThreadManagement,
   kTaskManagement,
+  kPreempted,  // off the CPU while runnable: neither work nor an overhead of the program
 };
-constexpr size_t kCostCount = 6;
-constexpr std::array<Cost, kCostCount> kAllCosts = {
-    Cost::kWork,           Cost::kSynchronization,    Cost::kImbalance,
-    Cost::kLimitedParallelism, Cost::kThreadManagement, Cost::kTaskManagement};
+constexpr size_t kCostCount = 7;
+constexpr std::array<Cost, kCostCount> kAllCosts = {Cost::kWork,
+                                                    Cost::kSynchronization,
+                                                    Cost::kImbalance,
+                                                    Cost::kLimitedParallelism,
+                                                    Cost::kThreadManagement,
+                                                    Cost::kTaskManagement,
+                                                    Cost::kPreempted};
+// The five overhead classes (ompP's), in their order.
+constexpr std::array<Cost, 5> kOverheadClasses = {Cost::kSynchronization, Cost::kImbalance,
+                                                  Cost::kLimitedParallelism,
+                                                  Cost::kThreadManagement, Cost::kTaskManagement};
 
 const char* cost_name(Cost c);   // "limited parallelism"
 const char* cost_key(Cost c);    // "limited_parallelism" (JSON keys add _ns / _share)
@@ -55,7 +68,10 @@ struct CostTimes {
   uint64_t& operator[](Cost c) { return ns[size_t(c)]; }
   uint64_t operator[](Cost c) const { return ns[size_t(c)]; }
   uint64_t total_ns() const;
-  uint64_t overhead_ns() const { return total_ns() - ns[size_t(Cost::kWork)]; }
+  // The five classes: neither work nor preempted time.
+  uint64_t overhead_ns() const {
+    return total_ns() - ns[size_t(Cost::kWork)] - ns[size_t(Cost::kPreempted)];
+  }
   CostTimes& operator+=(const CostTimes& o);
 };
 
@@ -100,7 +116,7 @@ struct RegionOverheads {
   uint64_t wall_ns = 0;     // sum over instances of (parallel_end - parallel_begin)
   uint64_t total_ns = 0;    // accumulated over threads: sum over instances of team x wall
   uint32_t max_team = 0;
-  CostTimes cost;           // work + the five classes; cost.total_ns() == total_ns
+  CostTimes cost;  // work + the five classes + preempted; cost.total_ns() == total_ns
   std::vector<CostTimes> threads;               // by thread number in the team
   std::vector<ConstructOverheads> constructs;  // [0] is the parallel construct itself
 };

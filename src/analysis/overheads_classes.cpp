@@ -7,7 +7,9 @@ namespace tasklens::analysis {
 using replay::TaskInfo;
 
 // Closes the thread's open segment at t (now == t): classifies [t0, t) by what the thread was
-// doing, which only the thread's own events change.
+// doing, which only the thread's own events change. Off its CPU (ts.off_cpu, which only a switch
+// changes: a segment is on or off the CPU throughout), the time goes where it would, as
+// preempted time instead of its class.
 void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
   ThreadState& ts = threads[p];
   uint64_t t0 = ts.t0;
@@ -19,8 +21,9 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts.back();
   Frame& f = x.frames.back();
+  const bool off = ts.off_cpu;
   if (x.ended) {  // after its implicit task, until the region ends: the join
-    f.cost[Cost::kThreadManagement] += d;
+    f.cost[off ? Cost::kPreempted : Cost::kThreadManagement] += d;
     x.shutdown_ns += d;
     return;
   }
@@ -35,17 +38,25 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
       case FrameKind::kMutexWait:
       case FrameKind::kAtomic:
       case FrameKind::kReduction:
-        f.cost[Cost::kSynchronization] += d;
+        f.cost[off ? Cost::kPreempted : Cost::kSynchronization] += d;
         return;
       case FrameKind::kNested:
-        f.cost[Cost::kThreadManagement] += d;
+        f.cost[off ? Cost::kPreempted : Cost::kThreadManagement] += d;
         return;
       case FrameKind::kTaskwait:
       case FrameKind::kTaskgroupWait:
+        if (off) {
+          f.cost[Cost::kPreempted] += d;
+          return;
+        }
         f.cost[Cost::kTaskManagement] += ready;
         f.cost[Cost::kSynchronization] += d - ready;
         return;
       case FrameKind::kBarrier:
+        if (off) {
+          f.cost[Cost::kPreempted] += d;
+          return;
+        }
         barrier_wait(x, f, t0, t, i0);
         return;
       default:
@@ -57,26 +68,27 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
     bool explicit_task = task && task->is_explicit();
     if (explicit_task) x.task_work += d;
     // The runtime's time creating tasks, in the creator's stretch: task management.
-    uint64_t created = std::min(created_ns, d), work = d - created;
+    uint64_t created = off ? 0 : std::min(created_ns, d), work = d - created;
+    const Cost as = off ? Cost::kPreempted : Cost::kWork;
     // Inside the body of a lock or critical section taken in the current construct.
     if (!x.held.empty() && x.held.back().task == cur && x.held.back().t0 >= f.t0) {
-      x.held.back().cost[Cost::kWork] += work;
+      x.held.back().cost[as] += work;
       x.held.back().cost[Cost::kTaskManagement] += created;
     } else if (explicit_task && !own) {
       uint32_t k = task_construct(x, task->codeptr);
       ConstructTimes& ct = timing(x, k);
       ct.exec_ns += d;
       ct.body_ns += d;
-      commit(ts, depth, k, Cost::kWork, work);
+      commit(ts, depth, k, as, work);
       if (created) commit(ts, depth, k, Cost::kTaskManagement, created);
     } else {
-      f.cost[Cost::kWork] += work;
+      f.cost[as] += work;
       f.cost[Cost::kTaskManagement] += created;
     }
     return;
   }
   // Neither running a task body nor waiting in a construct: the runtime between tasks.
-  f.cost[Cost::kTaskManagement] += d;
+  f.cost[off ? Cost::kPreempted : Cost::kTaskManagement] += d;
 }
 
 // Waiting in a barrier over [t0, t1): time while a task was ready is task management; the

@@ -17,6 +17,7 @@
 
 #include "analysis/creation_cost.h"
 #include "analysis/overheads.h"
+#include "analysis/preemption_switches.h"
 #include "format/event.h"
 #include "replay/id_map.h"
 #include "replay/task_model.h"
@@ -126,6 +127,7 @@ struct ThreadState {
   std::vector<Context> contexts;  // innermost region last
   uint64_t t0 = 0;                // the open segment: since when,
   Integrals at0;                  // and the integrals at that time
+  bool off_cpu = false;           // preempted (off its CPU while runnable) since t0
 };
 
 }  // namespace overheads_detail
@@ -157,6 +159,17 @@ struct OverheadsPass::State {
   CreationCost creation;
   CreationClaims claims;
   uint32_t team_limit = 1;  // ReplayInfo::team_limit(): a larger team is damage
+  PreemptionSwitches switches;
+
+  // Ends each thread's segment where it lost or got back its CPU (its time off it: preempted).
+  void pass_switches(uint64_t t) {
+    switches.pass(t, [this](const PreemptionSwitches::Switch& sw) {
+      advance(sw.time);
+      if (sw.thread >= threads.size()) return;
+      close(sw.thread, sw.time);
+      threads[sw.thread].off_cpu = sw.off;
+    });
+  }
 
   void advance(uint64_t t) {
     if (t <= now) return;

@@ -30,21 +30,23 @@ std::string cell(uint64_t ns, uint64_t whole) {
   return fmt::format("{:>11} ({:>5.1f})", duration(ns), 100 * share(ns, whole));
 }
 
-std::string cost_header() {
+// With `preempted`, a last column for the time off the CPU, which is in no class.
+std::string cost_header(bool preempted) {
   std::string s = fmt::format("  {:<5} {:>11}  {:>19}", "", "Total", "Ovhds (%)");
-  for (size_t i = 1; i < analysis::kCostCount; ++i) {
-    s += fmt::format(" {} {:>17}", i == 1 ? '=' : '+',
-                     fmt::format("{} (%)", analysis::cost_short(analysis::kAllCosts[i])));
+  for (Cost c : analysis::kOverheadClasses) {
+    s += fmt::format(" {} {:>17}", c == analysis::kOverheadClasses[0] ? '=' : '+',
+                     fmt::format("{} (%)", analysis::cost_short(c)));
   }
+  if (preempted) s += fmt::format("   {:>17}", "Preempted (%)");
   return s + "\n";
 }
 
-std::string cost_row(const std::string& id, uint64_t total, const CostTimes& c, uint64_t whole) {
+std::string cost_row(const std::string& id, uint64_t total, const CostTimes& c, uint64_t whole,
+                     bool preempted) {
   std::string s = fmt::format("  {:<5} {:>11}  {:>19}", id, duration(total),
                               cell(c.overhead_ns(), whole));
-  for (size_t i = 1; i < analysis::kCostCount; ++i) {
-    s += fmt::format("   {:>17}", cell(c[analysis::kAllCosts[i]], whole));
-  }
+  for (Cost cls : analysis::kOverheadClasses) s += fmt::format("   {:>17}", cell(c[cls], whole));
+  if (preempted) s += fmt::format("   {:>17}", cell(c[Cost::kPreempted], whole));
   return s + "\n";
 }
 
@@ -58,8 +60,8 @@ nlohmann::json times_json(const ConstructTimes& t) {
 Cost main_overhead(const CostTimes& c) {
   Cost best = Cost::kWork;
   uint64_t most = 0;
-  for (size_t i = 1; i < analysis::kCostCount; ++i) {
-    if (c.ns[i] > most) most = c.ns[i], best = analysis::kAllCosts[i];
+  for (Cost cls : analysis::kOverheadClasses) {
+    if (c[cls] > most) most = c[cls], best = cls;
   }
   return best;
 }
@@ -113,13 +115,16 @@ class OverheadsSection : public Section {
 
     out += "\nOverheads wrt. each individual parallel region (% of the region's Total = wallclock "
            "x threads):\n";
-    out += cost_header();
+    // Time off the CPU while runnable: the machine's, not the program's (shown when there is any).
+    const bool preempted = o.program[Cost::kPreempted] > 0;
+    out += cost_header(preempted);
     for (size_t i = 0; i < regions.size(); ++i) {
-      out += cost_row(region_id(i), regions[i].total_ns, regions[i].cost, regions[i].total_ns);
+      out += cost_row(region_id(i), regions[i].total_ns, regions[i].cost, regions[i].total_ns,
+                      preempted);
     }
 
     out += "\nOverheads wrt. whole program (% of all regions' Total), most severe first:\n";
-    out += cost_header();
+    out += cost_header(preempted);
     std::vector<size_t> order(regions.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -127,14 +132,22 @@ class OverheadsSection : public Section {
     });
     for (size_t i : order) {
       if (regions[i].level > 1) continue;  // inside their enclosing region already
-      out += cost_row(region_id(i), regions[i].total_ns, regions[i].cost, o.program_total_ns);
+      out += cost_row(region_id(i), regions[i].total_ns, regions[i].cost, o.program_total_ns,
+                      preempted);
     }
-    out += cost_row("*", o.program_total_ns, o.program, o.program_total_ns);
+    out += cost_row("*", o.program_total_ns, o.program, o.program_total_ns, preempted);
     out += fmt::format("  Work: {} ({:.1f}% of the regions' Total). Largest overhead: {}.\n",
                        duration(o.program[Cost::kWork]),
                        100 * share(o.program[Cost::kWork], o.program_total_ns),
                        o.program.overhead_ns() ? analysis::cost_name(main_overhead(o.program))
                                                : "none");
+    if (preempted) {
+      out += fmt::format(
+          "  Preempted: {} ({:.1f}%) off the CPU while runnable, in no class: another process or "
+          "thread had the CPU, not the program's overhead.\n",
+          duration(o.program[Cost::kPreempted]),
+          100 * share(o.program[Cost::kPreempted], o.program_total_ns));
+    }
 
     for (size_t i = 0; i < regions.size(); ++i) constructs_text(ctx, regions[i], i, out);
   }

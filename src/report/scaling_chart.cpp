@@ -26,12 +26,17 @@ struct Layer {
   const char* color;
 };
 
-// Bottom to top: work, the five classes, then the time outside parallel regions.
-constexpr Layer kLayers[] = {
-    {"work", "#4c9a2a"},           {"synchronization", "#d62728"},
-    {"imbalance", "#ff7f0e"},      {"limited parallelism", "#9467bd"},
-    {"thread management", "#1f77b4"}, {"task management", "#8c564b"},
-    {"serial (outside parallel regions)", "#c7c7c7"}};
+// Bottom to top: work, the five classes, the preempted time (analysis::Cost's order), then the
+// time outside parallel regions.
+constexpr Layer kLayers[] = {{"work", "#4c9a2a"},
+                             {"synchronization", "#d62728"},
+                             {"imbalance", "#ff7f0e"},
+                             {"limited parallelism", "#9467bd"},
+                             {"thread management", "#1f77b4"},
+                             {"task management", "#8c564b"},
+                             {"preempted (off the CPU)", "#9575cd"},
+                             {"serial (outside parallel regions)", "#c7c7c7"}};
+static_assert(std::size(kLayers) == analysis::kCostCount + 1);
 constexpr const char* kRegionColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
 
 uint64_t layer_ns(const analysis::ScalingPoint& p, size_t layer) {

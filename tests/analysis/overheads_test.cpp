@@ -24,6 +24,7 @@ constexpr uint64_t kRegionCode = 0x1000;
 
 struct Expected {
   uint64_t work, sync, imbalance, limpar, mgmt, tasks;
+  uint64_t preempted = 0;
 };
 
 void expect_costs(const CostTimes& c, Expected e, const std::string& what) {
@@ -34,6 +35,7 @@ void expect_costs(const CostTimes& c, Expected e, const std::string& what) {
   EXPECT_EQ(c[Cost::kLimitedParallelism], e.limpar);
   EXPECT_EQ(c[Cost::kThreadManagement], e.mgmt);
   EXPECT_EQ(c[Cost::kTaskManagement], e.tasks);
+  EXPECT_EQ(c[Cost::kPreempted], e.preempted);
 }
 
 // Per region: the classes add up to the accumulated time, over constructs and over threads too.
@@ -165,8 +167,7 @@ void join(TraceBuilder& t, uint32_t th, uint64_t region, uint64_t task, uint64_t
 // loop's barrier for thread 1: 180 ns of imbalance (the difference in work) and 10 ns because
 // thread 1 began 10 ns later (thread management); then both wait for the barrier's release
 // (10 ns each) and the end barrier's, once both arrived: the runtime's, thread management.
-TEST(Overheads, LoopImbalance) {
-  TraceBuilder t;
+void loop_imbalance(TraceBuilder& t) {
   // thread 0: startup 5 | loop 100 | barrier 200: late start of thread 1 10, imbalance 180,
   //           release 10 (management) | body 2 |
   //           end barrier 8 (both arrived: join) | after its implicit task 5 (join)
@@ -178,6 +179,11 @@ TEST(Overheads, LoopImbalance) {
   t.implicit_begin(1, 20, 3, 100, 2, 1);
   worksharing(t, 1, 3, WorkType::kLoop, 1000, 20, 300, 310);
   join(t, 1, 100, 3, 312, 400);
+}
+
+TEST(Overheads, LoopImbalance) {
+  TraceBuilder t;
+  loop_imbalance(t);
 
   Overheads o = analyze(t);
   ASSERT_EQ(o.regions.size(), 1u);
@@ -218,6 +224,29 @@ TEST(Overheads, LoopImbalance) {
   EXPECT_EQ(o.parallel_ns, 320u);
   EXPECT_EQ(o.run_ns, 400u);
   EXPECT_DOUBLE_EQ(o.coverage, 320.0 / 400.0);
+}
+
+// The loop of LoopImbalance, with each thread off its CPU while runnable for a while
+// (off_cpu.bin): thread 0 from 150 to 250, inside its wait in the loop's barrier, thread 1 from
+// 100 to 150, inside its loop body. That time is preempted, in no class: the wait keeps 80 ns
+// of imbalance (was 180) and thread 1's body 230 ns of work (was 280); the rest is unchanged.
+TEST(Overheads, PreemptedTimeIsInNoClass) {
+  TraceBuilder t;
+  loop_imbalance(t);
+  t.preempted(0, 150, 250).preempted(1, 100, 150);
+
+  Overheads o = analyze(t);
+  ASSERT_EQ(o.regions.size(), 1u);
+  const RegionOverheads& r = o.regions[0];
+  expect_costs(r.threads[0], {102, 0, 80, 0, 38, 0, 100}, "thread 0");
+  expect_costs(r.threads[1], {232, 0, 0, 0, 38, 0, 50}, "thread 1");
+  expect_costs(r.cost, {334, 0, 80, 0, 76, 0, 150}, "region");
+  EXPECT_EQ(r.cost.overhead_ns(), 156u);  // the five classes only
+  const ConstructOverheads& loop = construct(r, Construct::kLoop, 0x4000);
+  expect_costs(loop.cost, {330, 0, 80, 0, 30, 0, 150}, "loop");
+  // ompP's timings are the construct's wall-clock times, preempted or not.
+  EXPECT_EQ(loop.threads[0].exit_bar_ns, 200u);
+  EXPECT_EQ(loop.threads[1].body_ns, 280u);
 }
 
 // `single` whose executor creates two tasks and waits for them; the other thread runs one of

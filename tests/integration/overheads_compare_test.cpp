@@ -66,7 +66,7 @@ TEST_F(Compare, TableJsonAndChart) {
     EXPECT_EQ(uint64_t(run["total_ns"]), uint64_t(run["threads"]) * uint64_t(run["run_ns"]));
     EXPECT_EQ(uint64_t(run["regions_total_ns"]) + uint64_t(run["serial_ns"]),
               uint64_t(run["total_ns"]));
-    uint64_t classes = ns(run, "work");
+    uint64_t classes = ns(run, "work") + ns(run, "preempted");
     for (const auto& c : overhead_classes()) classes += ns(run, c);
     EXPECT_EQ(classes, uint64_t(run["regions_total_ns"]));
     // The task graph: its longest path is part of its work plus the runtime's fork time on it;

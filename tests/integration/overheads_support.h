@@ -84,11 +84,12 @@ inline std::string largest_overhead(const nlohmann::json& j) {
   return best;
 }
 
-// Work plus the five classes is the accumulated time, to the nanosecond: for every region, for
-// every thread of it, and for the program.
+// Work plus the five classes plus the preempted time (off the CPU, in no class) is the
+// accumulated time, to the nanosecond: for every region, for every thread of it, and for the
+// program.
 inline void expect_overheads_invariant(const nlohmann::json& o) {
   auto sum = [](const nlohmann::json& j) {
-    uint64_t s = ns(j, "work");
+    uint64_t s = ns(j, "work") + ns(j, "preempted");
     for (const auto& c : overhead_classes()) s += ns(j, c);
     return s;
   };

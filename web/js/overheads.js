@@ -1,9 +1,13 @@
 // Overheads: ompP's classes per parallel region as stacked bars, with the table.
 
 const OVERHEAD_CLASSES = [
-  ["work_ns", "work", "--work"], ["synchronization_ns", "synchronization", "--sync"],
-  ["imbalance_ns", "imbalance", "--imbalance"], ["limited_parallelism_ns", "limited parallelism", "--limited"],
-  ["thread_management_ns", "thread management", "--thread-mgmt"], ["task_management_ns", "task management", "--task-mgmt"],
+  ['work_ns', 'work', '--work'],
+  ['synchronization_ns', 'synchronization', '--sync'],
+  ['imbalance_ns', 'imbalance', '--imbalance'],
+  ['limited_parallelism_ns', 'limited parallelism', '--limited'],
+  ['thread_management_ns', 'thread management', '--thread-mgmt'],
+  ['task_management_ns', 'task management', '--task-mgmt'],
+  ['preempted_ns', 'preempted (off the CPU)', '--preempted'],
 ];
 
 function renderOverheads(data, body) {
