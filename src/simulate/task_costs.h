@@ -24,7 +24,7 @@
 
 #include "replay/id_map.h"
 #include "replay/pass.h"
-#include "simulate/preempted_time.h"
+#include "analysis/preempted_time.h"
 
 namespace tasklens::simulate {
 
@@ -89,7 +89,7 @@ class TaskCostPass : public replay::Pass {
   replay::IdMap<uint32_t> index_;  // codeptr -> index + 1
   uint64_t ready_rise_ = 0;        // when the count of ready tasks last rose from 0
   uint64_t ready_ = 0;
-  PreemptedTime preempted_;
+  analysis::PreemptedTime preempted_;
   TaskCosts result_;
 };
 

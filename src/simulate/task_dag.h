@@ -17,7 +17,7 @@
 #include "format/chunk.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
-#include "simulate/preempted_time.h"
+#include "analysis/preempted_time.h"
 
 namespace tasklens::simulate {
 
@@ -129,7 +129,7 @@ class TaskDagPass : public replay::Pass {
   std::vector<Running> running_;
   std::vector<uint32_t> forking_;       // per thread: the encountering task while it forks
   std::vector<uint32_t> just_created_;  // per thread: the task its last event created, if so
-  PreemptedTime preempted_;
+  analysis::PreemptedTime preempted_;
 };
 
 }  // namespace tasklens::simulate

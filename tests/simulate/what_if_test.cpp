@@ -1,13 +1,11 @@
 // predict() on a hand-made task graph: the cut-off search finds the depth that simulating every
-// depth finds, and thread counts beyond kMaxWorkers are simulated with kMaxWorkers. And the
-// preempted time PreemptedTime takes off the work.
+// depth finds, and thread counts beyond kMaxWorkers are simulated with kMaxWorkers.
 #include "simulate/what_if.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "simulate/preempted_time.h"
 #include "simulate/what_if_recordings.h"
 
 namespace tasklens::simulate {
@@ -190,27 +188,6 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   ASSERT_LT(fastest->wall_ns, now[1]);  // inlining saves the 5 ns creations and the starts
   EXPECT_EQ(v.best_cutoffs[0].depth, fastest->depth);
   EXPECT_EQ(v.best_cutoffs[0].wall_ns, fastest->wall_ns);
-}
-
-}  // namespace
-}  // namespace tasklens::simulate
-
-namespace tasklens::simulate {
-namespace {
-
-// Thread 0 preempted 100..200 and 300..400, thread 1 never: the time left out of consecutive
-// work intervals of thread 0 is their overlap with those, each interval passed once.
-TEST(PreemptedTime, OverlapsOfConsecutiveIntervals) {
-  PreemptedTime p;
-  p.load({{{100, 200}, {300, 400}}, {}});
-  EXPECT_EQ(p.within(0, 0, 50), 0u);
-  EXPECT_EQ(p.within(0, 50, 150), 50u);
-  EXPECT_EQ(p.within(0, 150, 350), 100u);  // 150..200 and 300..350
-  EXPECT_EQ(p.within(0, 350, 1000), 50u);
-  EXPECT_EQ(p.within(0, 1000, 2000), 0u);
-  EXPECT_EQ(p.within(1, 0, 1000), 0u);
-  EXPECT_EQ(p.within(7, 0, 1000), 0u);  // a thread it has no intervals for
-  EXPECT_EQ(p.total_ns(), 200u);
 }
 
 }  // namespace

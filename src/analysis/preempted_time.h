@@ -12,7 +12,7 @@ namespace tasklens::format {
 struct Experiment;
 }
 
-namespace tasklens::simulate {
+namespace tasklens::analysis {
 
 class PreemptedTime {
  public:
@@ -31,4 +31,4 @@ class PreemptedTime {
   uint64_t total_ns_ = 0;
 };
 
-}  // namespace tasklens::simulate
+}  // namespace tasklens::analysis

@@ -1,11 +1,11 @@
 // PreemptedTime: the preempted intervals of each thread, walked once in time order.
-#include "simulate/preempted_time.h"
+#include "analysis/preempted_time.h"
 
 #include <algorithm>
 
 #include "format/experiment.h"
 
-namespace tasklens::simulate {
+namespace tasklens::analysis {
 
 void PreemptedTime::load(const format::Experiment* x, uint32_t threads) {
   intervals_.clear();
@@ -36,4 +36,4 @@ uint64_t PreemptedTime::within(uint32_t thread, uint64_t a, uint64_t b) {
   return ns;
 }
 
-}  // namespace tasklens::simulate
+}  // namespace tasklens::analysis
