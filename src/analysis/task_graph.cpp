@@ -50,6 +50,7 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   best_ = Longest{};
   creation_ = info.experiment ? creation_cost(*info.experiment) : CreationCost{};
   claims_.begin(info.threads, &creation_);
+  preempted_.load(info.experiment, info.threads);
 }
 
 uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
@@ -63,9 +64,16 @@ uint32_t TaskGraphPass::grain_of(uint64_t codeptr) {
 
 void TaskGraphPass::flush(uint32_t thread, uint64_t t, uint64_t creation) {
   Running& r = running_[thread];
-  if (r.forking && t > r.since) result_.runtime_ns += t - r.since;
+  // Time off the CPU is no task's (nor the runtime's): a loaded machine's tasks would look long.
+  const uint64_t off =
+      (r.forking || r.task) && t > r.since ? preempted_.within(thread, r.since, t) : 0;
+  result_.preempted_ns += off;
+  if (r.forking && t > r.since) {
+    result_.runtime_ns += t - r.since - off;
+    r.fork_off += off;
+  }
   if (r.task && t > r.since) {
-    uint64_t d = t - r.since, runtime = std::min(creation, d);
+    uint64_t d = t - r.since - off, runtime = std::min(creation, d);
     if (Node* n = nodes_.find(r.task)) {
       n->span += d;
       n->pending += d;
@@ -183,6 +191,7 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       region.fork_site = site;
       // Until its implicit task begins the thread is in the runtime: no task's work.
       running_[p].forking = pb.region;
+      running_[p].fork_off = 0;
       break;
     }
     case Kind::kParallelEnd: {
@@ -213,13 +222,15 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
           ++region.begun;
           region.team = std::max({region.team, region.begun, uint32_t(it.team_size)});
           raise(n, region.fork, PathVia::kFork);
-          if (region.has_fork && region.fork_thread == p && e.time > region.fork_ns) {
+          const uint64_t gap = e.time > region.fork_ns ? e.time - region.fork_ns : 0;
+          const uint64_t fork_ns = gap - std::min(gap, running_[p].fork_off);
+          if (region.has_fork && region.fork_thread == p && fork_ns) {
             // The runtime's time from the fork to this task's begin, on the path.
             PathArena::Label label;
             label.kind = uint8_t(PathKind::kFork);
             label.via = uint8_t(PathVia::kFork);
-            n.path = paths_.extend(n.path, n.id, region.fork_site, e.time - region.fork_ns, label);
-            n.span += e.time - region.fork_ns;
+            n.path = paths_.extend(n.path, n.id, region.fork_site, fork_ns, label);
+            n.span += fork_ns;
             n.via = uint8_t(PathVia::kSame);
           }
         }

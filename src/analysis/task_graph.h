@@ -35,6 +35,7 @@
 
 #include "analysis/creation_cost.h"
 #include "analysis/path_arena.h"
+#include "analysis/preempted_time.h"
 #include "analysis/task_grain.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
@@ -109,6 +110,9 @@ struct TaskGraph {
   uint64_t path_runtime_ns = 0;   // of the span: the runtime's time on the critical path
   uint64_t path_creation_ns = 0;  // of path_runtime_ns, task creation
   uint64_t path_serial_ns = 0;    // of the span: the initial task outside parallel regions
+  // Left out of every strand (and fork): the time a thread was off its CPU while runnable
+  // (off_cpu.bin), the machine's, not the task's.
+  uint64_t preempted_ns = 0;
   std::vector<TaskGrain> grains;  // per task construct, most subtree work first
   std::vector<PathShare> critical_path;  // what the span is made of, most time first
   std::vector<PathRun> path_runs;        // the critical path in time order (at most kMaxRuns)
@@ -215,6 +219,7 @@ class TaskGraphPass : public replay::Pass {
     uint64_t since = 0;
     uint64_t forking = 0;  // the region the thread forks (parallel_begin, no implicit task yet)
     uint64_t created = 0;  // the task its latest event created (its creation may go on after)
+    uint64_t fork_off = 0;  // while forking: the time off the CPU since parallel_begin
   };
 
   // Adds the running time up to t to the task; `creation` ns of it are the runtime's.
@@ -249,6 +254,7 @@ class TaskGraphPass : public replay::Pass {
   replay::IdMap<uint32_t> fork_site_index_;
   CreationCost creation_;
   CreationClaims claims_;
+  PreemptedTime preempted_;
   TaskGraph result_;
 };
 

@@ -148,6 +148,12 @@ class GraphSection : public Section {
                                        : std::string(),
                          duration(g.path_runtime_ns));
     }
+    if (g.preempted_ns) {
+      out += fmt::format(
+          "  {} of the threads' time off the CPU while runnable left out of the tasks "
+          "(another process or thread had the CPU: the machine's, not the tasks')\n",
+          duration(g.preempted_ns));
+    }
     if (!g.critical_path.empty()) {
       out += "  The critical path runs through:";
       for (size_t i = 0; i < g.critical_path.size() && i < kPathShown; ++i) {
@@ -320,6 +326,7 @@ class GraphSection : public Section {
             {"creation_ns", g.creation_ns},
             {"path_creation_ns", g.path_creation_ns},
             {"path_serial_ns", g.path_serial_ns},
+            {"preempted_ns", g.preempted_ns},
             {"dependence_edges_satisfied_at_creation", g.satisfied_edges},
             {"task_cost_ns", gc.task_cost_ns},
             {"grain_threshold_ns", threshold},

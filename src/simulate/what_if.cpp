@@ -70,22 +70,15 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
   }
   // The graph counts the runtime's time inside task creation apart from work (runtime weight,
   // also on its span); the simulated tasks keep it inside their creators' measured work.
-  // The graph's work holds the time threads were preempted while running a task; the simulated
-  // timelines do not (task_dag.h): the bounds take it off the graph's work, and the lower bound
-  // off the span too (the span's share of it is unknown: at most all of it).
+  // Both leave out the time threads were preempted (task_dag.h, task_graph.h).
   const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
   w.preempted_ns = dag.preempted_ns;
-  // A team of one's dispatch time (task_dag.h) is not simulated work either: the bounds leave it
-  // out like the preempted time, or the simulation could beat the lower bound (seen under load).
-  // The initial task's serial work is not the graph's work: its preempted time is not taken
-  // off the graph's (a heavily preempted serial part left no graph work and made the whole run
-  // look serial, seen under load).
-  const uint64_t not_simulated = dag.preempted_ns + dag.dispatch_ns;
-  const uint64_t graph_work =
-      recorded_work - std::min(recorded_work, not_simulated - dag.preempted_serial_ns);
-  // Both sides without the preempted time: (work + preempted) - recorded as long as the
-  // preempted time fits in the graph's work; past that (a heavily preempted run, seen in CI) the
-  // old difference put the lower bound above the one-thread simulation itself.
+  // A team of one's dispatch time (task_dag.h) is not simulated work: the bounds leave it out,
+  // or the simulation could beat the lower bound (seen under load); the lower bound takes it off
+  // the span too (the span's share of it is unknown: at most all of it).
+  const uint64_t not_simulated = dag.dispatch_ns;
+  const uint64_t graph_work = recorded_work - std::min(recorded_work, not_simulated);
+  // The simulated work the graph has not: the serial time before the recorder's start.
   w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
   // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
   // encountering task's work here): counted once.

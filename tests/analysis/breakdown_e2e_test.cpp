@@ -141,9 +141,11 @@ TEST_P(EveryExample, BreakdownSumsToThreadTime) {
     EXPECT_LE(run.breakdown.threads.size(), size_t(threads)) << program[0];
     expect_breakdown_invariant(run.breakdown);
     // The task graph's work is the time the breakdown saw task bodies run (its work, and the
-    // serial and preempted time of running tasks) less the forks' runtime time; its longest path
-    // is part of the work plus the runtime's time on it.
-    EXPECT_EQ(run.graph.work_ns + run.graph.runtime_ns, run.breakdown.task_body_ns) << program[0];
+    // serial and preempted time of running tasks) less the forks' runtime time and the preempted
+    // time; its longest path is part of the work plus the runtime's time on it.
+    EXPECT_EQ(run.graph.work_ns + run.graph.runtime_ns + run.graph.preempted_ns,
+              run.breakdown.task_body_ns)
+        << program[0];
     EXPECT_LE(run.breakdown.total.work_ns, run.breakdown.task_body_ns) << program[0];
     EXPECT_GT(run.graph.span_ns, 0u) << program[0];
     EXPECT_LE(run.graph.span_ns, run.graph.work_ns + run.graph.path_runtime_ns) << program[0];

@@ -32,8 +32,8 @@ struct Passes {
 void replay(TraceBuilder& t, Passes& p, CreationCost::Method method, uint64_t per_task,
             uint64_t claimed) {
   ASSERT_TRUE(testing::replay_experiment(t.write(), {&p.breakdown, &p.overheads, &p.graph}));
-  // The graph's work and runtime are the time the breakdown saw task bodies run.
-  EXPECT_EQ(p.graph.result().work_ns + p.graph.result().runtime_ns,
+  // The graph's work, runtime and preempted time are the time the breakdown saw task bodies run.
+  EXPECT_EQ(p.graph.result().work_ns + p.graph.result().runtime_ns + p.graph.result().preempted_ns,
             p.breakdown.result().task_body_ns);
   const Breakdown& b = p.breakdown.result();
   EXPECT_EQ(b.creation.method, method);

@@ -22,12 +22,13 @@ using testing::SyncKind;
 using testing::TraceBuilder;
 
 // The graph, and the time the breakdown saw task bodies run, which must be the graph's work plus
-// the forks' runtime time.
+// the forks' runtime time and the preempted time it left out.
 TaskGraph run(TraceBuilder& t) {
   TaskGraphPass graph;
   BreakdownPass breakdown;
   EXPECT_TRUE(testing::replay_experiment(t.write(), {&graph, &breakdown}));
-  EXPECT_EQ(graph.result().work_ns + graph.result().runtime_ns, breakdown.result().task_body_ns);
+  EXPECT_EQ(graph.result().work_ns + graph.result().runtime_ns + graph.result().preempted_ns,
+            breakdown.result().task_body_ns);
   return graph.result();
 }
 
@@ -63,6 +64,21 @@ TEST(TaskGraph, ADependenceChainIsOnePath) {
   EXPECT_EQ(g.critical_path[1].codeptr, 0u);
   EXPECT_EQ(g.critical_path[1].ns, 20u);
   EXPECT_EQ(g.critical_path[1].tasks, 2u);
+}
+
+// The chain of ADependenceChainIsOnePath with thread 1 off its CPU while runnable from 150 to
+// 190, inside task 11 (140..240): those 40 ns are the machine's, left out of the task's strand,
+// the work and the span (255 and 220 with them in).
+TEST(TaskGraph, PreemptedTimeIsNoTasksWork) {
+  TraceBuilder t;
+  dependence_chain(t);
+  t.preempted(1, 150, 190);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.preempted_ns, 40u);
+  EXPECT_EQ(g.work_ns, 215u);
+  EXPECT_EQ(g.span_ns, 180u);
+  ASSERT_EQ(g.grains.size(), 1u);
+  EXPECT_EQ(g.grains[0].subtree_ns, 160u);
 }
 
 // Thread 0 waits in a taskwait for its child, which thread 1 runs.
