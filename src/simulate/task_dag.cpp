@@ -70,7 +70,6 @@ void TaskDagPass::flush(uint32_t thread, uint64_t t) {
     add(r.task, DagItem::kWork, t - r.since - off);
     dag_.work_ns += t - r.since - off;
     dag_.preempted_ns += off;
-    if (r.task == 0) dag_.preempted_serial_ns += off;
   }
   r.since = t;
 }

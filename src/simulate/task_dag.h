@@ -83,7 +83,6 @@ struct TaskDag {
   uint64_t fragments = 0;  // work items
   uint64_t work_ns = 0;
   uint64_t preempted_ns = 0;  // left out of work_ns: a thread was preempted while running a task
-  uint64_t preempted_serial_ns = 0;  // the part of it in the initial task (tasks[0])
   // Left out of work_ns too: a team of one's tasks run at their creation, from the create call
   // to the switch-in (the runtime's dispatch; the simulation charges a start cost instead).
   uint64_t dispatch_ns = 0;

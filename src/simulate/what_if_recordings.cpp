@@ -126,8 +126,7 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
       med.dag.work_ns += item.value;
     }
     // The DAG's times left out of its work: each the median over the recordings.
-    for (uint64_t TaskDag::*field :
-         {&TaskDag::preempted_ns, &TaskDag::dispatch_ns, &TaskDag::preempted_serial_ns}) {
+    for (uint64_t TaskDag::*field : {&TaskDag::preempted_ns, &TaskDag::dispatch_ns}) {
       v.assign(1, first.dag.*field);
       for (const MeasuredRecording& o : others) v.push_back(o.dag.*field);
       med.dag.*field = median_of(v);
