@@ -1,13 +1,14 @@
 // tasklens compare: runs of one program with different thread counts, side by side: the time
 // accumulated over threads per overhead class (ompP's scalability analysis, Fürlinger & Gerndt, Sect. 2.2),
 // as a table, as JSON and as an SVG chart.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 
 #include "analysis/breakdown.h"
+#include "analysis/contention.h"
 #include "analysis/overheads.h"
 #include "analysis/scaling.h"
 #include "analysis/task_graph.h"
@@ -16,9 +17,9 @@
 #include "format/experiment.h"
 #include "format/stream_reader.h"
 #include "replay/replay.h"
-#include "symbols/symbolizer.h"
 #include "report/compare_report.h"
 #include "report/scaling_chart.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::cli {
 namespace {
@@ -65,6 +66,10 @@ int run_compare(const CompareOptions& o) {
     // damaged metadata, how the run ended (open_experiment's warnings say the usual ends).
     for (const auto& w : x.warnings) notes.push_back(o.dirs[i] + ": " + w);
     for (const auto& d : x.damage) notes.push_back(o.dirs[i] + ": damaged: " + d);
+    // A busy machine in one run makes its scaling look worse than the program's.
+    if (std::string c = analysis::contention_warning(analysis::read_contention(x)); !c.empty()) {
+      notes.push_back(o.dirs[i] + ": " + c);
+    }
     if (x.status != "complete" && x.status != "running" && x.status != "crashed" &&
         x.status != "interrupted") {
       notes.push_back(o.dirs[i] + ": the run is " + x.status);

@@ -1,18 +1,19 @@
 // tasklens diff BEFORE AFTER: any two experiments side by side (src/report/diff_report.h).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "analysis/breakdown.h"
+#include "analysis/contention.h"
 #include "analysis/profile.h"
 #include "analysis/task_graph.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
-#include "symbols/symbolizer.h"
 #include "report/diff_report.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::cli {
 namespace {
@@ -45,6 +46,7 @@ std::string summarize(const std::string& dir, bool no_symbols, report::DiffRun* 
   run->split = breakdown.result().total;
   run->verdict = breakdown.result().verdict;
   run->span_ns = graph.result().span_ns;
+  run->warning = analysis::contention_warning(analysis::read_contention(*x));
   for (const analysis::TaskConstruct& c : profile.result().tasks) {
     run->constructs.push_back({symbols.short_name(c.codeptr), c.instances, c.time});
   }

@@ -63,6 +63,10 @@ nlohmann::json diff_json(const DiffRun& before, const DiffRun& after) {
   j["verdict"] = {{"before", analysis::verdict_code(before.verdict)},
                   {"after", analysis::verdict_code(after.verdict)}};
   j["critical_path"] = {{"before_ns", before.span_ns}, {"after_ns", after.span_ns}};
+  auto warning = [](const DiffRun& r) {
+    return r.warning.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.warning);
+  };
+  j["warnings"] = {{"before", warning(before)}, {"after", warning(after)}};
   nlohmann::json& cs = j["constructs"] = nlohmann::json::array();
   for (const auto& [location, p] : pairs(before, after)) {
     cs.push_back({{"location", location},
@@ -74,6 +78,12 @@ nlohmann::json diff_json(const DiffRun& before, const DiffRun& after) {
 
 std::string diff_text(const DiffRun& before, const DiffRun& after) {
   std::string out = fmt::format("tasklens diff: {} -> {}\n", before.name, after.name);
+  // Said first: a busy machine in either run explains changes the program did not make.
+  for (const DiffRun* r : {&before, &after}) {
+    if (!r->warning.empty()) {
+      out += fmt::format("warning: {}: {}\n", r == &before ? "before" : "after", r->warning);
+    }
+  }
   auto row = [&](const std::string& what, uint64_t a, uint64_t b) {
     out += fmt::format("  {:<22} {:>12} {:>12} {:>13}\n", what, duration(a), duration(b),
                        signed_duration(int64_t(b) - int64_t(a)));
@@ -84,6 +94,7 @@ std::string diff_text(const DiffRun& before, const DiffRun& after) {
   row("overhead", before.split.overhead_ns, after.split.overhead_ns);
   row("idleness", before.split.idle_ns, after.split.idle_ns);
   row("serial", before.split.serial_ns, after.split.serial_ns);
+  row("preempted", before.split.preempted_ns, after.split.preempted_ns);
   row("critical path", before.span_ns, after.span_ns);
   out += fmt::format("  {:<22} {:>12} {:>12}\n", "verdict", analysis::verdict_code(before.verdict),
                      analysis::verdict_code(after.verdict));

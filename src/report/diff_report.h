@@ -28,6 +28,9 @@ struct DiffRun {
   analysis::Verdict verdict = analysis::Verdict::kLL;
   uint64_t span_ns = 0;  // the critical path (analysis/task_graph)
   std::vector<DiffConstruct> constructs;
+  // The machine's contention during the run (analysis::contention_warning), "" when quiet: a
+  // change between two runs may be the machine's.
+  std::string warning;
 };
 
 std::string diff_text(const DiffRun& before, const DiffRun& after);

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "analysis/two_thread_team.h"
 #include "support/recording.h"
+#include "support/trace_builder.h"
 
 namespace tasklens::testing {
 namespace {
@@ -54,6 +56,30 @@ TEST(Diff, ConstructsOfOneRunOnlyAreNullOnTheOtherSide) {
   }
   EXPECT_EQ(only_before, 2);
   EXPECT_EQ(only_after, 1);
+}
+
+// Two hand-made runs of two threads from 0 to 1000 ns on 2 CPUs, the second off their CPUs while
+// runnable for 150 of their 2000 ns (7.5 %, above the 5 % of the contention warning): the diff
+// says so first, so that the changes are not taken for the program's.
+TEST(Diff, ABusyMachineInEitherRunIsSaid) {
+  auto run = [](bool loaded) {
+    TraceBuilder t;
+    analysis::team(t, 5);
+    analysis::team_end(t, 990, 1000);
+    t.writer().meta()["machine"] = {{"affinity_cpus", 2}, {"online_cpus", 2}};
+    if (loaded) t.preempted(0, 100, 200).preempted(1, 300, 350);
+    return t.write();
+  };
+  std::string quiet = run(false), loaded = run(true);
+  nlohmann::json d = diff(quiet, loaded);
+  EXPECT_TRUE(d["warnings"]["before"].is_null());
+  ASSERT_TRUE(d["warnings"]["after"].is_string());
+  EXPECT_EQ(d["warnings"]["after"].get<std::string>().rfind("preempted", 0), 0u);
+  EXPECT_EQ(d["breakdown"]["after"]["preempted_ns"], 150);
+  CommandResult text = run_command({tasklens_bin(), "diff", quiet, loaded});
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("\nwarning: after: preempted"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("warning: before"), std::string::npos) << text.out;
 }
 
 }  // namespace
