@@ -310,6 +310,32 @@ TEST(TaskGraph, ABarrierDoesNotWaitForTasksCreatedAfterIt) {
   EXPECT_EQ(g.path_runs[3].ns, 10u);
 }
 
+// `taskwait depend(in: A)`: libomp reports no taskwait region but a task flagged taskwait that
+// never runs and completes (taskwait_complete) once its predecessors have. I0 creates task 10
+// (out A) at 10, task 12 at 15 and the taskwait's task 11 (in A) at 20, then runs task 12
+// 25..525 while it waits; thread 1 runs task 10 30..530; I0 goes on at 531 for 1,000 ns.
+TEST(TaskGraph, ATaskwaitWithDependencesWaitsForThem) {
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 10, kI0, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
+  t.create(0, 15, 12, kI0, 0x3000);
+  constexpr uint32_t kTaskwaitTask =
+      format::task_flag::kTaskwait | format::task_flag::kUndeferred | format::task_flag::kMergeable;
+  t.create(0, 20, 11, kI0, 0x4000, kTaskwaitTask, true);
+  t.deps(0, 20, 11, {{0xA0, DependenceType::kIn}});
+  t.schedule(0, 25, kI0, Status::kSwitch, 12).schedule(0, 525, 12, Status::kComplete, kI0);
+  t.schedule(1, 30, kI1, Status::kSwitch, 10).schedule(1, 530, 10, Status::kComplete, kI1);
+  t.schedule(0, 531, 11, Status::kTaskwaitComplete, 0);
+  arrive(t, 0, 1531);
+  team_end(t, 1531, 1600);
+  TaskGraph g = run(t);
+  // I0's 10 ns, task 10 (500), I0's 1,000 after the wait, 10 after the barrier. Without the
+  // wait, I0 went on from its own 31 ns (1,041).
+  EXPECT_EQ(g.span_ns, 1520u);
+  EXPECT_EQ(g.tasks, 2u);
+}
+
 // A binary tree of depth D run on one thread: each inner task runs a = 3 ns, creates its two
 // children 1 ns apart, waits for them in a taskwait, then runs b = 2 ns; a leaf runs 50 ns.
 struct Tree {
