@@ -240,7 +240,11 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
-      if (parent) {
+      if (!parent) {
+        // An unknown creator (a damaged trace): the barrier of the task its thread runs, not
+        // the region's first (which a thread past it no longer waits at).
+        if (const Node* running = nodes_.find(th.current)) n.phase = running->phase;
+      } else {
         n.phase = parent->phase;
         const bool in_own_group = !parent->group_ends.empty();
         uint64_t owner = in_own_group ? parent->id : parent->group_owner;

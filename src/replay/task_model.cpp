@@ -234,6 +234,8 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     t.group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
     t.phase = p->phase;
+  } else if (const TaskInfo* running = current(thread)) {
+    t.phase = running->phase;  // an unknown creator (a damaged trace): the thread's task's barrier
   }
   if (in_runtime(tc.codeptr)) {
     // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that

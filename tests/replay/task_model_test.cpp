@@ -295,6 +295,24 @@ TEST_F(ModelTest, ABarrierCountsOnlyItsOwnArrivalsAndTasks) {
   EXPECT_EQ(state(2), TaskState::kReady);
 }
 
+// A task whose creator is not known (a damaged trace) belongs to the barrier its thread's task
+// is before: after the first barrier, the closing one waits for it.
+TEST_F(ModelTest, ATaskOfAnUnknownCreatorCountsInItsThreadsBarrier) {
+  implicit_begin(0, 1, 100);
+  implicit_begin(1, 2, 100);
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kBegin, 1, 100);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kBegin, 2, 100);
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kEnd, 1, 100);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kEnd, 2, 100);
+  create(1, 10, 99);  // parent 99: never seen
+  wait(0, SyncKind::kBarrierImplicit, Endpoint::kBegin, 1, 100);
+  wait(1, SyncKind::kBarrierImplicit, Endpoint::kBegin, 2, 100);
+  EXPECT_EQ(state(1), TaskState::kSuspended);  // task 10 is still to run
+  schedule(1, 2, TaskStatus::kSwitch, 10);
+  finish(1, 10, 2);
+  EXPECT_EQ(state(1), TaskState::kReady);
+}
+
 TEST_F(ModelTest, TaskgroupWaitsForDescendants) {
   implicit_begin(0, 1, 100);
   sync(0, SyncKind::kTaskgroup, Endpoint::kBegin, 1);
