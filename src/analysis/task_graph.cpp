@@ -251,7 +251,11 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
-      if (parent) {
+      if (!parent) {
+        // An unknown creator (a damaged trace): the barrier of the task its thread runs, not
+        // the region's first (which a thread past it no longer waits at).
+        if (const Node* running = nodes_.find(th.current)) n.phase = running->phase;
+      } else {
         n.phase = parent->phase;
         const bool in_own_group = !parent->group_ends.empty();
         uint64_t owner = in_own_group ? parent->id : parent->group_owner;
@@ -360,6 +364,10 @@ void TaskGraphPass::on_complete(uint64_t id) {
   if (Node* parent = nodes_.find(n->parent)) {
     parent->subtree += n->subtree;
     take(parent->children_end, end);
+    // `taskwait depend`: libomp reports no taskwait region, only this task, which never runs
+    // and completes (taskwait_complete) once its predecessors have; its creator waited for it
+    // (running other tasks meanwhile, perhaps). Only for it: not for the other children.
+    if (n->flags & format::task_flag::kTaskwait) raise(*parent, end, PathVia::kTaskwait);
   }
   forget(*n);
 }

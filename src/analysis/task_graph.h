@@ -3,7 +3,8 @@
 // each weighted by its measured running time. A strand starts after the following:
 //   - the point where its task was created, for a task's first strand;
 //   - the completion of the task's predecessors (dependences);
-//   - the completion of the task's children, after a taskwait;
+//   - the completion of the task's children, after a taskwait; of the tasks it names, after a
+//     `taskwait depend` (libomp reports a task flagged taskwait that completes after them);
 //   - the completion of the tasks created in a taskgroup and of their descendants, after it;
 //   - the arrival of every implicit task and the completion of every task of the region created
 //     before the barrier, after a barrier (not of those created after it: a thread past a

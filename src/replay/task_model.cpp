@@ -233,6 +233,9 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     ++p->live_children;
     t.group = p->open_group ? p->open_group : p->group;
     if (p->region) t.region = p->region;
+    t.phase = p->phase;
+  } else if (const TaskInfo* running = current(thread)) {
+    t.phase = running->phase;  // an unknown creator (a damaged trace): the thread's task's barrier
   }
   if (in_runtime(tc.codeptr)) {
     // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
@@ -250,7 +253,9 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     g = G->parent;
   }
   if (t.is_explicit() && t.region) {
-    if (Region* r = find_region(t.region)) ++r->live_explicit;
+    if (Region* r = find_region(t.region)) {
+      if (Phase* ph = phase(*r, t.phase)) ++ph->live_explicit;
+    }
   }
   make_ready_if_possible(t);
 }
@@ -445,9 +450,11 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
     g = G->parent;
   }
   if (t->is_explicit() && t->region) {
-    if (Region* r = find_region(t->region); r && r->live_explicit) {
-      --r->live_explicit;
-      if (r->in_barrier) check_barrier(t->region);
+    Region* r = find_region(t->region);
+    Phase* ph = r ? phase(*r, t->phase) : nullptr;
+    if (ph && ph->live_explicit) {
+      --ph->live_explicit;
+      if (ph->in_barrier) check_barrier(t->region, t->phase);
     }
   }
   if (t->live_children == 0) garbage_.push_back(id);
@@ -477,9 +484,9 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
     set_state(*t, TaskState::kSuspended);
     if (w == Wait::kBarrier) {
       Region& r = region(region_id);
-      ++r.in_barrier;
+      if (Phase* ph = phase(r, t->phase)) ++ph->in_barrier;
       r.waiting.push_back(id);
-      check_barrier(region_id);
+      check_barrier(region_id, t->phase);
     } else {
       check_wait_done(*t);
     }
@@ -496,10 +503,19 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
   current_hint_[thread] = t;
   if (w == Wait::kBarrier) {
     if (Region* r = find_region(region_id)) {
-      if (r->in_barrier) --r->in_barrier;
+      if (Phase* ph = phase(*r, t->phase)) {
+        if (ph->in_barrier) --ph->in_barrier;
+        ++ph->left;
+      }
+      // Barriers the whole team passed wait for nothing more.
+      while (!r->phases.empty() && r->phases.front().left >= std::max(r->team_size, 1u)) {
+        r->phases.pop_front();
+        ++r->first_phase;
+      }
       auto it = std::find(r->waiting.begin(), r->waiting.end(), id);
       if (it != r->waiting.end()) r->waiting.erase(it);
     }
+    ++t->phase;
   }
 }
 
@@ -515,11 +531,14 @@ void TaskModel::check_wait_done(TaskInfo& t) {
   if (done) set_state(t, TaskState::kReady);
 }
 
-void TaskModel::check_barrier(uint64_t region_id) {
+void TaskModel::check_barrier(uint64_t region_id, uint32_t k) {
   Region* r = find_region(region_id);
-  if (!r || r->team_size == 0 || r->in_barrier < r->team_size || r->live_explicit) return;
+  Phase* ph = r && r->team_size ? phase(*r, k) : nullptr;
+  // Everyone reached barrier k (some may have left it already) and its tasks are done.
+  if (!ph || ph->in_barrier + ph->left < r->team_size || ph->live_explicit) return;
   for (uint64_t id : r->waiting) {
-    if (TaskInfo* t = tasks_.find(id); t && t->state == TaskState::kSuspended) {
+    TaskInfo* t = tasks_.find(id);
+    if (t && t->phase == k && t->state == TaskState::kSuspended) {
       set_state(*t, TaskState::kReady);
     }
   }

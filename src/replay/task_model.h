@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <type_traits>
 #include <vector>
 
@@ -78,6 +79,9 @@ struct TaskInfo : TaskRecord {
   uint64_t open_group = 0;      // innermost taskgroup this task has open
   uint64_t first_start_ns = 0, completed_ns = 0;
   bool has_successors = false;      // tasks wait for this one (TaskModel::successors_)
+  // The barrier of its region that waits for it: an implicit task's next (the barriers it
+  // passed), an explicit task's creator's at its creation.
+  uint32_t phase = 0;
   TaskInfo* parent_hint = nullptr;  // the model's guess where `parent` is (checked by id)
 };
 
@@ -198,13 +202,27 @@ class TaskModel {
   format::CodeSpan runtime_code_;
   ConstructMap* constructs_ = nullptr;
   bool in_runtime(uint64_t code) const { return runtime_code_.contains(code); }
+  // One barrier of a region, counted apart from the next: a thread past it may create tasks
+  // and reach the next one while another's end of it is still to come (a loaded machine; one
+  // count per region let that next barrier end before the other thread had reached it).
+  struct Phase {
+    uint32_t in_barrier = 0;     // implicit tasks waiting at it
+    uint32_t left = 0;           // implicit tasks past it
+    uint64_t live_explicit = 0;  // explicit tasks created before it, not completed
+  };
   struct Region {
     uint64_t codeptr = 0;  // the parallel construct's (parallel_begin)
     uint32_t team_size = 0;
-    uint32_t in_barrier = 0;        // implicit tasks waiting at a barrier
-    uint64_t live_explicit = 0;     // explicit tasks bound to the region, not completed
-    std::vector<uint64_t> waiting;  // implicit tasks in the barrier
+    uint32_t first_phase = 0;       // the barrier phases[0] stands for
+    std::deque<Phase> phases;       // from first_phase; dropped once the team is past it
+    std::vector<uint64_t> waiting;  // implicit tasks in a barrier
   };
+  // Barrier k of the region (made on first use); null for one the whole team passed.
+  static Phase* phase(Region& r, uint32_t k) {
+    if (k < r.first_phase) return nullptr;
+    if (k - r.first_phase >= r.phases.size()) r.phases.resize(size_t(k - r.first_phase) + 1);
+    return &r.phases[k - r.first_phase];
+  }
   struct Group {
     uint64_t parent = 0;  // enclosing taskgroup
     uint64_t owner = 0;   // the task that opened it
@@ -273,7 +291,7 @@ class TaskModel {
   void on_wait(const format::Event& e, uint32_t thread, bool construct);
   void on_taskgroup(const format::Event& e, uint32_t thread);
   void check_wait_done(TaskInfo& t);
-  void check_barrier(uint64_t region_id);
+  void check_barrier(uint64_t region_id, uint32_t phase);
   uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
 
   StableIdMap<TaskInfo> tasks_;              // pointers stay valid until the task is erased

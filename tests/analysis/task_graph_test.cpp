@@ -257,19 +257,24 @@ TEST(TaskGraph, AChainOfNTasksIsItsLength) {
 // A barrier waits for the tasks created before it, not after: thread 1 leaves the explicit
 // barrier at 100, creates task 20 at 110 and runs it for 1,000 ns; thread 0's end of the same
 // barrier is reported only at 1,200 (a loaded machine) and then runs 500 ns. Its 500 ns start
-// after thread 0's own 100 ns, not after task 20 (the span was 1,620 when they did).
-TEST(TaskGraph, ABarrierDoesNotWaitForTasksCreatedAfterIt) {
-  TraceBuilder t;
+// after thread 0's own 100 ns, not after task 20 (the span was 1,620 when they did). `creator`:
+// task 20's.
+void barrier_ended_late(TraceBuilder& t, uint64_t creator) {
   t.thread_begin(0, 0, 1).implicit_begin(0, 0, kI0, kRegion, 2, 0);
   t.thread_begin(1, 0).implicit_begin(1, 0, kI1, kRegion, 2, 1);
   t.sync_span(1, 10, 100, SyncKind::kBarrierExplicit, kRegion, kI1);
   t.sync_span(0, 100, 1200, SyncKind::kBarrierExplicit, kRegion, kI0);
-  t.create(1, 110, 20, kI1, 0x2000);
+  t.create(1, 110, 20, creator, 0x2000);
   t.schedule(1, 110, kI1, Status::kSwitch, 20);
   t.schedule(1, 1110, 20, Status::kComplete, kI1);
   arrive(t, 1, 1120);
   arrive(t, 0, 1700);
   team_end(t, 1700, 1800);
+}
+
+TEST(TaskGraph, ABarrierDoesNotWaitForTasksCreatedAfterIt) {
+  TraceBuilder t;
+  barrier_ended_late(t, kI1);
   TaskGraph g = run(t);
   // Thread 0's 100 ns, the barrier, thread 1 creating task 20 (10), the task (1,000), the
   // closing barrier, 10 in an implicit task after it. Thread 0's path is 100 + 500.
@@ -278,6 +283,40 @@ TEST(TaskGraph, ABarrierDoesNotWaitForTasksCreatedAfterIt) {
   EXPECT_EQ(g.path_runs[2].codeptr, 0x2000u);
   EXPECT_EQ(g.path_runs[3].via, PathVia::kBarrier);
   EXPECT_EQ(g.path_runs[3].ns, 10u);
+}
+
+// The same with task 20's creator unknown (a damaged trace): it belongs to the barrier of the
+// task its thread runs, I1's next, not to the first one (1,620 when it did).
+TEST(TaskGraph, ATaskOfAnUnknownCreatorBelongsToItsThreadsBarrier) {
+  TraceBuilder t;
+  barrier_ended_late(t, 99);  // 99: never seen
+  EXPECT_EQ(run(t).span_ns, 1120u);
+}
+
+// `taskwait depend(in: A)`: libomp reports no taskwait region but a task flagged taskwait that
+// never runs and completes (taskwait_complete) once its predecessors have. I0 creates task 10
+// (out A) at 10, task 12 at 15 and the taskwait's task 11 (in A) at 20, then runs task 12
+// 25..525 while it waits; thread 1 runs task 10 30..530; I0 goes on at 531 for 1,000 ns.
+TEST(TaskGraph, ATaskwaitWithDependencesWaitsForThem) {
+  TraceBuilder t;
+  team(t, 5);
+  t.create(0, 10, 10, kI0, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
+  t.create(0, 15, 12, kI0, 0x3000);
+  constexpr uint32_t kTaskwaitTask =
+      format::task_flag::kTaskwait | format::task_flag::kUndeferred | format::task_flag::kMergeable;
+  t.create(0, 20, 11, kI0, 0x4000, kTaskwaitTask, true);
+  t.deps(0, 20, 11, {{0xA0, DependenceType::kIn}});
+  t.schedule(0, 25, kI0, Status::kSwitch, 12).schedule(0, 525, 12, Status::kComplete, kI0);
+  t.schedule(1, 30, kI1, Status::kSwitch, 10).schedule(1, 530, 10, Status::kComplete, kI1);
+  t.schedule(0, 531, 11, Status::kTaskwaitComplete, 0);
+  arrive(t, 0, 1531);
+  team_end(t, 1531, 1600);
+  TaskGraph g = run(t);
+  // I0's 10 ns, task 10 (500), I0's 1,000 after the wait, 10 after the barrier. Without the
+  // wait, I0 went on from its own 31 ns (1,041).
+  EXPECT_EQ(g.span_ns, 1520u);
+  EXPECT_EQ(g.tasks, 2u);
 }
 
 // A binary tree of depth D run on one thread: each inner task runs a = 3 ns, creates its two

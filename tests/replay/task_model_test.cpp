@@ -266,6 +266,53 @@ TEST_F(ModelTest, BarrierCompletesWhenTeamArrivedAndTasksDone) {
   EXPECT_EQ(state(1), TaskState::kRunning);
 }
 
+// A region's barriers counted apart: thread 1 leaves the explicit barrier, runs task 10 and
+// reaches the closing barrier while thread 0's end of the explicit one is still to come (a
+// loaded machine). Thread 1 waits there until thread 0 arrives too: one count for the region
+// (thread 0 still in the first barrier, thread 1 in the second) made it ready at once.
+TEST_F(ModelTest, ABarrierCountsOnlyItsOwnArrivalsAndTasks) {
+  implicit_begin(0, 1, 100);
+  implicit_begin(1, 2, 100);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kBegin, 2, 100);
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kBegin, 1, 100);
+  EXPECT_EQ(state(1), TaskState::kReady);
+  EXPECT_EQ(state(2), TaskState::kReady);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kEnd, 2, 100);
+  create(1, 10, 2);
+  wait(1, SyncKind::kBarrierImplicit, Endpoint::kBegin, 2, 100);
+  schedule(1, 2, TaskStatus::kSwitch, 10);
+  finish(1, 10, 2);
+  EXPECT_EQ(state(2), TaskState::kSuspended);  // thread 0 has not reached this barrier
+  EXPECT_EQ(state(1), TaskState::kReady);      // its barrier is over
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kEnd, 1, 100);
+  EXPECT_EQ(state(1), TaskState::kRunning);
+  create(0, 11, 1);  // after the first barrier: the closing one waits for it
+  wait(0, SyncKind::kBarrierImplicit, Endpoint::kBegin, 1, 100);
+  EXPECT_EQ(state(2), TaskState::kSuspended);
+  schedule(0, 1, TaskStatus::kSwitch, 11);
+  finish(0, 11, 1);
+  EXPECT_EQ(state(1), TaskState::kReady);
+  EXPECT_EQ(state(2), TaskState::kReady);
+}
+
+// A task whose creator is not known (a damaged trace) belongs to the barrier its thread's task
+// is before: after the first barrier, the closing one waits for it.
+TEST_F(ModelTest, ATaskOfAnUnknownCreatorCountsInItsThreadsBarrier) {
+  implicit_begin(0, 1, 100);
+  implicit_begin(1, 2, 100);
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kBegin, 1, 100);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kBegin, 2, 100);
+  wait(0, SyncKind::kBarrierExplicit, Endpoint::kEnd, 1, 100);
+  wait(1, SyncKind::kBarrierExplicit, Endpoint::kEnd, 2, 100);
+  create(1, 10, 99);  // parent 99: never seen
+  wait(0, SyncKind::kBarrierImplicit, Endpoint::kBegin, 1, 100);
+  wait(1, SyncKind::kBarrierImplicit, Endpoint::kBegin, 2, 100);
+  EXPECT_EQ(state(1), TaskState::kSuspended);  // task 10 is still to run
+  schedule(1, 2, TaskStatus::kSwitch, 10);
+  finish(1, 10, 2);
+  EXPECT_EQ(state(1), TaskState::kReady);
+}
+
 TEST_F(ModelTest, TaskgroupWaitsForDescendants) {
   implicit_begin(0, 1, 100);
   sync(0, SyncKind::kTaskgroup, Endpoint::kBegin, 1);
