@@ -23,8 +23,7 @@ void PreemptedTime::load(std::vector<std::vector<format::OffCpuInterval>> interv
   total_ns_ = 0;
 }
 
-uint64_t PreemptedTime::within(uint32_t thread, uint64_t a, uint64_t b) {
-  if (thread >= intervals_.size() || b <= a) return 0;
+uint64_t PreemptedTime::overlap(uint32_t thread, uint64_t a, uint64_t b) {
   const std::vector<format::OffCpuInterval>& iv = intervals_[thread];
   size_t& i = next_[thread];
   while (i < iv.size() && iv[i].end_ns <= a) ++i;

@@ -21,11 +21,20 @@ class PreemptedTime {
   // The intervals given, per thread index (sorted, disjoint: as format::OffCpu has them).
   void load(std::vector<std::vector<format::OffCpuInterval>> intervals);
   // The preempted time of `thread` within [a, b). Calls for one thread must come with
-  // non-decreasing a (a replay's order): each interval is passed once.
-  uint64_t within(uint32_t thread, uint64_t a, uint64_t b);
+  // non-decreasing a (a replay's order): each interval is passed once. Inline up to the common
+  // answer, none (the passes ask at every stretch of a task's time).
+  uint64_t within(uint32_t thread, uint64_t a, uint64_t b) {
+    if (thread >= intervals_.size() || b <= a) return 0;
+    const std::vector<format::OffCpuInterval>& iv = intervals_[thread];
+    const size_t i = next_[thread];
+    if (i == iv.size() || (iv[i].begin_ns >= b && iv[i].end_ns > a)) return 0;
+    return overlap(thread, a, b);
+  }
   uint64_t total_ns() const { return total_ns_; }
 
  private:
+  uint64_t overlap(uint32_t thread, uint64_t a, uint64_t b);  // within()'s walk
+
   std::vector<std::vector<format::OffCpuInterval>> intervals_;
   std::vector<size_t> next_;  // per thread: the first interval that may end after a
   uint64_t total_ns_ = 0;
