@@ -85,7 +85,7 @@ TEST(UntiedE2E, CheckIsSoundAndTheProfileShallowOnEveryRun) {
 // creator). The switch that profile mode once took for nothing, an untied part resumed on top of
 // a task of another construct (clang BOTS uts: the root task had 1,285 taskwaits instead of 1),
 // needs an untied creator, which libomp 14 can leave spinning in its taskwait (above); the rule is
-// unit-tested (format/task_switch_test.cpp) and the uts comparison is in REAL-BENCHMARKS.md.
+// unit-tested (format/task_switch_test.cpp) and the uts comparison is in REAL-BENCHMARKS-LOG.md.
 TEST(UntiedE2E, BothModesGiveEachConstructItsOwnCreationsAndTaskwaits) {
   for (const char* mode : {"trace", "profile"}) {
     SCOPED_TRACE(mode);
