@@ -9,6 +9,9 @@ function renderGraph(data, body) {
     fact("parallelism", fmtNum(g.parallelism, 2)), fact("lower bound on " + g.threads + " threads", fmtNs(g.bound_ns)),
     fact("greedy bound (Brent)", fmtNs(g.greedy_bound_ns)), fact("run time", fmtNs(g.run_ns)),
     fact("dependences", fmtCount(g.dependence_edges))));
+  if (g.preempted_ns) {
+    body.append(el("p", { class: "muted" }, `${fmtNs(g.preempted_ns)} of the threads' time off the CPU while runnable is left out of the tasks (the machine's, not the program's).`));
+  }
   if (g.advice) body.append(el("p", {}, el("b", {}, "Advice: "), g.advice));
   for (const gr of g.grains || []) if (gr.advice) body.append(el("p", {}, el("b", {}, `Cut-off (${gr.location || gr.codeptr}): `), gr.advice));
   const runs = g.critical_path_runs || [];
