@@ -1,13 +1,14 @@
 // tasklens check: is an experiment sound? Exit 0 when it is, 1 when data was lost or events
 // contradict each other, 2 when it cannot be read at all.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 
 #include "cli/commands.h"
 #include "format/experiment.h"
 #include "format/mpi_run.h"
+#include "format/off_cpu.h"
 #include "format/plural.h"
 #include "replay/consistency.h"
 
@@ -47,6 +48,10 @@ int check(const std::string& dir) {
   }
   for (const auto& w : x->warnings) fmt::print("  note: {}\n", w);
   for (const auto& d : x->damage) fmt::print("  damaged: {}\n", d);
+  if (uint64_t bad = format::off_cpu(*x).damaged) {
+    fmt::print("  damaged: off_cpu.bin: {} of threads no recording has, left out\n",
+               format::plural(bad, "switch record"));
+  }
   if (x->status == "running") {
     // Killed without a chance to flush (SIGKILL, power loss, _exit): each thread's last chunk,
     // still in memory, is gone; how many events it held is unknown.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "format/chunk.h"
 #include "format/experiment.h"
 
 namespace tasklens::format {
@@ -95,6 +96,12 @@ OffCpu read_off_cpu(const Experiment& x) {
   if (!in) return o;
   if (o.source.empty()) o.source = "perf_switch";
   std::vector<OffCpuRecord> records = sorted_records(in);
+  // A thread index no recording has would size the per-thread intervals by it (4 G entries for a
+  // damaged 0xfffffff0: out of memory): such records are left out and counted.
+  auto damaged = std::remove_if(records.begin(), records.end(),
+                                [](const OffCpuRecord& r) { return r.thread >= kMaxThreads; });
+  o.damaged = uint64_t(records.end() - damaged);
+  records.erase(damaged, records.end());
   const SwitchIns ins = switch_ins_by_cpu(records);
   // A preempting switch-out opens an interval, the thread's next switch-in closes it; a lost
   // record drops an open one (its end is unknown).

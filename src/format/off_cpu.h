@@ -62,6 +62,8 @@ struct OffCpu {
   // took turns on one CPU, not another process. 0 when the records carry no CPU.
   uint64_t preempted_by_program_ns = 0;
   uint64_t lost = 0;          // records the kernel dropped
+  // Records of a thread index no recording has (kMaxThreads or more: a damaged file), left out.
+  uint64_t damaged = 0;
   uint64_t records = 0;       // records written (the metadata's count)
   // The fallback's figures, summed over the threads that reported them.
   uint64_t involuntary_switches = 0;

@@ -12,11 +12,12 @@
 #include "format/checksum.h"
 #include "format/chunk.h"
 #include "format/experiment.h"
+#include "format/off_cpu.h"
 #include "format/stream_reader.h"
 #include "replay/consistency.h"
 #include "replay/replay.h"
-#include "symbols/symbolizer.h"
 #include "report/section.h"
+#include "symbols/symbolizer.h"
 
 namespace tasklens::fuzz {
 namespace fs = std::filesystem;
@@ -26,6 +27,7 @@ namespace {
 std::string file_name(uint8_t file) {
   if (file == 0) return format::kMetadataFile;
   if (file == kProfileRecord) return format::kProfileFile;
+  if (file == kOffCpuRecord) return format::kOffCpuFile;
   char name[32];
   std::snprintf(name, sizeof name, "%s%04u%s", format::kStreamPrefix, unsigned(file - 1),
                 format::kStreamSuffix);
@@ -95,15 +97,17 @@ void unpack(const uint8_t* data, size_t size, const std::string& dir) {
     size_t n = std::min<size_t>(length, size - at);
     std::string bytes(reinterpret_cast<const char*>(data + at), n);
     at += n;
-    if (file != 0 && file != kProfileRecord && (flags & 1)) fix_checksums(bytes);
+    if (file != 0 && file < kOffCpuRecord && (flags & 1)) fix_checksums(bytes);
     std::ofstream(dir + "/" + file_name(file), std::ios::binary | std::ios::app) << bytes;
   }
 }
 
 std::vector<uint8_t> pack(const std::string& dir, uint8_t flags) {
   std::vector<uint8_t> out{flags};
-  std::vector<unsigned> files = {kProfileRecord};  // profile mode's (absent in a trace)
-  for (unsigned file = 0; file < kProfileRecord; ++file) {
+  // Profile mode's profile.json (absent in a trace) and the context-switch records (absent in a
+  // short run).
+  std::vector<unsigned> files = {kProfileRecord, kOffCpuRecord};
+  for (unsigned file = 0; file < kOffCpuRecord; ++file) {
     if (file == 0 || fs::exists(dir + "/" + file_name(uint8_t(file)))) {
       files.push_back(file);
     } else {

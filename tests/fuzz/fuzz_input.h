@@ -5,7 +5,8 @@
 //                    mutated chunks reach the decoder and the analyses instead of being skipped
 //   then records     [u8 file][u32 length, little-endian][length bytes]
 //                    file 0 = experiment.json, file k >= 1 = thread-(k-1).tlt (thread-0000.tlt
-//                    for k = 1), file 255 = profile.json (profile mode; no checksum to fix);
+//                    for k = 1), file 255 = profile.json (profile mode; no checksum to fix),
+//                    file 254 = off_cpu.bin (the context-switch records; none either);
 //                    a length past the end takes what is left
 #pragma once
 
@@ -18,6 +19,8 @@ namespace tasklens::fuzz {
 
 // The record number of profile.json (`tasklens run --mode profile`).
 constexpr uint8_t kProfileRecord = 255;
+// The record number of off_cpu.bin (the threads' preempted intervals every analysis reads).
+constexpr uint8_t kOffCpuRecord = 254;
 
 // Writes the experiment that `data` describes into `dir` (emptied first).
 void unpack(const uint8_t* data, size_t size, const std::string& dir);
