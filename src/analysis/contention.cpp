@@ -105,8 +105,11 @@ std::string contention_warning(const Contention& c) {
                      100 * c.preempted_share(), c.lost, c.lost + c.records)
                : fmt::format("{:.1f}% of their time", 100 * c.preempted_share());
     add(
+        // The analyses that leave it out, and the wall-clock times that keep it (a task's mean
+        // time in the profile is the machine's as much as the task's).
         fmt::format("preempted: the threads were off their CPU while runnable for {} ({:.3f} s): "
-                    "{}; the breakdown counts it apart",
+                    "{}; the breakdown, the ompP classes and the task graph count it apart (the "
+                    "profile's and ompP's times are wall-clock: they hold it)",
                     at_least, double(c.preempted_ns) * 1e-9, who));
   }
   // A run shorter than 20 ms has no switch records by design (RECORDER.md), and a run of less

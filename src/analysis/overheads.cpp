@@ -200,6 +200,7 @@ void OverheadsPass::begin(const replay::ReplayInfo& info) {
   s_->team_limit = info.team_limit();
   s_->claims.begin(info.threads, &s_->creation);
   s_->switches.load(info.experiment, info.threads);
+  s_->preempted.load(info.experiment, info.threads);
 }
 
 void OverheadsPass::before(const replay::Record& r, const replay::TaskModel& m) {

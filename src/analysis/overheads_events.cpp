@@ -134,8 +134,14 @@ void OverheadsPass::State::on_implicit_task(uint32_t p, const Event& e) {
     in->members.push_back(p);
     if (in->started_index.size() <= index) in->started_index.resize(index + 1);
     in->started_index[index] = 1;
+    // The thread's time since the region began, off its CPU or not: preempted time is in no
+    // class here either (a worker spinning for its next region on a shared CPU). No switch
+    // split it: before its implicit task the thread had no segment in this region.
+    const uint64_t gap = e.time > in->begin_ns ? e.time - in->begin_ns : 0;
+    const uint64_t off = std::min(gap, preempted.within(p, in->begin_ns, e.time));
     CostTimes startup;
-    startup[Cost::kThreadManagement] = e.time > in->begin_ns ? e.time - in->begin_ns : 0;
+    startup[Cost::kThreadManagement] = gap - off;
+    startup[Cost::kPreempted] = off;
     // Not outward: an enclosing region saw this time already, on the encountering thread.
     commit(ts, ts.contexts.size() - 1, 0, startup, /*outward=*/false);
     return;

@@ -17,6 +17,7 @@
 
 #include "analysis/creation_cost.h"
 #include "analysis/overheads.h"
+#include "analysis/preempted_time.h"
 #include "analysis/preemption_switches.h"
 #include "format/event.h"
 #include "replay/id_map.h"
@@ -160,6 +161,10 @@ struct OverheadsPass::State {
   CreationClaims claims;
   uint32_t team_limit = 1;  // ReplayInfo::team_limit(): a larger team is damage
   PreemptionSwitches switches;
+  // The same intervals, for the startup of an implicit task (from its region's begin, on the
+  // thread that then had no segment in the region to split). A thread's implicit tasks begin in
+  // the order of their regions' begins: the calls come in the order within() needs.
+  PreemptedTime preempted;
 
   // Ends each thread's segment where it lost or got back its CPU (its time off it: preempted).
   void pass_switches(uint64_t t) {

@@ -51,6 +51,43 @@ Flattening why_flat(const Prediction& p, const analysis::TaskGraph& g, uint64_t 
 
 }  // namespace
 
+BrentBounds brent_bounds(const TaskDag& dag, const analysis::TaskGraph& graph,
+                         const SimResult& one) {
+  BrentBounds b;
+  // The graph counts the runtime's time inside task creation apart from work (runtime weight,
+  // also on its span); the simulated tasks keep it inside their creators' measured work.
+  // Both leave out the time threads were preempted (task_dag.h, task_graph.h).
+  const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
+  // A team of one's dispatch time (task_dag.h) is not simulated work: the bounds leave it out,
+  // or the simulation could beat the lower bound (seen under load); the lower bound takes it off
+  // the span too (the span's share of it is unknown: at most all of it).
+  const uint64_t not_simulated = dag.dispatch_ns;
+  b.work_ns = recorded_work - std::min(recorded_work, not_simulated);
+  // The simulated work the graph has not: the serial time before the recorder's start.
+  b.outside_graph_ns = dag.work_ns > b.work_ns ? dag.work_ns - b.work_ns : 0;
+  // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
+  // encountering task's work here): counted once.
+  const uint64_t path_forks =
+      graph.path_runtime_ns - std::min(graph.path_runtime_ns, graph.path_creation_ns);
+  const uint64_t span = graph.span_ns - std::min(graph.span_ns, path_forks);
+  b.span_high_ns = std::min(span, b.work_ns);
+  // The lower bound's work is at most what the simulation itself charges on one thread: it
+  // charges each construct's trimmed mean creation and start costs, which under load lie below
+  // the recorded means, and a prediction must not beat its own bound.
+  const uint64_t one_busy = one.work_ns + one.overhead_ns;
+  b.low_work_ns = std::min(b.work_ns, one_busy - std::min(one_busy, b.outside_graph_ns));
+  b.span_low_ns = std::min(span - std::min(span, not_simulated), b.low_work_ns);
+  return b;
+}
+
+uint64_t BrentBounds::lower(uint32_t threads) const {
+  return analysis::fastest_schedule_ns(low_work_ns, span_low_ns, threads) + outside_graph_ns;
+}
+
+uint64_t BrentBounds::upper(uint32_t threads) const {
+  return analysis::greedy_schedule_ns(work_ns, span_high_ns, threads) + outside_graph_ns;
+}
+
 WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCosts& costs,
                const WhatIfOptions& options) {
   WhatIf w;
@@ -68,25 +105,7 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
       if (item.kind == DagItem::kWork) w.serial_ns += item.value;
     }
   }
-  // The graph counts the runtime's time inside task creation apart from work (runtime weight,
-  // also on its span); the simulated tasks keep it inside their creators' measured work.
-  // Both leave out the time threads were preempted (task_dag.h, task_graph.h).
-  const uint64_t recorded_work = graph.work_ns + graph.creation_ns;
   w.preempted_ns = dag.preempted_ns;
-  // A team of one's dispatch time (task_dag.h) is not simulated work: the bounds leave it out,
-  // or the simulation could beat the lower bound (seen under load); the lower bound takes it off
-  // the span too (the span's share of it is unknown: at most all of it).
-  const uint64_t not_simulated = dag.dispatch_ns;
-  const uint64_t graph_work = recorded_work - std::min(recorded_work, not_simulated);
-  // The simulated work the graph has not: the serial time before the recorder's start.
-  w.outside_graph_ns = dag.work_ns > graph_work ? dag.work_ns - graph_work : 0;
-  // The forks on the path are in the span (runtime time) and in outside_graph_ns (the
-  // encountering task's work here): counted once.
-  const uint64_t path_forks =
-      graph.path_runtime_ns - std::min(graph.path_runtime_ns, graph.path_creation_ns);
-  const uint64_t span = graph.span_ns - std::min(graph.span_ns, path_forks);
-  const uint64_t span_low = span - std::min(span, not_simulated);
-  const uint64_t span_high = std::min(span, graph_work);
   for (size_t c = 0; c < dag.constructs.size(); ++c) {
     w.creation.push_back(
         {dag.constructs[c].codeptr, c < costs.creation_ns.size() ? costs.creation_ns[c] : 0});
@@ -111,17 +130,11 @@ WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCo
                             ? w.predictions.front().sim
                             : run(1, kNone, 0);
   w.one_thread_ns = one.wall_ns;
-  // The lower bound's work is at most what the simulation itself charges on one thread: it
-  // charges each construct's trimmed mean creation and start costs, which under load lie below
-  // the recorded means, and a prediction must not beat its own bound.
-  const uint64_t one_busy = one.work_ns + one.overhead_ns;
-  const uint64_t low_work = std::min(graph_work, one_busy - std::min(one_busy, w.outside_graph_ns));
+  const BrentBounds brent = brent_bounds(dag, graph, one);
+  w.outside_graph_ns = brent.outside_graph_ns;
   for (Prediction& pr : w.predictions) {
-    pr.brent_lower_ns =
-        analysis::fastest_schedule_ns(low_work, std::min(span_low, low_work), pr.threads) +
-        w.outside_graph_ns;
-    pr.brent_upper_ns =
-        analysis::greedy_schedule_ns(graph_work, span_high, pr.threads) + w.outside_graph_ns;
+    pr.brent_lower_ns = brent.lower(pr.threads);
+    pr.brent_upper_ns = brent.upper(pr.threads);
   }
   // The curve flattens where doubling (or the next count) gains less than 10 %.
   for (size_t i = 0; i + 1 < w.predictions.size(); ++i) {
@@ -308,9 +321,11 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
       result_.recording_errors.push_back(dir + ": " + stats.error().message);
       continue;
     }
-    others.push_back({pass.dag(), pass.costs()});
+    others.push_back({pass.dag(), pass.costs(), pass.graph()});
   }
-  if (!others.empty()) combine_recordings(result_, {dag, costs}, graph_.result(), others, options_);
+  if (!others.empty()) {
+    combine_recordings(result_, {dag, costs, graph_.result()}, graph_.result(), others, options_);
+  }
 }
 
 }  // namespace tasklens::simulate

@@ -131,6 +131,18 @@ struct WhatIf {
   std::vector<std::string> recording_errors;
 };
 
+// Brent's bounds of one recording (docs/WHAT-IF.md): its graph's work and span, as the
+// simulation of its DAG counts them (`one`: that DAG simulated on one thread).
+struct BrentBounds {
+  uint64_t work_ns = 0, span_high_ns = 0;     // the upper bound's
+  uint64_t low_work_ns = 0, span_low_ns = 0;  // the lower bound's
+  uint64_t outside_graph_ns = 0;              // WhatIf::outside_graph_ns
+  uint64_t lower(uint32_t threads) const;     // max(work / P, span) + outside
+  uint64_t upper(uint32_t threads) const;     // work / P + span + outside
+};
+BrentBounds brent_bounds(const TaskDag& dag, const analysis::TaskGraph& graph,
+                         const SimResult& one);
+
 // The predictions from a graph and its measured costs (the pass calls it; tests too).
 WhatIf predict(const TaskDag& dag, const analysis::TaskGraph& graph, const SimCosts& costs,
                const WhatIfOptions& options);

@@ -8,7 +8,8 @@
 //     scheduling and creation costs, and every prediction and cut-off comes from it
 //     (Combination::kMedianWork);
 //   - else each recording predicts alone, and each thread count's prediction is the recording
-//     whose predicted time is the median (Combination::kMedianPrediction); each cut-off the
+//     whose predicted time is the median (Combination::kMedianPrediction), with that
+//     recording's own Brent bounds (another recording's need not hold for it); each cut-off the
 //     first recording simulated is simulated on every recording (the construct found by its
 //     address) and takes the median time, and each recursion's best depth is chosen from those.
 // Either way each thread count gets the spread of the recordings' own predictions.
@@ -31,6 +32,7 @@ struct WhatIfOptions;
 struct MeasuredRecording {
   TaskDag dag;
   SimCosts costs;
+  analysis::TaskGraph graph;  // its own Brent bounds' (a median prediction shows that recording's)
 };
 
 // The first recording's what-if `w` (from `first`, `graph`) with the others folded in.

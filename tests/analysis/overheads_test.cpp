@@ -249,6 +249,24 @@ TEST(Overheads, PreemptedTimeIsInNoClass) {
   EXPECT_EQ(loop.threads[1].body_ns, 280u);
 }
 
+// The loop of LoopImbalance, each thread off its CPU for a while before its implicit task began:
+// thread 0 from 6 to 9 of its startup 5..10, thread 1 from 8 to 18 of its 5..20. That time is
+// preempted too, not thread management (no event of the thread closes a segment there: the
+// startup is counted from the region's begin when the implicit task begins). startupT (enterT)
+// stays the wall-clock time.
+TEST(Overheads, PreemptedStartupIsInNoClass) {
+  TraceBuilder t;
+  loop_imbalance(t);
+  t.preempted(0, 6, 9).preempted(1, 8, 18);
+
+  RegionOverheads r = check_threads(t, {102, 0, 180, 0, 35, 0, 3}, {282, 0, 0, 0, 28, 0, 10});
+  ASSERT_FALSE(r.constructs.empty());
+  const ConstructOverheads& par = r.constructs[0];
+  expect_costs(par.cost, {4, 0, 0, 0, 33, 0, 13}, "parallel");
+  EXPECT_EQ(par.threads[0].enter_ns, 5u);
+  EXPECT_EQ(par.threads[1].enter_ns, 15u);
+}
+
 // `single` whose executor creates two tasks and waits for them; the other thread runs one of
 // them inside the single's barrier (work), waits there with nothing to run (limited
 // parallelism) or while a task is ready (task management).

@@ -148,5 +148,26 @@ TEST(TaskGraph, ARegionAfterALongForkGapHangsOffItsFork) {
   EXPECT_FALSE(g.creation_bound.found);
 }
 
+// The trace of ARegionAfterALongForkGapHangsOffItsFork with thread 0 off its CPU for 200 ns of
+// its serial prelude and 1,000 ns of the fork gap, thread 1 for 100 ns while it waits in the
+// barrier (in no strand: not counted) and 50 ns inside task 11 (6068..6168, off the path): left
+// out of the prelude's strand, the fork's runtime on the path and the task's work.
+TEST(TaskGraph, PreemptedTimeInThePreludeAndTheForkIsLeftOut) {
+  TraceBuilder t;
+  prelude_then_tasks(t, 1000, 5000);
+  const uint64_t work = run(t).work_ns;
+  t.preempted(0, 200, 400).preempted(0, 2000, 3000);
+  t.preempted(1, 3600, 3700).preempted(1, 6100, 6150);
+  TaskGraph g = run(t);
+  EXPECT_EQ(g.preempted_ns, 1250u);
+  EXPECT_EQ(g.work_ns, work - 250);
+  EXPECT_EQ(g.span_ns, prelude_span(1000, 5000) - 1200);
+  EXPECT_EQ(g.runtime_ns, 4000u);
+  ASSERT_EQ(g.path_runs.size(), 6u);
+  EXPECT_EQ(g.path_runs[0].ns, 800u);
+  EXPECT_EQ(g.path_runs[1].ns, 4000u);
+  EXPECT_EQ(g.path_serial_ns, 860u);
+}
+
 }  // namespace
 }  // namespace tasklens::analysis

@@ -120,7 +120,11 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   auto measured = [](uint32_t levels, uint64_t leaf_ns, uint64_t schedule_ns) {
     Tree tree(levels, leaf_ns);
     tree.dag().recorded_threads = 1;
-    MeasuredRecording r{tree.dag(), SimCosts{}};
+    MeasuredRecording r{tree.dag(), SimCosts{}, analysis::TaskGraph{}};
+    // Its graph: the tree's work and span (all of its work, none outside the graph).
+    const uint64_t leaves = uint64_t(1) << levels;
+    r.graph.work_ns = r.dag.work_ns = (leaves - 1) * 100 + leaves * leaf_ns;
+    r.graph.span_ns = levels * 100 + leaf_ns;
     r.costs.schedule_ns = schedule_ns;
     r.costs.schedule_by_construct = {schedule_ns};
     r.costs.creation_ns = {5};
@@ -129,7 +133,7 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   WhatIfOptions options;
   options.threads = {1, 2};
   auto alone = [&](const MeasuredRecording& r) {
-    return predict(r.dag, analysis::TaskGraph{}, r.costs, options);
+    return predict(r.dag, r.graph, r.costs, options);
   };
   const MeasuredRecording a = measured(3, 1000, 10), b = measured(3, 3000, 50),
                           c = measured(3, 2000, 30), d = measured(4, 2000, 30);
@@ -152,7 +156,7 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   EXPECT_TRUE(same_shape(a.dag, b.dag));
   EXPECT_FALSE(same_shape(a.dag, d.dag));
   WhatIf v = alone(a);
-  combine_recordings(v, a, analysis::TaskGraph{}, {b, d}, options);
+  combine_recordings(v, a, a.graph, {b, d}, options);
   EXPECT_EQ(v.combination, Combination::kMedianPrediction);
   for (size_t i = 0; i < 2; ++i) {
     std::vector<uint64_t> own = {alone(a).predictions[i].sim.wall_ns,
@@ -161,6 +165,13 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
     EXPECT_EQ(v.predictions[i].wall_by_recording_ns, own);
     std::sort(own.begin(), own.end());
     EXPECT_EQ(v.predictions[i].sim.wall_ns, own[1]);
+    // With that recording's own Brent bounds (b's, whose leaves take 3 times a's), not the
+    // first's: a's bounds say nothing of b's prediction.
+    const Prediction median = alone(b).predictions[i];
+    EXPECT_EQ(v.predictions[i].sim.wall_ns, median.sim.wall_ns);
+    EXPECT_EQ(v.predictions[i].brent_lower_ns, median.brent_lower_ns) << i;
+    EXPECT_EQ(v.predictions[i].brent_upper_ns, median.brent_upper_ns) << i;
+    EXPECT_LT(alone(a).predictions[i].brent_lower_ns, median.brent_lower_ns) << i;  // the old
   }
   // Each cut-off: the median of the three recordings' own times with that cut-off (once the
   // first recording's alone), and the best depth the fastest of those.
