@@ -96,6 +96,7 @@ Amdahl amdahl(const Overheads& o, uint32_t threads) {
     a.t1_ns = o.run_ns;
   } else {
     uint64_t serial = o.run_ns > o.parallel_ns ? o.run_ns - o.parallel_ns : 0;
+    serial -= std::min(serial, o.serial_preempted_ns);  // the machine's, not the serial code's
     uint64_t work = o.program[Cost::kWork];
     a.t1_ns = serial + work;
     a.alpha = a.t1_ns ? double(work) / double(a.t1_ns) : 0;

@@ -128,6 +128,9 @@ struct Overheads {
   uint64_t instances = 0;     // parallel region instances (all levels)
   uint64_t parallel_ns = 0;   // wall time inside outermost parallel regions
   double coverage = 0;        // parallel_ns / run_ns (ompP's parallel coverage)
+  // Thread 0's (the initial thread's) time off its CPU while runnable outside parallel regions:
+  // not the program's serial code (Amdahl's estimate leaves it out).
+  uint64_t serial_preempted_ns = 0;
   std::vector<RegionOverheads> regions;  // longest wall time first
   CostTimes program;          // over outermost regions (nested ones are inside them)
   uint64_t program_total_ns = 0;  // sum of the outermost regions' total_ns
@@ -148,7 +151,8 @@ struct Amdahl {
   double speedup(uint32_t threads) const;
 };
 // For a run with one thread, the measured coverage; otherwise a one-thread run estimated from
-// this one: the serial part as measured plus the regions' accumulated work (no overhead).
+// this one: the serial part as measured (less its preempted time) plus the regions' accumulated
+// work (no overhead).
 Amdahl amdahl(const Overheads& o, uint32_t threads);
 
 class OverheadsPass : public replay::Pass {

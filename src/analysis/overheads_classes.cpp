@@ -16,7 +16,12 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
   Integrals i0 = ts.at0;
   ts.t0 = t;
   ts.at0 = integral;
-  if (t <= t0 || ts.contexts.empty()) return;
+  if (t <= t0) return;
+  if (ts.contexts.empty()) {
+    // Outside parallel regions: the initial thread's serial code, unless off its CPU.
+    if (p == 0 && ts.off_cpu) result->serial_preempted_ns += t - t0;
+    return;
+  }
   uint64_t d = t - t0, ready = integral.ready - i0.ready;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts.back();

@@ -162,6 +162,7 @@ class OverheadsSection : public Section {
         {"instances", o.instances},
         {"parallel_ns", o.parallel_ns},
         {"parallel_coverage", o.coverage},
+        {"serial_preempted_ns", o.serial_preempted_ns},
         {"unaccounted_ns", o.unaccounted_ns},
     };
     analysis::Amdahl a = analysis::amdahl(o, std::max(o.max_team, 1u));

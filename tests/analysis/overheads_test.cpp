@@ -531,26 +531,6 @@ TEST(Overheads, TraceEndsInsideRegion) {
   EXPECT_EQ(r.wall_ns, 30u);
 }
 
-TEST(Overheads, AmdahlEstimate) {
-  Overheads o;
-  o.run_ns = 1000;
-  o.parallel_ns = 800;
-  o.coverage = 0.8;
-  Amdahl one = amdahl(o, 1);
-  EXPECT_TRUE(one.measured);
-  EXPECT_DOUBLE_EQ(one.alpha, 0.8);
-  EXPECT_EQ(one.predicted_ns(4), 400u);  // 1000 * 0.8 / 4 + 1000 * 0.2
-  EXPECT_DOUBLE_EQ(one.max_speedup, 5.0);
-  // Two threads: 800 ns of region wall, 1200 ns of work in it: one thread would take
-  // 200 + 1200 ns, 6/7 of it parallel.
-  o.program[Cost::kWork] = 1200;
-  Amdahl two = amdahl(o, 2);
-  EXPECT_FALSE(two.measured);
-  EXPECT_EQ(two.t1_ns, 1400u);
-  EXPECT_DOUBLE_EQ(two.alpha, 1200.0 / 1400.0);
-  EXPECT_EQ(two.predicted_ns(2), 800u);
-}
-
 // Nested taskwaits, each with a task run inside it (fib's shape, one thread): the outer
 // taskwait's time is its own task's, not that of the task run inside it nor of that task's own
 // taskwait. Implicit task 2 creates A (10) and waits; A runs, creates B (11) and waits at the
