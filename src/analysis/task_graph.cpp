@@ -248,15 +248,13 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
       n.created_ns = e.time;
       const replay::TaskInfo* info = m.task(tc.task);
       n.region = info ? info->region : th.region;
+      // The barrier that waits for it: the task model's rule (its creator's, or the thread's
+      // task's for an unknown creator), kept here for when the model has forgotten the task.
+      n.phase = info ? info->phase : 0;
       n.has_deps = tc.has_deps != 0;
       raise(n, creator, PathVia::kCreated);
       const Node* parent = nodes_.find(tc.parent);
-      if (!parent) {
-        // An unknown creator (a damaged trace): the barrier of the task its thread runs, not
-        // the region's first (which a thread past it no longer waits at).
-        if (const Node* running = nodes_.find(th.current)) n.phase = running->phase;
-      } else {
-        n.phase = parent->phase;
+      if (parent) {
         const bool in_own_group = !parent->group_ends.empty();
         uint64_t owner = in_own_group ? parent->id : parent->group_owner;
         // An id created again while tasks of its own taskgroup live (a damaged trace) would close
@@ -315,6 +313,8 @@ void TaskGraphPass::after(const replay::Record& r, const replay::TaskModel& m) {
           }
         } else if (is_barrier(s.sync_kind)) {
           if (Region* region = regions_.find(n->region)) pass_barrier(*region, *n);
+          // Its next barrier: the model's count of those it passed.
+          if (const replay::TaskInfo* info = m.task(id)) n->phase = info->phase;
         }
       }
       break;
@@ -382,7 +382,6 @@ TaskGraphPass::Longest& TaskGraphPass::phase_end(Region& region, uint32_t phase)
 void TaskGraphPass::pass_barrier(Region& region, Node& n) {
   raise(n, phase_end(region, n.phase), PathVia::kBarrier);
   ++region.phases[n.phase > region.first_phase ? n.phase - region.first_phase : 0].passed;
-  ++n.phase;
   // Barriers every implicit task passed wait for nothing more.
   while (!region.phases.empty() && region.phases.front().passed >= region.team) {
     drop(region.phases.front().end);

@@ -173,8 +173,8 @@ class TaskGraphPass : public replay::Pass {
     uint32_t grain = 0;         // index in grains_ + 1; 0: not an explicit task
     uint32_t depth = 0;         // explicit tasks above it in the creation tree
     uint32_t pending_creates = 0;  // tasks it created within `pending`
-    // The barrier of its region that waits for it: an implicit task's next (the barriers it
-    // passed); an explicit task's creator's at its creation.
+    // The barrier of its region that waits for it (replay::TaskInfo::phase, the model's rule),
+    // copied: a completed task's record may be gone from the model.
     uint32_t phase = 0;
     uint8_t via = 0, via_detail = 0;  // how `path` reached it (PathVia), for its next segment
     uint64_t subtree = 0;       // its running time and that of the descendants that completed
