@@ -49,6 +49,8 @@ Scaling compute_scaling(std::vector<ScalingRun> runs) {
           r.name + ": its threads were preempted for " +
           std::to_string(100 * p.preempted_ns / all) +
           " % of their time (another process or thread had the CPU): its times hold that wait");
+    } else if (!r.contention.empty()) {
+      s.notes.push_back(r.name + ": " + r.contention);
     }
     if (i && r.threads == runs[i - 1].threads) {
       s.notes.push_back(r.name + " and " + runs[i - 1].name + " both ran " +

@@ -20,6 +20,9 @@ struct ScalingRun {
   Overheads overheads;
   TaskGraph graph;  // work and span of the same run
   TimeSplit split;  // the breakdown's totals of the same run (work inflation, preemption)
+  // The run's contention warning (analysis::contention_warning), "" for a quiet run: noted where
+  // the measured preemption is not (a run too short for switch records, more threads than CPUs).
+  std::string contention;
   // One key per overheads.regions: the same region has the same key in every run (a source
   // location, or object + offset: code addresses move between runs).
   std::vector<std::string> region_keys;

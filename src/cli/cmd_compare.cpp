@@ -53,7 +53,6 @@ int run_compare(const CompareOptions& o) {
 
   std::vector<analysis::ScalingRun> inputs;
   std::vector<std::string> notes;
-  std::vector<std::string> contention;  // per run: its contention warning, "" when quiet
   for (size_t i = 0; i < runs.size(); ++i) {
     const format::Experiment& x = runs[i];
     analysis::OverheadsPass pass;
@@ -68,7 +67,6 @@ int run_compare(const CompareOptions& o) {
     // damaged metadata, how the run ended (open_experiment's warnings say the usual ends).
     for (const auto& w : x.warnings) notes.push_back(o.dirs[i] + ": " + w);
     for (const auto& d : x.damage) notes.push_back(o.dirs[i] + ": damaged: " + d);
-    contention.push_back(analysis::contention_warning(analysis::read_contention(x)));
     if (x.status != "complete" && x.status != "running" && x.status != "crashed" &&
         x.status != "interrupted") {
       notes.push_back(o.dirs[i] + ": the run is " + x.status);
@@ -78,6 +76,7 @@ int run_compare(const CompareOptions& o) {
     run.overheads = pass.result();
     run.graph = graph.result();
     run.split = breakdown.result().total;
+    run.contention = analysis::contention_warning(analysis::read_contention(x));
     run.threads = std::max(run.overheads.max_team, 1u);
     symbols::Symbolizer symbols(x.metadata.objects, !o.no_symbols);
     for (const auto& r : run.overheads.regions) {
@@ -86,15 +85,6 @@ int run_compare(const CompareOptions& o) {
     inputs.push_back(std::move(run));
   }
   analysis::Scaling scaling = analysis::compute_scaling(std::move(inputs));
-  // A busy machine makes a run scale worse than the program: the scaling's own note says so of
-  // measured preemption; the contention warning also of a run too short for switch records (the
-  // kernel's totals) or with more threads than CPUs.
-  for (size_t i = 0; i < o.dirs.size(); ++i) {
-    const std::string said = o.dirs[i] + ": its threads were preempted for ";
-    bool noted = std::any_of(scaling.notes.begin(), scaling.notes.end(),
-                             [&](const std::string& n) { return n.rfind(said, 0) == 0; });
-    if (!contention[i].empty() && !noted) notes.push_back(o.dirs[i] + ": " + contention[i]);
-  }
   scaling.notes.insert(scaling.notes.end(), notes.begin(), notes.end());
 
   if (!o.chart.empty()) {

@@ -99,6 +99,14 @@ TEST(Scaling, WorkInflationLeavesPreemptionAndSerialCodeOut) {
   ASSERT_EQ(s.notes.size(), 1u);
   EXPECT_NE(s.notes[0].find("two: its threads were preempted for 30 %"), std::string::npos)
       << s.notes[0];
+  // The contention warning of a run is noted where the measured preemption is not (a run too
+  // short for switch records): "one"'s, not "two"'s, which the note above speaks of already.
+  one.contention = "preempted: the kernel's totals";
+  two.contention = "preempted: measured";
+  s = compute_scaling({two, one});
+  ASSERT_EQ(s.notes.size(), 2u);
+  EXPECT_EQ(s.notes[0], "one: preempted: the kernel's totals");
+  EXPECT_NE(s.notes[1].find("two: its threads were preempted for 30 %"), std::string::npos);
 }
 
 }  // namespace
