@@ -22,9 +22,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/preempted_time.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
-#include "analysis/preempted_time.h"
 
 namespace tasklens::simulate {
 

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/preempted_time.h"
 #include "format/chunk.h"
 #include "replay/id_map.h"
 #include "replay/pass.h"
-#include "analysis/preempted_time.h"
 
 namespace tasklens::simulate {
 
