@@ -1,8 +1,8 @@
 // tasklens check: is an experiment sound? Exit 0 when it is, 1 when data was lost or events
 // contradict each other, 2 when it cannot be read at all.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 
 #include "cli/commands.h"

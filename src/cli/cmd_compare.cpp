@@ -1,9 +1,9 @@
 // tasklens compare: runs of one program with different thread counts, side by side: the time
 // accumulated over threads per overhead class (ompP's scalability analysis, Fürlinger & Gerndt, Sect. 2.2),
 // as a table, as JSON and as an SVG chart.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
