@@ -2,6 +2,8 @@
 #include "simulate/what_if_recordings.h"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 
 #include "simulate/task_costs.h"
 #include "simulate/what_if.h"
@@ -172,11 +174,10 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
     // the first's bounds need not hold for another recording's prediction (a 2-thread and a
     // 4-thread recording of BOTS alignment showed 97.7 ms predicted against a 121.7 ms "lower
     // bound" that was the first's).
-    std::vector<BrentBounds> bounds(others.size());
-    std::vector<uint8_t> bounded(others.size(), 0);
+    std::vector<std::optional<BrentBounds>> bounds(others.size());  // made on first use
     for (size_t i = 0; i < w.predictions.size(); ++i) {
       std::vector<size_t> order(by_count[i].size());
-      for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::iota(order.begin(), order.end(), size_t(0));
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return by_count[i][a].wall_ns < by_count[i][b].wall_ns;
       });
@@ -185,14 +186,14 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
       pr.sim = by_count[i][k];
       if (k == 0) continue;  // predict() gave it the first's bounds
       const MeasuredRecording& o = others[k - 1];
-      if (!bounded[k - 1]) {
+      std::optional<BrentBounds>& b = bounds[k - 1];
+      if (!b) {
         SimConfig one;
         one.threads = 1;
-        bounds[k - 1] = brent_bounds(o.dag, o.graph, simulate(o.dag, o.costs, one));
-        bounded[k - 1] = 1;
+        b = brent_bounds(o.dag, o.graph, simulate(o.dag, o.costs, one));
       }
-      pr.brent_lower_ns = bounds[k - 1].lower(pr.threads);
-      pr.brent_upper_ns = bounds[k - 1].upper(pr.threads);
+      pr.brent_lower_ns = b->lower(pr.threads);
+      pr.brent_upper_ns = b->upper(pr.threads);
     }
     if (!w.predictions.empty() && w.predictions.front().threads == 1) {
       w.one_thread_ns = w.predictions.front().sim.wall_ns;
