@@ -55,6 +55,12 @@ uint64_t CostTimes::total_ns() const {
   return sum;
 }
 
+uint64_t CostTimes::overhead_ns() const {
+  uint64_t sum = 0;
+  for (Cost c : kOverheadClasses) sum += (*this)[c];
+  return sum;
+}
+
 CostTimes& CostTimes::operator+=(const CostTimes& o) {
   for (size_t i = 0; i < kCostCount; ++i) ns[i] += o.ns[i];
   return *this;

@@ -56,6 +56,8 @@ constexpr std::array<Cost, kCostCount> kAllCosts = {Cost::kWork,
 constexpr std::array<Cost, 5> kOverheadClasses = {Cost::kSynchronization, Cost::kImbalance,
                                                   Cost::kLimitedParallelism,
                                                   Cost::kThreadManagement, Cost::kTaskManagement};
+static_assert(kOverheadClasses.size() + 2 == kCostCount,
+              "every cost is work, preempted time or one of the overhead classes");
 
 const char* cost_name(Cost c);   // "limited parallelism"
 const char* cost_key(Cost c);    // "limited_parallelism" (JSON keys add _ns / _share)
@@ -68,10 +70,8 @@ struct CostTimes {
   uint64_t& operator[](Cost c) { return ns[size_t(c)]; }
   uint64_t operator[](Cost c) const { return ns[size_t(c)]; }
   uint64_t total_ns() const;
-  // The five classes: neither work nor preempted time.
-  uint64_t overhead_ns() const {
-    return total_ns() - ns[size_t(Cost::kWork)] - ns[size_t(Cost::kPreempted)];
-  }
+  // The sum over kOverheadClasses: neither work nor preempted time.
+  uint64_t overhead_ns() const;
   CostTimes& operator+=(const CostTimes& o);
 };
 

@@ -7,6 +7,7 @@
 
 #include "format/kinds.h"
 #include "format/profile_file.h"
+#include "format/runtime_made_task.h"
 #include "recorder/clock.h"
 #include "recorder/profiler.h"
 #include "recorder/runtime_call_site.h"
@@ -67,11 +68,13 @@ void p_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt
 // The construct of a task whose creation libomp reports at an address of its own (one test of
 // that address on every creation, the rest only then): a taskloop's task gets the taskloop's call
 // site (runtime_call_site.h); a task libomp makes while splitting a large taskloop in one of its
-// tasks, the construct of the task running here, as the trace's task model names it.
+// tasks, the construct of the task running here (format/runtime_made_task.h).
 uint64_t runtime_task_code(const Thread* th, uint64_t codeptr) {
   uint64_t c = th->taskloops.code(codeptr);
-  if (in_runtime(c) && th->current && !th->current->implicit) c = th->current->code;
-  return c;
+  if (!in_runtime(c)) return c;
+  const Task* running = th->current;
+  return format::runtime_made_task_code(c, running && !running->implicit,
+                                        running ? running->code : 0);
 }
 
 // The callbacks of every task (its creation, its switches, its taskwait) are flattened: the

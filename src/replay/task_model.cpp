@@ -5,6 +5,7 @@
 
 #include "format/event_views.h"
 #include "format/kinds.h"
+#include "format/runtime_made_task.h"
 #include "format/task_switch.h"
 
 namespace tasklens::replay {
@@ -238,11 +239,9 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
     t.phase = running->phase;  // an unknown creator (a damaged trace): the thread's task's barrier
   }
   if (in_runtime(tc.codeptr)) {
-    // Made by the runtime on behalf of a construct (libomp's taskloop splitting): the task that
-    // runs on this thread is that construct's (libomp names the taskloop's encountering task as
-    // the parent instead).
     const TaskInfo* running = current(thread);
-    if (running && running->is_explicit()) t.codeptr = running->codeptr;
+    t.codeptr = format::runtime_made_task_code(t.codeptr, running && running->is_explicit(),
+                                               running ? running->codeptr : 0);
   } else if (constructs_) {
     t.codeptr = constructs_->construct(tc.codeptr);
   }
