@@ -43,4 +43,47 @@ Result<nlohmann::json> parse_json(std::istream& in, size_t limit) {
   return j;
 }
 
+namespace lenient {
+using nlohmann::json;
+
+const json* member(const json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+const json& object(const json& j, const char* key) {
+  static const json empty = json::object();
+  const json* v = member(j, key);
+  return v && v->is_object() ? *v : empty;
+}
+const json& array(const json& j, const char* key) {
+  static const json empty = json::array();
+  const json* v = member(j, key);
+  return v && v->is_array() ? *v : empty;
+}
+void read(const json& j, const char* key, uint64_t* out) {
+  const json* v = member(j, key);
+  if (v && v->is_number_unsigned()) *out = v->get<uint64_t>();
+}
+void read(const json& j, const char* key, int64_t* out) {
+  const json* v = member(j, key);
+  if (!v || !v->is_number_integer()) return;
+  // An unsigned value past INT64_MAX is not an int64_t.
+  if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)) return;
+  *out = v->get<int64_t>();
+}
+void read(const json& j, const char* key, std::string* out) {
+  const json* v = member(j, key);
+  if (v && v->is_string()) *out = v->get<std::string>();
+}
+void read(const json& j, const char* key, bool* out) {
+  const json* v = member(j, key);
+  if (v && v->is_boolean()) *out = v->get<bool>();
+}
+void read(const json& j, const char* key, std::optional<uint64_t>* out) {
+  const json* v = member(j, key);
+  if (v && v->is_number_unsigned()) *out = v->get<uint64_t>();
+}
+
+}  // namespace lenient
 }  // namespace tasklens::format

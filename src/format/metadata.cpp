@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/event.h"
+#include "format/json_in.h"
 #include "format/metadata_keys.h"
 
 namespace tasklens::format {
@@ -38,41 +39,10 @@ std::string hex_text(uint64_t v) {
 }
 
 // Members read leniently: another type reads as absent (the default).
-const json* member(const json& j, const char* k) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(k);
-  return it == j.end() ? nullptr : &*it;
-}
-const json& object(const json& j, const char* k) {
-  static const json empty = json::object();
-  const json* v = member(j, k);
-  return v && v->is_object() ? *v : empty;
-}
-const json& array(const json& j, const char* k) {
-  static const json empty = json::array();
-  const json* v = member(j, k);
-  return v && v->is_array() ? *v : empty;
-}
-void read(const json& j, const char* k, uint64_t* out) {
-  const json* v = member(j, k);
-  if (v && v->is_number_unsigned()) *out = v->get<uint64_t>();
-}
-void read(const json& j, const char* k, int64_t* out) {
-  const json* v = member(j, k);
-  if (v && v->is_number_integer()) *out = v->get<int64_t>();
-}
-void read(const json& j, const char* k, std::string* out) {
-  const json* v = member(j, k);
-  if (v && v->is_string()) *out = v->get<std::string>();
-}
-void read(const json& j, const char* k, bool* out) {
-  const json* v = member(j, k);
-  if (v && v->is_boolean()) *out = v->get<bool>();
-}
-void read(const json& j, const char* k, std::optional<uint64_t>* out) {
-  const json* v = member(j, k);
-  if (v && v->is_number_unsigned()) *out = v->get<uint64_t>();
-}
+using lenient::array;
+using lenient::member;
+using lenient::object;
+using lenient::read;
 void read(const json& j, const char* k, Metadata::ClockSample* out) {
   const json& s = object(j, k);
   read(s, key::kTicks, &out->ticks);

@@ -41,6 +41,35 @@ bool is_mpi_run(const std::string& dir) {
   return fs::exists(fs::path(dir) / kMpiRunFile, ec) || !rank_folders(dir).empty();
 }
 
+namespace {
+
+// A warning for each rank below the run's size without a folder, the first kListed of them, then
+// one for the rest: a damaged size (10^11) must not make a line per rank. `run.ranks` is sorted.
+void note_missing_ranks(MpiRun& run) {
+  constexpr int64_t kListed = 8;
+  int64_t listed = 0, missing = 0, next = 0;  // next: the lowest rank not yet looked at
+  auto gap = [&](int64_t end) {               // the ranks [next, end) have no folder
+    for (int64_t r = next; r < end && listed < kListed; ++r, ++listed) {
+      run.warnings.push_back("rank " + std::to_string(r) + " was not recorded (no " +
+                             rank_dir_name(r) + ")");
+    }
+    missing += std::max<int64_t>(0, end - next);
+  };
+  for (const MpiRun::Rank& k : run.ranks) {
+    if (k.rank >= run.size) break;
+    if (k.rank < next) continue;  // a rank below 0, or one listed twice
+    gap(k.rank);
+    next = k.rank + 1;
+  }
+  gap(run.size);
+  if (missing > listed) {
+    run.warnings.push_back(std::to_string(missing - listed) + " more of the run's " +
+                           std::to_string(run.size) + " ranks were not recorded");
+  }
+}
+
+}  // namespace
+
 Result<MpiRun> open_mpi_run(const std::string& dir) {
   MpiRun run;
   run.dir = dir;
@@ -51,14 +80,13 @@ Result<MpiRun> open_mpi_run(const std::string& dir) {
     std::ifstream in(desc);
     auto parsed = parse_json(in);
     json j = parsed ? std::move(*parsed) : json();
-    if (j.is_object() && j.value(key::kFormat, "") == key::kMpiRunMarker) {
-      if (auto m = j.find(key::kMpi); m != j.end() && m->is_object()) {
-        run.size = m->value(key::kSize, int64_t(0));
-      }
-      if (auto p = j.find(key::kProgram); p != j.end() && p->is_object()) {
-        if (auto a = p->find(key::kArgs); a != p->end() && a->is_array()) {
-          for (const json& s : *a) run.args.push_back(s.is_string() ? s.get<std::string>() : s.dump());
-        }
+    std::string marker;
+    lenient::read(j, key::kFormat, &marker);
+    if (marker == key::kMpiRunMarker) {
+      lenient::read(lenient::object(j, key::kMpi), key::kSize, &run.size);
+      if (run.size < 0) run.size = 0;
+      for (const json& s : lenient::array(lenient::object(j, key::kProgram), key::kArgs)) {
+        run.args.push_back(s.is_string() ? s.get<std::string>() : s.dump());
       }
     } else {
       run.warnings.push_back(desc.string() + " is not an MPI run's description (ignored)");
@@ -75,12 +103,7 @@ Result<MpiRun> open_mpi_run(const std::string& dir) {
                              std::to_string(run.size) + " ranks (left by an earlier run?)");
     }
   }
-  for (int64_t r = 0; r < run.size; ++r) {
-    bool found = std::any_of(run.ranks.begin(), run.ranks.end(),
-                             [r](const MpiRun::Rank& k) { return k.rank == r; });
-    if (!found) run.warnings.push_back("rank " + std::to_string(r) + " was not recorded (no " +
-                                       rank_dir_name(r) + ")");
-  }
+  note_missing_ranks(run);
   return run;
 }
 

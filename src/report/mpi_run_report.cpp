@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "format/json_in.h"
 #include "report/mpi_waits.h"
 #include "report/text_format.h"
 
@@ -11,8 +12,9 @@ namespace tasklens::report {
 namespace {
 
 uint64_t u64(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+  uint64_t v = 0;
+  format::lenient::read(j, key, &v);
+  return v;
 }
 
 // A rank's time by category, MPI apart: MPI calls run in task bodies or serial code, so their
