@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <thread>
@@ -408,11 +409,13 @@ void add_report_command(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   sub->add_option("--what-if-threads", o->report.what_if_threads,
                   "Thread counts for --what-if, e.g. 1,2,4,8 (implies --what-if)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
   sub->add_option("--what-if-cutoffs", o->report.what_if_cutoffs,
                   "Cut-off depths for --what-if to simulate besides its search for the fastest, "
                   "e.g. 3 or 2,3,4 (implies --what-if)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
   sub->add_option("--what-if-also", o->report.what_if_also,
                   "Further recordings of the same program for --what-if, e.g. DIR2,DIR3: "
                   "predicts from the median of their costs and gives the spread (implies "

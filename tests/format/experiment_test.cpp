@@ -15,6 +15,7 @@
 #include "format/chunk_builder.h"
 #include "format/json_in.h"
 #include "format/stat.h"
+#include "support/test_paths.h"
 #include "support/trace_builder.h"
 
 namespace tasklens::format {
@@ -23,10 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::scratch_dir;
 using testing::TraceBuilder;
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+using testing::write_file;
 
 // A small valid experiment: the initial task on one thread.
 std::string small_experiment(const nlohmann::json& meta = nlohmann::json::object()) {
@@ -58,7 +56,7 @@ TEST(OpenExperiment, MissingDirectory) {
 
 TEST(OpenExperiment, FileInsteadOfDirectory) {
   std::string path = scratch_dir() + "/file";
-  write_text(path, "hello\n");
+  write_file(path, "hello\n");
   EXPECT_EQ(open_error(path), path +
                                   ": not a directory (tasklens reads the experiment directory "
                                   "that `tasklens run` wrote)");
@@ -71,13 +69,13 @@ TEST(OpenExperiment, DirectoryWithoutMetadata) {
 
 TEST(OpenExperiment, InvalidJson) {
   std::string dir = scratch_dir();
-  write_text(dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", ");
+  write_file(dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", ");
   EXPECT_EQ(open_error(dir), dir + "/experiment.json: corrupt metadata (not valid JSON)");
 }
 
 TEST(OpenExperiment, JsonThatIsNotAnObject) {
   std::string dir = scratch_dir();
-  write_text(dir + "/experiment.json", "[1, 2, 3]\n");
+  write_file(dir + "/experiment.json", "[1, 2, 3]\n");
   EXPECT_EQ(open_error(dir), dir + "/experiment.json: corrupt metadata (not valid JSON)");
 }
 
@@ -85,7 +83,7 @@ TEST(OpenExperiment, JsonThatIsNotAnObject) {
 TEST(OpenExperiment, JsonNestedTooDeepIsRefused) {
   std::string dir = scratch_dir();
   size_t n = 1'000'000;
-  write_text(dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", \"x\": " +
+  write_file(dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", \"x\": " +
                                            std::string(n, '[') + std::string(n, ']') + "}");
   EXPECT_EQ(open_error(dir),
             dir + "/experiment.json: corrupt metadata (nested deeper than 100 levels)");
@@ -112,7 +110,7 @@ TEST(JsonDepth, ParseRefusesDeeperThanItsLimit) {
 
 TEST(OpenExperiment, FormatMarkerMissing) {
   std::string dir = scratch_dir();
-  write_text(dir + "/experiment.json", "{\"format_version\": 1}\n");
+  write_file(dir + "/experiment.json", "{\"format_version\": 1}\n");
   EXPECT_EQ(open_error(dir),
             dir + "/experiment.json: not a tasklens experiment (no \"format\" marker)");
 }
@@ -141,7 +139,7 @@ TEST(OpenExperiment, ReadsStreamsStringsAndProgramName) {
   t.user_param(0, 30, "depth", -3).user_region(0, 40, Endpoint::kBegin, "phase");
   t.writer().meta()["program"] = {{"path", "/opt/app/bin/solver"}, {"args", {"solver"}}};
   std::string dir = t.write();
-  write_text(dir + "/notes.txt", "not a stream\n");
+  write_file(dir + "/notes.txt", "not a stream\n");
   auto x = open_experiment(dir);
   ASSERT_TRUE(x.ok()) << x.error().message;
   EXPECT_EQ(x->status, "complete");

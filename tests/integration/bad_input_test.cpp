@@ -1,6 +1,7 @@
-// Bad input to `tasklens run`, `dump`, `check`, `report` and `export`: each case gives one clear
-// line naming the file and what is wrong, a non-zero exit status, and whatever valid data comes
-// before the damage (docs/ROBUSTNESS.md lists every case and its test).
+// Bad input to `tasklens dump`, `check`, `report` and `export`: each case gives one clear line
+// naming the file and what is wrong, a non-zero exit status, and whatever valid data comes before
+// the damage (docs/ROBUSTNESS.md lists every case and its test). Bad command lines and programs
+// that `run` cannot run: bad_command_line_test.cpp.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -22,116 +23,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-size_t count_lines(const std::string& text) {
-  return size_t(std::count(text.begin(), text.end(), '\n'));
-}
-
-CommandResult tasklens(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {tasklens_bin()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_command(argv);
-}
-
-TEST(RunBadInput, MissingProgramExits127) {
-  std::string missing = scratch_dir() + "/no-such-app";
-  CommandResult r = tasklens({"run", "-o", scratch_dir() + "/exp", "--", missing});
-  EXPECT_EQ(r.status, 127);
-  EXPECT_EQ(r.err, "tasklens run: " + missing + ": No such file or directory\n");
-}
-
-TEST(RunBadInput, CommandNotOnPathExits127) {
-  CommandResult r = tasklens({"run", "-o", scratch_dir() + "/exp", "--", "no-such-command-xyz"});
-  EXPECT_EQ(r.status, 127);
-  EXPECT_EQ(r.err, "tasklens run: no-such-command-xyz: command not found (not a path, and not on "
-                   "PATH)\n");
-}
-
-TEST(RunBadInput, NonExecutableExits126) {
-  std::string path = scratch_dir() + "/app.c";
-  write_text(path, "int main(void) { return 0; }\n");
-  chmod(path.c_str(), 0644);
-  CommandResult r = tasklens({"run", "-o", scratch_dir() + "/exp", "--", path});
-  EXPECT_EQ(r.status, 126);
-  EXPECT_EQ(r.err.rfind("tasklens run: " + path + ": not executable", 0), 0u) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1u);
-}
-
-TEST(RunBadInput, DirectoryAsProgramExits126) {
-  std::string dir = scratch_dir();
-  CommandResult r = tasklens({"run", "-o", scratch_dir() + "/exp", "--", dir});
-  EXPECT_EQ(r.status, 126);
-  EXPECT_EQ(r.err, "tasklens run: " + dir + ": is a directory\n");
-}
-
-// The output folder cannot be made (its parent is a file: unwritable even for root).
-TEST(RunBadInput, UnwritableOutputFolderExits125AndNamesIt) {
-  std::string file = scratch_dir() + "/a-file";
-  write_text(file, "x");
-  std::string out = file + "/exp";
-  CommandResult r = tasklens({"run", "-o", out, "--", example("fib"), "5"});
-  EXPECT_EQ(r.status, 125);
-  EXPECT_EQ(r.out, "");  // the program did not run
-  EXPECT_EQ(r.err.rfind("tasklens run: cannot write the output directory " + out + ": ", 0), 0u)
-      << r.err;
-  EXPECT_EQ(count_lines(r.err), 1u);
-}
-
-TEST(RunBadInput, OutputFolderHoldingAnExperimentIsNotOverwritten) {
-  std::string dir = scratch_dir() + "/exp";
-  ASSERT_EQ(tasklens({"run", "-q", "-o", dir, "--", example("fib"), "5"}).status, 0);
-  CommandResult r = tasklens({"run", "-o", dir, "--", example("fib"), "5"});
-  EXPECT_EQ(r.status, 125);
-  EXPECT_EQ(r.err, "tasklens run: " + dir +
-                       " already holds an experiment; choose another -o, or --force to replace "
-                       "it\n");
-}
-
-TEST(RunBadInput, ProgramWithoutOpenMPRecordsNothingAndSaysWhy) {
-  std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-o", dir, "--", "/bin/true"});
-  EXPECT_EQ(r.status, 125);
-  EXPECT_EQ(r.err, "tasklens run: nothing was recorded from /bin/true: no OpenMP runtime was "
-                   "loaded (the program does not link one, or loads one in a way tasklens cannot "
-                   "see); nothing was left behind\n");
-  EXPECT_FALSE(std::filesystem::exists(dir));
-}
-
-// A bad option of `run` is tasklens's failure (125), never a status the program could exit with.
-TEST(RunBadInput, BadOptionExits125) {
-  for (std::vector<std::string> args : {std::vector<std::string>{"run", "--bogus", "--", "true"},
-                                        {"run", "-n", "abc", "--", "true"}}) {
-    CommandResult r = tasklens(args);
-    EXPECT_EQ(r.status, 125) << args[1] << "\n" << r.err;
-    EXPECT_NE(r.err.find("Run with --help"), std::string::npos) << r.err;
-  }
-}
-
-// Every other command answers a bad command line with the usage status 2.
-TEST(CommandLine, BadOptionOfAnyOtherCommandExits2) {
-  for (const char* command : {"dump", "check", "report", "compare", "export"}) {
-    CommandResult r = tasklens({command, "--bogus"});
-    EXPECT_EQ(r.status, 2) << command << "\n" << r.err;
-  }
-  EXPECT_EQ(tasklens({"--help"}).status, 0);
-  EXPECT_EQ(tasklens({"report", "--help"}).status, 0);
-}
-
-TEST(RunBadInput, ProgramStatusIsForwarded) {
-  CommandResult r = tasklens({"run", "-q", "-o", scratch_dir() + "/exp", "--", example("fib"),
-                              "not-a-number"});
-  EXPECT_EQ(r.status, 2);  // fib's usage error
-}
-
 // dump and check on things that are not experiments: exit 2, one line naming the path.
 class ReaderBadInput : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReaderBadInput, MissingFolder) {
   std::string dir = scratch_dir() + "/no-such-run";
-  CommandResult r = tasklens({GetParam(), dir});
+  CommandResult r = run_tasklens({GetParam(), dir});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "tasklens " + GetParam() + ": " + dir + ": no such file or directory\n");
@@ -139,8 +36,8 @@ TEST_P(ReaderBadInput, MissingFolder) {
 
 TEST_P(ReaderBadInput, FileInsteadOfFolder) {
   std::string file = scratch_dir() + "/trace.txt";
-  write_text(file, "hello\n");
-  CommandResult r = tasklens({GetParam(), file});
+  write_file(file, "hello\n");
+  CommandResult r = run_tasklens({GetParam(), file});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.rfind("tasklens " + GetParam() + ": " + file + ": not a directory", 0), 0u)
       << r.err;
@@ -149,8 +46,8 @@ TEST_P(ReaderBadInput, FileInsteadOfFolder) {
 
 TEST_P(ReaderBadInput, FolderThatIsNotAnExperiment) {
   std::string dir = scratch_dir();
-  write_text(dir + "/notes.txt", "hello\n");
-  CommandResult r = tasklens({GetParam(), dir});
+  write_file(dir + "/notes.txt", "hello\n");
+  CommandResult r = run_tasklens({GetParam(), dir});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "tasklens " + GetParam() + ": " + dir +
                        ": not a tasklens experiment (no experiment.json)\n");
@@ -160,8 +57,8 @@ TEST_P(ReaderBadInput, StreamThatIsNotATasklensTrace) {
   TraceBuilder t;
   t.initial_task(0, 10, format::make_id(0, 1));
   std::string dir = t.write();
-  write_text(dir + "/thread-0000.tlt", "ELF? no, just text pretending to be a trace\n");
-  CommandResult r = tasklens({GetParam(), dir});
+  write_file(dir + "/thread-0000.tlt", "ELF? no, just text pretending to be a trace\n");
+  CommandResult r = run_tasklens({GetParam(), dir});
   EXPECT_NE(r.status, 0);
   // dump: an error line on stderr; check: a "lost:" line of its report.
   EXPECT_NE((r.err + r.out).find(dir + "/thread-0000.tlt: not a tasklens trace (bad magic)"),
@@ -175,8 +72,8 @@ TEST_P(ReaderBadInput, NewerVersion) {
   std::ifstream in(dir + "/experiment.json");
   nlohmann::json meta = nlohmann::json::parse(in);
   meta["format_version"] = format::kFormatVersion + 1;
-  write_text(dir + "/experiment.json", meta.dump());
-  CommandResult r = tasklens({GetParam(), dir});
+  write_file(dir + "/experiment.json", meta.dump());
+  CommandResult r = run_tasklens({GetParam(), dir});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "tasklens " + GetParam() + ": " + dir +
                        "/experiment.json: written by a newer tasklens (format version " +
@@ -199,7 +96,7 @@ struct Damaged {
 Damaged record_for_damage() {
   Damaged d;
   d.dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-q", "-n", "1", "-o", d.dir, "--", example("fib"), "17"});
+  CommandResult r = run_tasklens({"run", "-q", "-n", "1", "-o", d.dir, "--", example("fib"), "17"});
   EXPECT_EQ(r.status, 0) << r.err;
   d.stream = d.dir + "/thread-0000.tlt";
   TraceFacts f = read_trace(d.dir);
@@ -226,7 +123,7 @@ TEST(DamagedStream, TruncatedInsideTheLastChunk) {
 
   TraceFacts f = read_trace(d.dir);
   EXPECT_EQ(f.events, kept);  // every whole chunk before the cut
-  CommandResult dump = tasklens({"dump", d.dir});
+  CommandResult dump = run_tasklens({"dump", d.dir});
   EXPECT_EQ(dump.status, 1);
   EXPECT_EQ(dump_lines(dump.out), kept);  // no dependences here: one line per event
   EXPECT_EQ(dump.err, "tasklens dump: " + d.stream + ": truncated at byte " +
@@ -234,7 +131,7 @@ TEST(DamagedStream, TruncatedInsideTheLastChunk) {
                           " needs " + std::to_string(d.chunks[last].payload_bytes) +
                           " payload bytes, 36 are left; its " +
                           std::to_string(d.chunks[last].event_count) + " events were lost\n");
-  CommandResult check = tasklens({"check", d.dir});
+  CommandResult check = run_tasklens({"check", d.dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.out.find("  lost: " + d.stream + ": truncated at byte"), std::string::npos)
       << check.out;
@@ -244,7 +141,7 @@ TEST(DamagedStream, TruncatedInsideTheLastChunk) {
 TEST(DamagedStream, TruncatedInsideAChunkHeader) {
   Damaged d = record_for_damage();
   fs::resize_file(d.stream, d.offsets[2] + 10);
-  CommandResult dump = tasklens({"dump", d.dir});
+  CommandResult dump = run_tasklens({"dump", d.dir});
   EXPECT_EQ(dump.status, 1);
   EXPECT_EQ(dump_lines(dump.out), uint64_t(d.chunks[0].event_count + d.chunks[1].event_count));
   EXPECT_EQ(dump.err, "tasklens dump: " + d.stream + ": truncated at byte " +
@@ -256,13 +153,13 @@ TEST(DamagedStream, TruncatedInsideAChunkHeader) {
 TEST(DamagedStream, TruncatedInsideTheFileHeader) {
   Damaged d = record_for_damage();
   fs::resize_file(d.stream, 20);
-  CommandResult dump = tasklens({"dump", d.dir});
+  CommandResult dump = run_tasklens({"dump", d.dir});
   EXPECT_EQ(dump.status, 1);
   EXPECT_EQ(dump.out, "");
   EXPECT_EQ(dump.err, "tasklens dump: " + d.stream +
                           ": truncated file header (20 of 32 bytes): nothing of this thread was "
                           "written\n");
-  EXPECT_EQ(tasklens({"check", d.dir}).status, 1);
+  EXPECT_EQ(run_tasklens({"check", d.dir}).status, 1);
 }
 
 TEST(DamagedStream, CorruptedChunkIsSkippedAndTheRestRead) {
@@ -278,22 +175,22 @@ TEST(DamagedStream, CorruptedChunkIsSkippedAndTheRestRead) {
     f.write(&c, 1);
   }
   uint64_t kept = d.events - d.chunks[1].event_count;
-  CommandResult dump = tasklens({"dump", d.dir});
+  CommandResult dump = run_tasklens({"dump", d.dir});
   EXPECT_EQ(dump.status, 1);
   EXPECT_EQ(dump_lines(dump.out), kept);
   EXPECT_EQ(dump.err, "tasklens dump: " + d.stream + ": chunk 1 at byte " +
                           std::to_string(d.offsets[1]) +
                           " is corrupt (checksum mismatch); its " +
                           std::to_string(d.chunks[1].event_count) + " events were skipped\n");
-  CommandResult check = tasklens({"check", d.dir});
+  CommandResult check = run_tasklens({"check", d.dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.out.find("checksum mismatch"), std::string::npos) << check.out;
 }
 
 TEST(DamagedStream, CorruptMetadataIsOneLine) {
   Damaged d = record_for_damage();
-  write_text(d.dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", \"threads\": [");
-  CommandResult r = tasklens({"check", d.dir});
+  write_file(d.dir + "/experiment.json", "{\"format\": \"tasklens-experiment\", \"threads\": [");
+  CommandResult r = run_tasklens({"check", d.dir});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "tasklens check: " + d.dir + "/experiment.json: corrupt metadata (not valid "
                                                 "JSON)\n");
@@ -336,7 +233,7 @@ nlohmann::json metadata(const std::string& dir) {
 }
 
 void set_metadata(const std::string& dir, const nlohmann::json& meta) {
-  write_text(dir + "/experiment.json", meta.dump());
+  write_file(dir + "/experiment.json", meta.dump());
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -349,30 +246,30 @@ size_t lines_with(const std::string& text, const std::string& part) {
 
 // `check` on a damaged experiment: not sound (exit 1), and `line` among what it says.
 void expect_check_says(const std::string& dir, const std::string& line) {
-  CommandResult check = tasklens({"check", dir});
+  CommandResult check = run_tasklens({"check", dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.out.find(line + "\n"), std::string::npos) << check.out;
 }
 
 TEST(DamagedExperiment, HugeThreadFieldIsRefusedAndTheOtherThreadRead) {
   std::string dir = fixture_copy();
-  CommandResult whole = tasklens({"dump", "--no-symbols", dir});
+  CommandResult whole = run_tasklens({"dump", "--no-symbols", dir});
   ASSERT_EQ(whole.status, 0) << whole.err;
   std::string stream = dir + "/thread-0001.tlt";
   poke<uint32_t>(stream, offsetof(format::FileHeader, thread), 0xfffffff0u);
   std::string line = stream + ": corrupt file header: thread field is 4294967280, beyond the " +
                      "4096 threads a recording holds; the stream is not read";
-  CommandResult dump = tasklens({"dump", "--no-symbols", dir});
+  CommandResult dump = run_tasklens({"dump", "--no-symbols", dir});
   EXPECT_EQ(dump.status, 1);
   EXPECT_EQ(dump.err, "tasklens dump: " + line + "\n");
   EXPECT_EQ(count_lines(dump.out), lines_with(whole.out, " T0 "));  // thread 0 whole
   EXPECT_EQ(lines_with(dump.out, " T1 "), 0u);
-  CommandResult check = tasklens({"check", dir});
+  CommandResult check = run_tasklens({"check", dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.out.find("  lost: " + line + "\n"), std::string::npos) << check.out;
-  CommandResult report = tasklens({"report", "--all", "--no-symbols", dir});
+  CommandResult report = run_tasklens({"report", "--all", "--no-symbols", dir});
   EXPECT_NE(report.out.find("  note: " + line + "\n"), std::string::npos) << report.out;
-  CommandResult out = tasklens({"export", dir, "--to", "dot", "-o", scratch_dir() + "/g.dot"});
+  CommandResult out = run_tasklens({"export", dir, "--to", "dot", "-o", scratch_dir() + "/g.dot"});
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.err, "tasklens export: " + stream + ": corrupt file header: thread field is " +
                          "4294967280, beyond the 4096 threads a recording holds; the stream is " +
@@ -390,14 +287,14 @@ TEST(DamagedExperiment, ThreadFieldDisagreeingWithTheFileNameIsRefused) {
 // A chunk written twice (a copied block, a replayed write): its events are read once.
 TEST(DamagedExperiment, RepeatedChunkIsSkippedAndSaid) {
   std::string dir = fixture_copy();
-  CommandResult whole = tasklens({"check", dir});
+  CommandResult whole = run_tasklens({"check", dir});
   std::string stream = dir + "/thread-0000.tlt";
   std::string chunk = chunk_bytes(stream, 0);
   uint64_t at = fs::file_size(stream);
   append(stream, chunk);
   format::ChunkHeader h;
   std::memcpy(&h, chunk.data(), sizeof h);
-  CommandResult check = tasklens({"check", dir});
+  CommandResult check = run_tasklens({"check", dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_EQ(first_line(check.out), first_line(whole.out));  // the same events, counted once
   EXPECT_NE(check.out.find("  lost: " + stream + ": chunk 0 at byte " + std::to_string(at) +
@@ -407,7 +304,7 @@ TEST(DamagedExperiment, RepeatedChunkIsSkippedAndSaid) {
             std::string::npos)
       << check.out;
   EXPECT_EQ(check.out.find("4294967295"), std::string::npos) << check.out;
-  EXPECT_EQ(tasklens({"report", "--all", "--no-symbols", dir}).status, 0);
+  EXPECT_EQ(run_tasklens({"report", "--all", "--no-symbols", dir}).status, 0);
 }
 
 TEST(DamagedExperiment, ChunkOfAnotherThreadIsSkippedAndSaid) {
@@ -425,10 +322,10 @@ TEST(DamagedExperiment, ChunkOfAnotherThreadIsSkippedAndSaid) {
 // A stream gone (deleted, never written) or holding only its header: each command says which
 // thread lost how many events, reads the others, and exits 1.
 void expect_lost_stream_said(const std::string& dir, const std::string& line) {
-  CommandResult report = tasklens({"report", "--no-symbols", dir});
+  CommandResult report = run_tasklens({"report", "--no-symbols", dir});
   EXPECT_EQ(report.status, 1);
   EXPECT_NE(report.out.find("  warning: " + line + "\n"), std::string::npos) << report.out;
-  CommandResult json = tasklens({"report", "--json", "--no-symbols", dir});
+  CommandResult json = run_tasklens({"report", "--json", "--no-symbols", dir});
   EXPECT_EQ(json.status, 1);
   nlohmann::json doc = nlohmann::json::parse(json.out);
   const auto& warnings = doc["run"]["warnings"];
@@ -436,10 +333,11 @@ void expect_lost_stream_said(const std::string& dir, const std::string& line) {
   EXPECT_GT(doc["run"]["events"].get<uint64_t>(), 0u);  // thread 0 read
   // The HTML report: written all the same, the warning in its data, status 1.
   std::string page = scratch_dir() + "/report.html";
-  CommandResult html = tasklens({"report", "--no-symbols", dir, "--html", page});
+  CommandResult html = run_tasklens({"report", "--no-symbols", dir, "--html", page});
   EXPECT_EQ(html.status, 1) << html.err;
   EXPECT_NE(read_file(page).find(nlohmann::json(line).dump()), std::string::npos);
-  CommandResult out = tasklens({"export", dir, "--to", "dot", "-q", "-o", scratch_dir() + "/g.dot"});
+  CommandResult out =
+      run_tasklens({"export", dir, "--to", "dot", "-q", "-o", scratch_dir() + "/g.dot"});
   EXPECT_EQ(out.status, 1);
   EXPECT_EQ(out.err, "tasklens export: warning: " + line + "\n");
   expect_check_says(dir, "  damaged: " + line);
@@ -472,14 +370,14 @@ TEST(DamagedExperiment, ImplausibleClockIsSaidAndNotUsed) {
   set_metadata(dir, meta);
   std::string line = dir + "/experiment.json: clock.end against clock.start give a 1e-12 GHz " +
                      "clock, which no machine has; times assume a 2.5 GHz TSC";
-  CommandResult report = tasklens({"report", "--json", "--no-symbols", dir});
+  CommandResult report = run_tasklens({"report", "--json", "--no-symbols", dir});
   EXPECT_EQ(report.status, 1);
   nlohmann::json doc = nlohmann::json::parse(report.out);
   const auto& warnings = doc["run"]["warnings"];
   EXPECT_NE(std::find(warnings.begin(), warnings.end(), line), warnings.end()) << warnings;
   // The fixture's events span 10^12 ticks: 400 s at the guessed rate, not 10^24 ns.
   EXPECT_EQ(doc["run"]["run_ns"].get<uint64_t>(), 400000000000ull);
-  CommandResult check = tasklens({"check", dir});
+  CommandResult check = run_tasklens({"check", dir});
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.out.find("  damaged: " + line + "\n"), std::string::npos) << check.out;
   EXPECT_NE(check.out.find("  not sound: the experiment is damaged\n"), std::string::npos);
@@ -490,7 +388,7 @@ TEST(DamagedExperiment, MetadataThatIsADirectoryIsOneLine) {
   fs::remove(dir + "/experiment.json");
   fs::create_directory(dir + "/experiment.json");
   for (const char* command : {"check", "dump", "report"}) {
-    CommandResult r = tasklens({command, dir});
+    CommandResult r = run_tasklens({command, dir});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, std::string("tasklens ") + command + ": " + dir +
                          "/experiment.json: not a regular file (the experiment's metadata must "
@@ -507,7 +405,7 @@ TEST(DamagedExperiment, MistypedMetadataFieldIsSaidAndIgnored) {
   set_metadata(dir, meta);
   expect_check_says(dir, "  damaged: " + dir + "/experiment.json: status is not a string (5); " +
                              "ignored");
-  CommandResult report = tasklens({"report", "--no-symbols", dir});
+  CommandResult report = run_tasklens({"report", "--no-symbols", dir});
   EXPECT_EQ(report.status, 1);
   EXPECT_NE(report.out.find("  warning: " + dir + "/experiment.json: program.args is not an " +
                             "array (" + meta["program"]["args"].dump() + "); ignored\n"),
@@ -534,13 +432,13 @@ TEST(DamagedExperiment, RepeatedRegionAndImplicitTaskIdsEndInTime) {
   t.parallel_end(0, 31, 100, 2);
   t.implicit_end(1, 32, 2);
   std::string dir = t.write();
-  CommandResult report = tasklens({"report", "--all", "--json", "--no-symbols", dir});
+  CommandResult report = run_tasklens({"report", "--all", "--json", "--no-symbols", dir});
   EXPECT_EQ(report.status, 0) << report.err;
   nlohmann::json doc = nlohmann::json::parse(report.out);
   EXPECT_EQ(doc["run"]["events"], 12);
   for (const char* format : {"otf2", "paraver", "perfetto", "perfetto-json", "dot"}) {
     CommandResult out =
-        tasklens({"export", dir, "--to", format, "-q", "-o", scratch_dir() + "/out"});
+        run_tasklens({"export", dir, "--to", format, "-q", "-o", scratch_dir() + "/out"});
     EXPECT_EQ(out.status, 0) << format << "\n" << out.err;
   }
 }
@@ -568,7 +466,7 @@ TEST(RunBadInput, RecorderSaysItIgnoredAnInvalidBufferSize) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "tasklens: TASKLENS_BUFFER_MB=lots is not a whole number of MiB from 1 to "
                    "1048576; recording with the default 64 MiB\n");
-  EXPECT_EQ(tasklens({"check", dir}).status, 0);
+  EXPECT_EQ(run_tasklens({"check", dir}).status, 0);
 }
 
 // `dump | head` and `export -o - | head`: the reader stops at the closed pipe as quietly as cat.

@@ -28,20 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CommandResult tasklens(const std::vector<std::string>& args,
-                       const std::vector<std::string>& env = {}) {
-  std::vector<std::string> argv = {tasklens_bin()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_command(argv, env);
-}
-
 nlohmann::json metadata(const std::string& dir) {
   std::ifstream in(dir + "/experiment.json");
   return nlohmann::json::parse(in, nullptr, false);
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
 }
 
 TEST(RunOutput, SymbolicLinkIsRefusedAndNotFollowed) {
@@ -49,7 +38,7 @@ TEST(RunOutput, SymbolicLinkIsRefusedAndNotFollowed) {
   fs::create_directories(target);
   std::string link = scratch_dir() + "/exp";
   fs::create_directory_symlink(target, link);
-  CommandResult r = tasklens({"run", "-o", link, "--", example("fib"), "5"});
+  CommandResult r = run_tasklens({"run", "-o", link, "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 125);
   EXPECT_EQ(r.out, "");  // the program did not run
   EXPECT_NE(r.err.find(link + " is a symbolic link"), std::string::npos) << r.err;
@@ -64,11 +53,11 @@ TEST(RunOutput, SymbolicLinkIsRefusedAndNotFollowed) {
 TEST(RunOutput, DirectoryHoldingOtherFilesIsRefusedEvenWithForce) {
   std::string dir = scratch_dir() + "/exp";
   fs::create_directories(dir);
-  write_text(dir + "/notes.txt", "mine");
+  write_file(dir + "/notes.txt", "mine");
   for (bool force : {false, true}) {
     std::vector<std::string> args = {"run", "-o", dir, "--", example("fib"), "5"};
     if (force) args.insert(args.begin() + 1, "--force");
-    CommandResult r = tasklens(args);
+    CommandResult r = run_tasklens(args);
     EXPECT_EQ(r.status, 125);
     EXPECT_NE(r.err.find("it holds notes.txt, which tasklens did not write"), std::string::npos)
         << r.err;
@@ -79,10 +68,11 @@ TEST(RunOutput, DirectoryHoldingOtherFilesIsRefusedEvenWithForce) {
 
 TEST(RunOutput, ForceReplacesAnExperimentAndNothingElse) {
   std::string dir = scratch_dir() + "/exp";
-  ASSERT_EQ(tasklens({"run", "-q", "-n", "2", "-o", dir, "--", example("fib"), "12"}).status, 0);
+  ASSERT_EQ(run_tasklens({"run", "-q", "-n", "2", "-o", dir, "--", example("fib"), "12"}).status,
+            0);
   ASSERT_EQ(metadata(dir)["explicit_tasks"], 464);
   CommandResult r =
-      tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
+      run_tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 0) << r.err;
   TraceFacts f = read_trace(dir);
   ASSERT_TRUE(f.error.empty()) << f.error;
@@ -94,12 +84,12 @@ TEST(RunOutput, ForceReplacesAnExperimentAndNothingElse) {
 // with a trace, which then holds no profile.json.
 TEST(RunOutput, ForceReplacesAProfileModeExperiment) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult p = tasklens(
+  CommandResult p = run_tasklens(
       {"run", "-q", "--mode", "profile", "-n", "2", "-o", dir, "--", example("fib"), "12"});
   ASSERT_EQ(p.status, 0) << p.err;
   ASSERT_TRUE(fs::exists(dir + "/profile.json"));
   CommandResult r =
-      tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
+      run_tasklens({"run", "-q", "--force", "-n", "1", "-o", dir, "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(fs::exists(dir + "/profile.json"));
   TraceFacts f = read_trace(dir);
@@ -137,7 +127,7 @@ TEST_P(Descendant, IsRecordedInAnExperimentOfItsOwn) {
   const std::string& mode = GetParam();
   std::string dir = scratch_dir() + "/exp";
   CommandResult r =
-      tasklens({"run", "-n", "2", "-o", dir, "--", test_program("spawn_child"), mode, "50"});
+      run_tasklens({"run", "-n", "2", "-o", dir, "--", test_program("spawn_child"), mode, "50"});
   ASSERT_EQ(r.status, 0) << r.err;
   long long top_pid = printed_value(r.out.substr(r.out.find("top pid=")), "pid");
   long long leaf_pid = printed_value(r.out.substr(r.out.find("leaf pid=")), "pid");
@@ -187,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, Descendant, ::testing::Values("fork", "system", 
 // run`) is still recorded at the top: the run holds the lock for its whole process tree.
 TEST(RunOutput, ProgramClosingInheritedDescriptorsIsRecorded) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens(
+  CommandResult r = run_tasklens(
       {"run", "-q", "-n", "2", "-o", dir, "--", test_program("spawn_child"), "closefds", "30"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
@@ -201,7 +191,8 @@ TEST(RunOutput, ProgramClosingInheritedDescriptorsIsRecorded) {
 // descendant: it records nothing there and says so.
 TEST(RunOutput, UnrelatedRawRunIntoAnExperimentIsRefused) {
   std::string dir = scratch_dir() + "/exp";
-  ASSERT_EQ(tasklens({"run", "-q", "-n", "2", "-o", dir, "--", example("fib"), "10"}).status, 0);
+  ASSERT_EQ(run_tasklens({"run", "-q", "-n", "2", "-o", dir, "--", example("fib"), "10"}).status,
+            0);
   CommandResult raw = run_command({example("fib"), "5"}, recorder_env(dir, 2));
   EXPECT_EQ(raw.status, 0);
   EXPECT_NE(raw.err.find(dir + " already holds an experiment"), std::string::npos) << raw.err;
@@ -211,7 +202,8 @@ TEST(RunOutput, UnrelatedRawRunIntoAnExperimentIsRefused) {
 
 TEST(RunEnvironment, OmpToolDisabledIsHonouredAndSaid) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-o", dir, "--", example("fib"), "5"}, {"OMP_TOOL=disabled"});
+  CommandResult r =
+      run_tasklens({"run", "-o", dir, "--", example("fib"), "5"}, {"OMP_TOOL=disabled"});
   EXPECT_EQ(r.status, 125);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("OMP_TOOL=disabled is set in the environment"), std::string::npos) << r.err;
@@ -220,8 +212,8 @@ TEST(RunEnvironment, OmpToolDisabledIsHonouredAndSaid) {
 
 TEST(RunEnvironment, UserToolLibrariesAreKeptAndSaid) {
   std::string dir = scratch_dir() + "/exp";
-  CommandResult r = tasklens({"run", "-n", "2", "-o", dir, "--", example("fib"), "10"},
-                             {"OMP_TOOL_LIBRARIES=/nonexistent/libmytool.so"});
+  CommandResult r = run_tasklens({"run", "-n", "2", "-o", dir, "--", example("fib"), "10"},
+                                 {"OMP_TOOL_LIBRARIES=/nonexistent/libmytool.so"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("OMP_TOOL_LIBRARIES=/nonexistent/libmytool.so is set: the recorder goes "
                        "first"),
@@ -231,7 +223,7 @@ TEST(RunEnvironment, UserToolLibrariesAreKeptAndSaid) {
 }
 
 TEST(RunCommandLine, MistypedOptionGetsASuggestion) {
-  CommandResult r = tasklens({"run", "--thread", "4", "--", example("fib"), "5"});
+  CommandResult r = run_tasklens({"run", "--thread", "4", "--", example("fib"), "5"});
   EXPECT_EQ(r.status, 125);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "tasklens run: unknown option --thread; did you mean --threads?\n");
@@ -246,7 +238,7 @@ TEST(DiskFull, TmpfsFullIsSaidAndTheWrittenPrefixIsClean) {
     GTEST_SKIP() << "cannot mount a tmpfs here (needs root): " << std::strerror(errno);
   }
   std::string dir = mnt + "/exp";
-  CommandResult r = tasklens({"run", "-n", "2", "-o", dir, "--", example("fib"), "22"});
+  CommandResult r = run_tasklens({"run", "-n", "2", "-o", dir, "--", example("fib"), "22"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("tasks=57312 OK"), std::string::npos);
   EXPECT_NE(r.err.find("(disk full: the trace holds every event written before the disk filled"),
@@ -292,7 +284,7 @@ TEST(RunKilled, SigkillOfTasklensEndsTheProgramWithItsTrace) {
 TEST(RunSanitized, AddressSanitizerProgramFindsNoLeakOfTheRecorder) {
   std::string dir = scratch_dir() + "/exp";
   CommandResult r =
-      tasklens({"run", "-q", "-n", "4", "-o", dir, "--", test_program("api_threads_asan")});
+      run_tasklens({"run", "-q", "-n", "4", "-o", dir, "--", test_program("api_threads_asan")});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "api_threads regions=60 OK\n");
   EXPECT_EQ(r.err.find("LeakSanitizer"), std::string::npos) << r.err;

@@ -1,6 +1,7 @@
 // Where the tests find the build's binaries, and running them as commands.
 #include "support/test_paths.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -22,6 +23,14 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+size_t count_lines(const std::string& text) {
+  return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
 }
 
 CommandResult run_command(const std::vector<std::string>& argv,
@@ -49,6 +58,13 @@ long long printed_value(const std::string& output, const std::string& key) {
   size_t p = (" " + output).find(needle);
   if (p == std::string::npos) return -1;
   return std::atoll(output.c_str() + p + key.size() + 1);
+}
+
+CommandResult run_tasklens(const std::vector<std::string>& args,
+                           const std::vector<std::string>& env) {
+  std::vector<std::string> argv = {tasklens_bin()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, env);
 }
 
 }  // namespace tasklens::testing
