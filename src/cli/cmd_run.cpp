@@ -1,6 +1,7 @@
 // tasklens run: start a program with the recorder attached and summarize what was recorded.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "cli/run_args.h"
 #include "cli/run_command.h"
 #include "cli/run_summary.h"
+#include "format/counter_kinds.h"
 
 namespace tasklens::cli {
 
@@ -55,11 +57,27 @@ void add_run_command(CLI::App& app, int* exit_code) {
                   "(docs/PROFILE-MODE.md)")
       ->check(CLI::IsMember({"trace", "profile"}));
   sub->add_option("--counters", o->counters,
-                  "perf_event counters per task, comma-separated: task-clock, page-faults, "
-                  "context-switches, cpu-migrations (software; hardware ones - instructions, "
-                  "cycles, cache-misses, branch-misses - need a PMU), read at every task switch "
-                  "(trace and profile mode)")
-      ->type_name("LIST");
+                  "perf_event counters per task, comma-separated: " +
+                      format::counter_names(PERF_TYPE_SOFTWARE) + " (software; hardware ones - " +
+                      format::counter_names(PERF_TYPE_HARDWARE) +
+                      " - need a PMU), read at every task switch (trace and profile mode)")
+      ->type_name("LIST")
+      ->check(CLI::Validator(
+          [](std::string& list) -> std::string {
+            size_t at = 0;  // "" asks for none
+            while (!list.empty() && at <= list.size()) {
+              size_t end = std::min(list.find(',', at), list.size());
+              std::string name = list.substr(at, end - at);
+              if (!format::find_counter(name.c_str())) {
+                return "unknown counter '" + name +
+                       "' (known: " + format::counter_names(PERF_TYPE_SOFTWARE) + ", " +
+                       format::counter_names(PERF_TYPE_HARDWARE) + ")";
+              }
+              at = end + 1;
+            }
+            return "";
+          },
+          "", "counter names"));
   sub->add_flag("-q,--quiet", o->quiet, "Print no summary");
   sub->add_flag("--force", o->force,
                 "Replace the experiment in the output directory (removes only files tasklens "

@@ -8,24 +8,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include "format/counter_kinds.h"
+
 namespace tasklens::recorder::prof {
 namespace {
 
-struct Known {
-  const char* name;
-  uint32_t type;
-  uint64_t config;
-};
-constexpr Known kKnown[] = {
-    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
-    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
-};
+using Known = format::CounterKind;
 
 const Known* g_counters[kMaxCounters];
 const char* g_names[kMaxCounters];
@@ -35,8 +23,8 @@ int open_one(const Known& k, int group) {
   perf_event_attr a;
   std::memset(&a, 0, sizeof a);
   a.size = sizeof a;
-  a.type = k.type;
-  a.config = k.config;
+  a.type = k.perf_type;
+  a.config = k.perf_config;
   a.exclude_kernel = 1;  // what perf_event_paranoid 2 allows; faults still count (user's)
   a.exclude_hv = 1;
   a.read_format = PERF_FORMAT_GROUP;
@@ -45,7 +33,7 @@ int open_one(const Known& k, int group) {
 }
 
 bool is_task_clock(const Known& k) {
-  return k.type == PERF_TYPE_SOFTWARE && k.config == PERF_COUNT_SW_TASK_CLOCK;
+  return k.perf_type == PERF_TYPE_SOFTWARE && k.perf_config == PERF_COUNT_SW_TASK_CLOCK;
 }
 
 }  // namespace
@@ -57,10 +45,7 @@ int setup_counters(const char* list, bool quiet) {
   std::snprintf(buf, sizeof buf, "%s", list);
   char* save = nullptr;
   for (char* tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(nullptr, ",", &save)) {
-    const Known* k = nullptr;
-    for (const Known& c : kKnown) {
-      if (std::strcmp(c.name, tok) == 0) k = &c;
-    }
+    const Known* k = format::find_counter(tok);
     if (!k) {
       if (!quiet) std::fprintf(stderr, "tasklens: unknown counter '%s': not counted\n", tok);
       continue;
@@ -68,9 +53,10 @@ int setup_counters(const char* list, bool quiet) {
     int fd = open_one(*k, -1);
     if (fd < 0) {
       if (!quiet) {
-        std::fprintf(stderr, "tasklens: counter %s cannot be opened (%s%s): not counted\n", k->name,
-                     std::strerror(errno),
-                     k->type == PERF_TYPE_HARDWARE ? "; no hardware PMU on this machine?" : "");
+        std::fprintf(
+            stderr, "tasklens: counter %s cannot be opened (%s%s): not counted\n", k->name,
+            std::strerror(errno),
+            k->perf_type == PERF_TYPE_HARDWARE ? "; no hardware PMU on this machine?" : "");
       }
       continue;
     }

@@ -116,6 +116,22 @@ TEST(CommandLine, WhatIfCountsStartAtOne) {
   }
 }
 
+// A misspelt counter name is refused before the program runs (it ran the whole program and
+// counted nothing before); a hardware counter this machine lacks is said and left out instead.
+TEST(RunBadInput, UnknownCounterIsRefusedBeforeTheProgramRuns) {
+  std::string dir = scratch_dir() + "/exp";
+  CommandResult r = run_tasklens(
+      {"run", "--counters", "task-clock,task_clock", "-o", dir, "--", example("fib"), "5"});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.out, "");  // fib prints a line when it runs
+  EXPECT_EQ(r.err.rfind("--counters: unknown counter 'task_clock' (known: task-clock, "
+                        "page-faults, context-switches, cpu-migrations, instructions, cycles, ",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir));
+}
+
 TEST(RunBadInput, ProgramStatusIsForwarded) {
   CommandResult r = run_tasklens(
       {"run", "-q", "-o", scratch_dir() + "/exp", "--", example("fib"), "not-a-number"});

@@ -1,0 +1,50 @@
+// The perf_event counters `tasklens run --counters LIST` can read per task (docs/PROFILE-MODE.md):
+// one table for the recorder, which opens them, and the command line, which refuses a name not
+// in it before the program runs and lists them in its help.
+#pragma once
+
+#include <linux/perf_event.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace tasklens::format {
+
+struct CounterKind {
+  const char* name;
+  uint32_t perf_type;  // PERF_TYPE_SOFTWARE work in a VM; PERF_TYPE_HARDWARE need a PMU
+  uint64_t perf_config;
+};
+
+inline constexpr CounterKind kCounterKinds[] = {
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+};
+
+// The counter called `name`; nullptr when there is none.
+inline const CounterKind* find_counter(const char* name) {
+  for (const CounterKind& k : kCounterKinds) {
+    if (std::strcmp(k.name, name) == 0) return &k;
+  }
+  return nullptr;
+}
+
+// The names, comma-separated, those of `perf_type` only ("task-clock, page-faults, ...").
+inline std::string counter_names(uint32_t perf_type) {
+  std::string out;
+  for (const CounterKind& k : kCounterKinds) {
+    if (k.perf_type != perf_type) continue;
+    if (!out.empty()) out += ", ";
+    out += k.name;
+  }
+  return out;
+}
+
+}  // namespace tasklens::format
