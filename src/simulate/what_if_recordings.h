@@ -3,8 +3,9 @@
 // serial start, its tasks' work, its scheduling samples). Each further recording is replayed and
 // measured as the first (its own graph and costs); then
 //   - when every graph has the first one's shape (tasks, items and their kinds, creations and
-//     regions in the same order: a deterministic program's 1-thread recordings), the simulated
-//     graph takes each work item's median over the recordings and each construct's median
+//     regions in the same order: a deterministic program's 1-thread recordings of coarse tasks;
+//     a stretch below the clock's tick makes no work item, so fine-grained ones differ), the
+//     simulated graph takes each work item's median over the recordings and each construct's median
 //     scheduling and creation costs, and every prediction and cut-off comes from it
 //     (Combination::kMedianWork);
 //   - else each recording predicts alone, and each thread count's prediction is the recording
