@@ -256,13 +256,19 @@ void TaskModel::on_create(const format::Event& e, uint32_t thread) {
       if (Phase* ph = phase(*r, t.phase)) ++ph->live_explicit;
     }
   }
+  if (p && t.is_taskwait_depend()) begin_taskwait_depend(*p, t, thread);
   make_ready_if_possible(t);
 }
 
 void TaskModel::make_ready_if_possible(TaskInfo& t) {
   if (t.state != TaskState::kInitialized || t.deps_pending || t.pending_preds) return;
-  // Undeferred (included) tasks and the tasks of `taskwait depend` never wait in a queue.
-  if (t.is_undeferred() || (t.flags & format::task_flag::kTaskwait)) return;
+  // The task of a `taskwait depend` never runs: its predecessors done, its creator's wait is.
+  if (t.is_taskwait_depend()) {
+    if (TaskInfo* p = find(t.parent, t.parent_hint); p && p->awaited == t.id) check_wait_done(*p);
+    return;
+  }
+  // Undeferred (included) tasks never wait in a queue.
+  if (t.is_undeferred()) return;
   set_state(t, TaskState::kReady);
 }
 
@@ -434,7 +440,11 @@ void TaskModel::complete(TaskInfo& task, uint64_t now) {
   }
   if (TaskInfo* p = find(t->parent, t->parent_hint)) {
     if (p->live_children) --p->live_children;
-    if (p->wait == Wait::kTaskwait) check_wait_done(*p);
+    if (p->awaited == id) {
+      end_taskwait_depend(*p);  // its taskwait_complete
+    } else if (p->wait == Wait::kTaskwait) {
+      check_wait_done(*p);
+    }
     if (p->state == TaskState::kCompleted && p->live_children == 0) garbage_.push_back(p->id);
   }
   for (uint64_t g = t->group; g;) {

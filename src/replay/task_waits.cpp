@@ -75,13 +75,43 @@ void TaskModel::on_wait(const format::Event& e, uint32_t thread, bool construct)
 void TaskModel::check_wait_done(TaskInfo& t) {
   if (t.state != TaskState::kSuspended) return;
   bool done = false;
-  if (t.wait == Wait::kTaskwait) {
+  if (t.wait == Wait::kTaskwait && t.awaited) {
+    const TaskInfo* marker = tasks_.find(t.awaited);
+    done = !marker || (!marker->deps_pending && marker->pending_preds == 0);
+  } else if (t.wait == Wait::kTaskwait) {
     done = t.live_children == 0;
   } else if (t.wait == Wait::kTaskgroup) {
     const Group* g = groups_.find(t.open_group);
     done = !g || g->live == 0;
   }
   if (done) set_state(t, TaskState::kReady);
+}
+
+// libomp reports `taskwait depend(...)` as a task flagged taskwait that never runs (no sync
+// region): the creator waits in a taskwait from its creation, as in a plain one (tasks its thread
+// runs meanwhile are nested in it), until the task's taskwait_complete.
+void TaskModel::begin_taskwait_depend(TaskInfo& creator, const TaskInfo& marker, uint32_t thread) {
+  if (creator.wait != Wait::kNone || creator.state != TaskState::kRunning) return;
+  creator.wait = Wait::kTaskwait;
+  creator.wait_in_construct = true;  // no sync_region_wait end ends it
+  creator.awaited = marker.id;
+  creator.thread = thread;
+  set_state(creator, TaskState::kSuspended);
+  check_wait_done(creator);
+}
+
+void TaskModel::end_taskwait_depend(TaskInfo& creator) {
+  creator.awaited = 0;
+  creator.wait = Wait::kNone;
+  creator.wait_in_construct = false;
+  if (creator.state == TaskState::kCompleted) return;
+  // libomp reports the end on the waiting thread, back in the creator.
+  if (creator.thread < threads_.size() && threads_[creator.thread].current == creator.id) {
+    set_state(creator, TaskState::kRunning);
+  } else {
+    creator.wait = Wait::kNested;  // resumes when its thread comes back to it
+    set_state(creator, TaskState::kSuspended);
+  }
 }
 
 void TaskModel::check_barrier(uint64_t region_id, uint32_t k) {
