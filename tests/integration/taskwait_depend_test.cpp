@@ -8,6 +8,7 @@
 // before) and waits for each A.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -79,11 +80,16 @@ void expect_taskwait_depend_run(const std::string& program) {
   ASSERT_FALSE(rep.doc.is_discarded());
   // Work: the busy time, less what the machine took away (preempted time is no work), plus the
   // runtime's and the program's little rest (10 %, 3 ms). The spin counted as work added 36 ms.
-  const double busy_ns = double(busy_us) * 1e3;
-  const double work = rep.doc["breakdown"]["work_ns"].get<double>();
-  EXPECT_LE(work, 1.10 * busy_ns + 3e6) << "busy " << busy_ns;
-  EXPECT_GE(work + rep.doc["breakdown"]["preempted_ns"].get<double>(), 0.9 * busy_ns);
-  EXPECT_LE(rep.doc["graph"]["work_ns"].get<double>(), 1.10 * busy_ns + 3e6);
+  // A busy wait reads the clock: the wait for a CPU that no switch record placed (the kernel's
+  // total less what the records placed, 0.4 ms on a quiet machine, up to 80 ms at a load of 7 on
+  // 2 cores) lengthens it, and no reader can tell: allowed for.
+  const nlohmann::json& b = rep.doc["breakdown"];
+  const double busy_ns = double(busy_us) * 1e3, preempted = b["preempted_ns"].get<double>();
+  const double unplaced = std::max(0.0, b.value("run_queue_wait_ns", 0.0) - preempted);
+  const double work = b["work_ns"].get<double>();
+  EXPECT_LE(work, 1.10 * busy_ns + 3e6 + unplaced) << "busy " << busy_ns;
+  EXPECT_GE(work + preempted, 0.9 * busy_ns);
+  EXPECT_LE(rep.doc["graph"]["work_ns"].get<double>(), 1.10 * busy_ns + 3e6 + unplaced);
   EXPECT_EQ(rep.doc["graph"]["tasks"], 2 * kRounds);
   // The ompP section: one taskwait row with ROUNDS executions, none of it work.
   uint64_t taskwaits = 0;
