@@ -243,7 +243,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     if (tr.to == TaskState::kCompleted) s.on_task_completed(tr.task);
   }
-  if (e.kind == Kind::kTaskCreate) s.on_task_created(e);
+  if (e.kind == Kind::kTaskCreate) s.on_task_created(r.thread, e);
   if (e.kind == Kind::kTaskSchedule) s.on_task_body_end(r.thread, e);
   s.on_event(r.thread, e);
   auto& ts = s.threads[r.thread];

@@ -330,9 +330,10 @@ void OverheadsPass::State::on_mutex(uint32_t p, const Event& e) {
   }
 }
 
-void OverheadsPass::State::on_task_created(const Event& e) {
+void OverheadsPass::State::on_task_created(uint32_t p, const Event& e) {
   const auto c = format::ev::TaskCreate::of(e);
   const TaskInfo* t = model->task(c.task);
+  if (t && t->is_taskwait_depend()) return taskwait_depend(p, *t, e.time, true);
   if (!t || !t->is_explicit() || !t->region) return;
   if (Instance* in = instance(t->region)) ++in->live_tasks;
 }
@@ -352,10 +353,32 @@ void OverheadsPass::State::on_task_completed(uint64_t id) {
   }
 }
 
+// libomp reports no sync region for `taskwait depend`: a taskwait's frame all the same, as long
+// as its creator waits in the model (from the creation of the task that stands for it).
+void OverheadsPass::State::taskwait_depend(uint32_t p, const TaskInfo& t, uint64_t time,
+                                           bool begin) {
+  ThreadState& ts = threads[p];
+  if (ts.contexts.empty()) return;
+  size_t depth = ts.contexts.size() - 1;
+  Context& x = ts.contexts[depth];
+  if (begin) {
+    uint32_t k = construct_of(x.inst->region, Construct::kTaskwait, t.codeptr);
+    push(x, FrameKind::kTaskwait, k, t.parent, time, 0, t.codeptr);
+  } else if (size_t i = find_frame(x, FrameKind::kTaskwait, t.parent)) {
+    pop_to(ts, depth, i, time);
+  }
+}
+
 // A task body ended on thread p: one more execution of its task construct.
 void OverheadsPass::State::on_task_body_end(uint32_t p, const Event& e) {
   const auto s = format::ev::TaskSchedule::of(e);
   auto status = format::TaskStatus(s.status);
+  if (status == format::TaskStatus::kTaskwaitComplete) {
+    if (const TaskInfo* t = model->task(s.prior); t && t->is_taskwait_depend()) {
+      taskwait_depend(p, *t, e.time, false);
+    }
+    return;
+  }
   if (status != format::TaskStatus::kComplete && status != format::TaskStatus::kDetach) return;
   ThreadState& ts = threads[p];
   const TaskInfo* t = model->task(s.prior);

@@ -341,7 +341,11 @@ struct OverheadsPass::State {
 
   void on_mutex(uint32_t p, const Event& e);
 
-  void on_task_created(const Event& e);
+  void on_task_created(uint32_t p, const Event& e);
+
+  // `taskwait depend`: the frame of its creator's taskwait, from the creation of the task that
+  // stands for it (`begin`) to that task's taskwait_complete.
+  void taskwait_depend(uint32_t p, const replay::TaskInfo& t, uint64_t time, bool begin);
 
   void on_task_completed(uint64_t id);
 

@@ -241,12 +241,29 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       regions_.erase(format::ev::ParallelEnd::of(e).region);
       break;
     }
-    case Kind::kTaskCreate:
-      on_create(e, p, m.task_code(format::ev::TaskCreate::of(e).task));
+    case Kind::kTaskCreate: {
+      const uint64_t task = format::ev::TaskCreate::of(e).task;
+      // `taskwait depend`: the task that stands for it is its creator's taskwait (task model).
+      const replay::TaskInfo* t = m.task(task);
+      if (t && t->is_taskwait_depend()) {  // named by its call's address, as a taskwait is
+        const uint64_t code = format::ev::TaskCreate::of(e).codeptr;
+        on_region(format::Endpoint::kBegin, e.time, p, NodeKind::kTaskwait, 0, code);
+      } else {
+        on_create(e, p, m.task_code(task));
+      }
       break;
-    case Kind::kTaskSchedule:
-      on_schedule(e, p);
+    }
+    case Kind::kTaskSchedule: {
+      const auto s = format::ev::TaskSchedule::of(e);
+      const replay::TaskInfo* t = m.task(s.prior);
+      if (s.status == uint8_t(format::TaskStatus::kTaskwaitComplete) && t &&
+          t->is_taskwait_depend()) {
+        on_region(format::Endpoint::kEnd, e.time, p, NodeKind::kTaskwait, 0, t->codeptr);
+      } else {
+        on_schedule(e, p);
+      }
       break;
+    }
     case Kind::kSyncRegion: {
       const auto s = format::ev::SyncRegion::of(e);
       if (is_barrier(s.sync_kind)) {
@@ -291,11 +308,16 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
 
 void ProfilePass::on_region(const format::Event& e, uint32_t thread, NodeKind kind, uint16_t sub,
                             uint64_t code) {
+  on_region(format::Endpoint(format::ev::EndpointAny::of(e).endpoint), e.time, thread, kind, sub,
+            code);
+}
+
+void ProfilePass::on_region(format::Endpoint ep, uint64_t time, uint32_t thread, NodeKind kind,
+                            uint16_t sub, uint64_t code) {
   Run* r = current_run(thread);
   if (!r) return;
   uint64_t match = (uint64_t(kind) << 56) | (uint64_t(sub) << 40);
   if (kind == NodeKind::kUser) match |= code;
-  auto ep = format::Endpoint(format::ev::EndpointAny::of(e).endpoint);
   if (ep == format::Endpoint::kBegin || ep == format::Endpoint::kBeginEnd) {
     // The end-of-region barrier: the same node whether a thread reports the parallel
     // construct's address or none.
@@ -303,10 +325,10 @@ void ProfilePass::on_region(const format::Event& e, uint32_t thread, NodeKind ki
         code == r->parallel_code) {
       code = 0;
     }
-    push(*r, node(top_node(*r), kind, sub, code), FrameType::kRegion, e.time, match);
+    push(*r, node(top_node(*r), kind, sub, code), FrameType::kRegion, time, match);
     if (ep == format::Endpoint::kBegin) return;
   }
-  bool found = close_to(*r, e.time, thread, [match](const Frame& f) {
+  bool found = close_to(*r, time, thread, [match](const Frame& f) {
     return f.type == FrameType::kRegion && f.match == match;
   });
   if (!found) ++result_.unmatched_ends;

@@ -295,6 +295,10 @@ class ProfilePass : public replay::Pass {
   void on_schedule(const format::Event& e, uint32_t thread);
   void on_region(const format::Event& e, uint32_t thread, NodeKind kind, uint16_t sub,
                  uint64_t code);
+  // The same for a region whose endpoint is not its event's (`taskwait depend`: libomp reports a
+  // task flagged taskwait, created at its begin and ended, taskwait_complete, at its end).
+  void on_region(format::Endpoint ep, uint64_t time, uint32_t thread, NodeKind kind, uint16_t sub,
+                 uint64_t code);
   void on_mutex(const format::Event& e, uint32_t thread);
   void on_param(const format::Event& e, uint32_t thread);
 

@@ -127,8 +127,6 @@ void ProfilePass::end_implicit(uint64_t id, uint32_t thread, uint64_t now) {
 
 void ProfilePass::on_create(const format::Event& e, uint32_t thread, uint64_t code) {
   const auto tc = format::ev::TaskCreate::of(e);
-  // `taskwait depend(...)` makes a task that never runs: it is the taskwait, not a task.
-  if (tc.flags & format::task_flag::kTaskwait) return;
   uint32_t c = construct_index(code);
   ++result_.tasks[c].created;
   Run& x = new_run(tc.task);

@@ -367,7 +367,7 @@ void TaskGraphPass::on_complete(uint64_t id) {
     // `taskwait depend`: libomp reports no taskwait region, only this task, which never runs
     // and completes (taskwait_complete) once its predecessors have; its creator waited for it
     // (running other tasks meanwhile, perhaps). Only for it: not for the other children.
-    if (n->flags & format::task_flag::kTaskwait) raise(*parent, end, PathVia::kTaskwait);
+    if (format::is_taskwait_depend(n->flags)) raise(*parent, end, PathVia::kTaskwait);
   }
   forget(*n);
 }

@@ -91,6 +91,14 @@ constexpr uint32_t kMergeable = 0x40000000;
 constexpr uint32_t kMerged = 0x80000000;
 }  // namespace task_flag
 
+// The task libomp creates for `taskwait depend(...)` (flagged taskwait): it never runs and ends
+// with taskwait_complete once the tasks it names have completed. It stands for a taskwait of its
+// creator, not for a task (docs/LIBOMP.md). Readers of the replay ask the task model
+// (TaskRecord::is_taskwait_depend); readers of raw events and profile mode's callbacks ask this.
+constexpr bool is_taskwait_depend(uint32_t flags) {
+  return (flags & task_flag::kTaskwait) != 0;
+}
+
 // Whether `e` creates an explicit task: what every count of explicit tasks counts (the recorder's
 // metadata explicit_tasks through the codec, the run summary, check and the task graph).
 constexpr bool creates_explicit_task(const Event& e) {

@@ -86,6 +86,13 @@ __attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
   Thread* th = me();
   if (!th) return;
   uint64_t c = code(codeptr);
+  if (__builtin_expect(format::is_taskwait_depend(uint32_t(flags)), 0)) {
+    // `taskwait depend(...)`: a task that never runs, ended by taskwait_complete (below) once
+    // the tasks it names are done. It is its creator's taskwait, as the trace's profile has it.
+    on_region(th, true, uint8_t(NK::kTaskwait), 0, c, true, now_ticks());
+    new_task->ptr = nullptr;
+    return;
+  }
   if (__builtin_expect(in_runtime(c), 0)) c = runtime_task_code(th, c);
   new_task->ptr = on_create(th, c, uint32_t(flags), now_ticks());
 }
@@ -94,6 +101,11 @@ __attribute__((flatten)) void p_task_schedule(ompt_data_t* prior, ompt_task_stat
                                               ompt_data_t* next) {
   Thread* th = me();
   if (!th) return;
+  if (__builtin_expect(status == ompt_taskwait_complete, 0)) {
+    // Only the task of a `taskwait depend` ends so (p_task_create): its creator's taskwait.
+    on_region(th, false, uint8_t(NK::kTaskwait), 0, 0, true, now_ticks());
+    return;
+  }
   Task* p = task_of(prior);
   bool ends = status == ompt_task_complete || status == ompt_task_cancel ||
               status == ompt_task_detach || status == ompt_taskwait_complete;

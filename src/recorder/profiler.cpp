@@ -448,7 +448,6 @@ void on_implicit_end(Thread* th, Task* t, uint64_t now) {
 
 Task* on_create(Thread* th, uint64_t code, uint32_t flags, uint64_t now) {
   on_other(th, now);
-  if (flags & 0x10) return nullptr;  // taskwait depend(...): the taskwait, not a task
   Construct* c = construct_of(th, code);
   if (c) ++c->created;
   Task* x = alloc_task(th);

@@ -24,6 +24,11 @@
 //                                 team at a barrier)
 //   sync_region_wait begin/end    the same for taskgroup (whose sync_region spans its body), and
 //                                 for traces that have only the wait
+//   task_create of a task flagged taskwait (`taskwait depend`: libomp reports no sync region)
+//                                 its creator waits in a taskwait from here: suspended, ready
+//                                 once the tasks it names completed, running again at the
+//                                 task's task_schedule(T, taskwait_complete, -); the task itself
+//                                 never runs nor becomes ready
 #pragma once
 
 #include <cstdint>
@@ -75,6 +80,8 @@ struct TaskInfo : TaskRecord {
   uint32_t fragments = 0;       // times it was switched in
   uint32_t live_children = 0;   // created and not completed
   uint32_t pending_preds = 0;   // predecessors not completed
+  // In the taskwait of a `taskwait depend`: the task that stands for it (0: none).
+  uint64_t awaited = 0;
   uint64_t group = 0;           // innermost taskgroup it belongs to (0: none)
   uint64_t open_group = 0;      // innermost taskgroup this task has open
   uint64_t first_start_ns = 0, completed_ns = 0;
@@ -168,9 +175,11 @@ class TaskModel {
   }
 
   // Whether an event of this kind can change what its thread runs, whether it works, exists or
-  // which region it is in. Only events of a thread's own can; passes may skip the others.
+  // which region it is in. Only events of a thread's own can; passes may skip the others. A task
+  // creation can: the task of a `taskwait depend` puts its creator in a wait.
   static bool may_change_thread(format::Kind k) {
     switch (k) {
+      case format::Kind::kTaskCreate:
       case format::Kind::kThreadBegin:
       case format::Kind::kThreadEnd:
       case format::Kind::kImplicitTask:
@@ -291,6 +300,9 @@ class TaskModel {
   void on_wait(const format::Event& e, uint32_t thread, bool construct);
   void on_taskgroup(const format::Event& e, uint32_t thread);
   void check_wait_done(TaskInfo& t);
+  // `taskwait depend`: `creator` waits for `marker`'s predecessors (task_waits.cpp).
+  void begin_taskwait_depend(TaskInfo& creator, const TaskInfo& marker, uint32_t thread);
+  void end_taskwait_depend(TaskInfo& creator);
   void check_barrier(uint64_t region_id, uint32_t phase);
   uint64_t task_of(const format::Event& e, uint64_t field, uint32_t thread) const;
 

@@ -27,6 +27,8 @@ struct TaskRecord {
   }
   bool is_undeferred() const { return flags & format::task_flag::kUndeferred; }
   bool is_untied() const { return flags & format::task_flag::kUntied; }
+  // The task of a `taskwait depend(...)`: its creator's taskwait, no task (format/event.h).
+  bool is_taskwait_depend() const { return format::is_taskwait_depend(flags); }
 };
 
 static_assert(std::is_trivially_copyable_v<TaskRecord>);

@@ -18,7 +18,8 @@
 
 namespace tasklens::simulate::detail {
 
-enum class Wait : uint8_t { kNone, kTaskwait, kGroup, kBarrier, kJoin };
+// kDepend: a `taskwait depend`, waiting for TaskState::awaited's predecessors.
+enum class Wait : uint8_t { kNone, kTaskwait, kDepend, kGroup, kBarrier, kJoin };
 
 struct TaskState {
   uint32_t pc = 0;
@@ -29,6 +30,7 @@ struct TaskState {
   uint32_t region = kNone;      // region whose barrier waits for it (explicit) or its own
   uint32_t worker = kNone;
   uint32_t team_index = 0;  // implicit tasks: number in the recorded team
+  uint32_t awaited = kNone;  // Wait::kDepend: the task that stands for the taskwait
   uint32_t wait_gen = 0;
   Wait wait = Wait::kNone;
   bool created = false;
@@ -107,7 +109,9 @@ class Simulation {
     const Worker& wk = workers_[w];
     if (wk.stack.empty() || relaxed_) return kNone;
     uint32_t top = wk.stack.back();
-    return ts_[top].wait == Wait::kTaskwait || ts_[top].wait == Wait::kGroup ? top : kNone;
+    // libomp's `taskwait depend` waits under the same constraint as a taskwait.
+    const Wait wait = ts_[top].wait;
+    return wait == Wait::kTaskwait || wait == Wait::kDepend || wait == Wait::kGroup ? top : kNone;
   }
   uint64_t schedule_cost(uint32_t task) const {
     uint32_t c = dag_.tasks[task].construct;
@@ -147,6 +151,12 @@ class Simulation {
   // simulator.cpp
   bool satisfied(uint32_t task, uint32_t w);
   uint64_t create(uint32_t parent, uint32_t child, uint32_t w);
+  // Task `task` is created (or the taskwait it stands for reached): its predecessors not done yet.
+  uint32_t preds_left_at_creation(uint32_t task);
+  // `task` completed (or a `taskwait depend`'s task is done): its successors lose a predecessor.
+  void release_successors(uint32_t task, uint32_t w);
+  // The last predecessor of the task of a `taskwait depend` completed: the wait is over.
+  void taskwait_depend_done(uint32_t marker, uint32_t w);
   void complete(uint32_t task, uint32_t w);
   void step(uint32_t w);
 

@@ -43,6 +43,10 @@ bool Simulation::satisfied(uint32_t task, uint32_t w) {
       // run each at once from its own deque, as a task in a taskwait does).
       s.wait = Wait::kNone;
       return true;
+    case Wait::kDepend:
+      if (ts_[s.awaited].preds_left) return false;
+      s.wait = Wait::kNone;
+      return true;
     case Wait::kGroup:
       if (groups_[s.open_group].live) return false;
       // Closed once: asked again, the task must not pop a second (perhaps no) group.
@@ -81,12 +85,7 @@ uint64_t Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
     if (groups_[g].live++) break;
   }
   c.created = true;
-  c.preds_left = d.preds;
-  if (uint32_t* early = d.preds ? done_preds_.find(child + 1ull) : nullptr) {
-    // Predecessors that completed before it was created.
-    c.preds_left -= std::min(c.preds_left, *early);
-    done_preds_.erase(child + 1ull);
-  }
+  c.preds_left = preds_left_at_creation(child);
   Worker& wk = workers_[w];
   bool cut = d.construct != kNone && dag_.constructs[d.construct].group == cfg_.cutoff_construct;
   if (cut && d.depth > cfg_.cutoff_depth && d.preds == 0 && d.succs == 0) {
@@ -114,6 +113,41 @@ uint64_t Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
   return 0;
 }
 
+void Simulation::release_successors(uint32_t task, uint32_t w) {
+  const DagTask& d = dag_.tasks[task];
+  for (uint32_t i = 0; i < d.succs; ++i) {
+    uint32_t succ = dag_.successors[d.first_succ + i];
+    TaskState& ss = ts_[succ];
+    if (!ss.created) {
+      ++done_preds_[succ + 1ull];  // one predecessor fewer to wait for once created
+    } else if (ss.preds_left && --ss.preds_left == 0) {
+      if (dag_.tasks[succ].taskwait_depend) {
+        taskwait_depend_done(succ, w);
+      } else {
+        push_task(w, succ);
+        wake_for(succ);
+      }
+    }
+  }
+}
+
+void Simulation::taskwait_depend_done(uint32_t marker, uint32_t w) {
+  // The recording's taskwait_complete: its creator goes on, and what depends on it (the next
+  // writer of what it read) may run.
+  wake(ts_[dag_.tasks[marker].parent].worker);
+  release_successors(marker, w);
+}
+
+uint32_t Simulation::preds_left_at_creation(uint32_t task) {
+  uint32_t left = dag_.tasks[task].preds;
+  if (uint32_t* early = left ? done_preds_.find(task + 1ull) : nullptr) {
+    // Predecessors that completed before it was created.
+    left -= std::min(left, *early);
+    done_preds_.erase(task + 1ull);
+  }
+  return left;
+}
+
 void Simulation::complete(uint32_t task, uint32_t w) {
   workers_[w].stack.pop_back();
   if (task == 0) {
@@ -132,16 +166,7 @@ void Simulation::complete(uint32_t task, uint32_t w) {
     if (grp.live == 0 || --grp.live) break;  // still not empty: the groups around it neither
     if (grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) wake(ts_[grp.owner].worker);
   }
-  for (uint32_t i = 0; i < d.succs; ++i) {
-    uint32_t succ = dag_.successors[d.first_succ + i];
-    TaskState& ss = ts_[succ];
-    if (!ss.created) {
-      ++done_preds_[succ + 1ull];  // one predecessor fewer to wait for once created
-    } else if (ss.preds_left && --ss.preds_left == 0) {
-      push_task(w, succ);
-      wake_for(succ);
-    }
-  }
+  release_successors(task, w);
   if (s.region != kNone) {
     RegionState& rs = regions_[s.region];
     if (rs.live_explicit) --rs.live_explicit;
@@ -215,6 +240,23 @@ void Simulation::step(uint32_t w) {
           return;
         }
         break;
+      case DagItem::kTaskwaitDepend: {
+        // The task that stands for it never runs: the wait ends with its predecessors.
+        auto marker = uint32_t(item.value);
+        ts_[marker].created = true;
+        ts_[marker].preds_left = preds_left_at_creation(marker);
+        if (ts_[marker].preds_left) {
+          s.wait = Wait::kDepend;
+          s.awaited = marker;
+        } else {
+          release_successors(marker, w);  // nothing to wait for: complete at once
+        }
+        if (costs_.taskwait_ns && !s.inlined) {
+          charge(w, costs_.taskwait_ns);
+          return;
+        }
+        break;
+      }
       case DagItem::kGroupBegin: {
         Group g;
         g.parent = s.open_group != kNone ? s.open_group : s.group;

@@ -7,10 +7,10 @@
 //   - a worker takes the task at the tail of its own deque (LIFO) and, when that is empty,
 //     steals the head (FIFO) of a victim's deque: the victim it last stole from, else a random
 //     one (xorshift with a fixed seed: the same input gives the same schedule);
-//   - a task waiting in a taskwait or at the end of a taskgroup stays on its worker's stack and
-//     the worker runs other tasks on top of it, only descendants of the waiting task (libomp's
-//     task scheduling constraint for tied tasks); it resumes once the task on top completed and
-//     what it waits for is done;
+//   - a task waiting in a taskwait (a `taskwait depend`: until the tasks it names completed) or at
+//     the end of a taskgroup stays on its worker's stack and the worker runs other tasks on top of
+//     it, only descendants of the waiting task (libomp's task scheduling constraint for tied
+//     tasks); it resumes once the task on top completed and what it waits for is done;
 //   - a barrier releases once every member of the team arrived and every task of the region
 //     completed; a task whose last predecessor completes is queued on the worker that completed it.
 // Outermost parallel regions get a team of P (the implicit tasks of a recorded team larger than P

@@ -149,6 +149,12 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       uint32_t t = new_task(tc.task);
       DagTask& task = dag_.tasks[t];
       task.parent = parent;
+      // `taskwait depend`: its creator's wait (the model's), not a task.
+      if (const replay::TaskInfo* ti = m.task(tc.task); ti && ti->is_taskwait_depend()) {
+        task.taskwait_depend = true;
+        add(parent, DagItem::kTaskwaitDepend, t);
+        break;
+      }
       task.is_explicit = tc.flags & format::task_flag::kExplicit;
       // A team of one (or the initial task) runs every task undeferred: the runtime's choice,
       // not the program's, so on more threads they are deferred.

@@ -27,9 +27,12 @@ constexpr uint32_t kMaxWorkers = format::kMaxThreads;  // the most a recording h
 
 struct DagItem {
   enum Kind : uint8_t {
-    kWork,        // value: ns of the task's body
-    kCreate,      // value: the created task (index)
-    kTaskwait,    // wait for the task's children created so far
+    kWork,      // value: ns of the task's body
+    kCreate,    // value: the created task (index)
+    kTaskwait,  // wait for the task's children created so far
+    // `taskwait depend`, value: the task (index) that stands for it, which never runs: wait for
+    // that task's dependence predecessors only
+    kTaskwaitDepend,
     kGroupBegin,  // a taskgroup opens
     kGroupEnd,    // wait for the tasks created in the innermost open taskgroup, descendants too
     kBarrier,     // an implicit task enters a barrier of its region
@@ -48,6 +51,9 @@ struct DagTask {
   uint32_t preds = 0;                  // dependence predecessors
   bool is_explicit = false;
   bool undeferred = false;  // runs at once on its creator's thread (if(0), included)
+  // Stands for its parent's `taskwait depend` (DagItem::kTaskwaitDepend): never runs; its
+  // predecessors done, the parent goes on.
+  bool taskwait_depend = false;
   // Flagged undeferred, the recording switched it in at its creation, on its creator's thread
   // (nothing but its dependence records between). In a team of one (libomp runs every task of a
   // serialized team at once) the time from the create call to its switch-in is the runtime's

@@ -80,4 +80,26 @@ inline void taskwait_on_other_thread(testing::TraceBuilder& t) {
   team_end(t, 160, 200);
 }
 
+// The task flags libomp 14 gives the task of `taskwait depend(...)` (docs/LIBOMP.md).
+constexpr uint32_t kTaskwaitDependFlags =
+    format::task_flag::kTaskwait | format::task_flag::kUndeferred | format::task_flag::kMergeable;
+
+// taskwait_on_other_thread as `taskwait depend(in: A)`: libomp reports no taskwait region, only
+// task 11, which never runs and ends with taskwait_complete once task 10 has. Thread 0 creates
+// task 10 (out A) at 10 and task 11 (in A) at 20, spins until 140 while thread 1 runs task 10
+// 30..130; thread 0 enters the barrier at 150; both leave it at 160. Every analysis should see
+// what it sees in taskwait_on_other_thread.
+inline void taskwait_depend_on_other_thread(testing::TraceBuilder& t) {
+  team(t, 5);
+  t.create(0, 10, 10, kI0, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, testing::DependenceType::kOut}});
+  t.create(0, 20, 11, kI0, 0x5000, kTaskwaitDependFlags, true);
+  t.deps(0, 20, 11, {{0xA0, testing::DependenceType::kIn}});
+  t.schedule(1, 30, kI1, testing::Status::kSwitch, 10);
+  t.schedule(1, 130, 10, testing::Status::kComplete, kI1);
+  t.schedule(0, 140, 11, testing::Status::kTaskwaitComplete, 0);
+  arrive(t, 0, 150);
+  team_end(t, 160, 200);
+}
+
 }  // namespace tasklens::analysis

@@ -67,7 +67,8 @@ uint64_t TraceFacts::count(Kind kind, int op, int sub) const {
 uint64_t TraceFacts::explicit_not_once() const {
   uint64_t n = 0;
   for (const auto& [id, t] : tasks) {
-    if (!t.implicit && (t.creates != 1 || t.starts != 1 || t.completions != 1)) ++n;
+    if (t.implicit || format::is_taskwait_depend(t.flags)) continue;  // the latter never starts
+    if (t.creates != 1 || t.starts != 1 || t.completions != 1) ++n;
   }
   return n;
 }

@@ -81,6 +81,72 @@ TEST(Simulator, AChainTakesAsLongOnAnyThreadCount) {
   }
 }
 
+// `taskwait depend(in: A)` on one thread: the implicit task creates A (out 0xA0) at 10 and the
+// taskwait's task D (in 0xA0, flagged taskwait: it never runs) at 20, runs A inside the wait
+// 20..120, D completes (taskwait_complete) at 125, and the implicit task works 125..225 before
+// its barrier; the region ends at 235, the program at 245. 120..125 is the runtime's: no work.
+// One worker runs A in the wait: 0..20, A 20..120, 120..220, 220..230, the root 230..240. Two:
+// worker 1 steals A at 10 (10..110) and the creator waits for it until 110: 110..210, then 10
+// and the root's 10, 230. (Not waiting, the creator went on at 20: 130 on two workers.)
+TEST(Simulator, ATaskwaitDependWaitsForTheTasksItNames) {
+  TraceBuilder t;
+  t.solo_begin();
+  t.create(0, 10, 10, kImplicit, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
+  constexpr uint32_t kTaskwaitDepend =
+      format::task_flag::kTaskwait | format::task_flag::kUndeferred | format::task_flag::kMergeable;
+  t.create(0, 20, 11, kImplicit, 0x5000, kTaskwaitDepend, true);
+  t.deps(0, 20, 11, {{0xA0, DependenceType::kIn}});
+  run_in_turn(t, 20, {{10, 100}});
+  t.schedule(0, 125, 11, Status::kTaskwaitComplete, 0);
+  barrier(t, 225, 225);
+  t.solo_end(235, 245);
+  TaskDag dag = record(t);
+  EXPECT_EQ(dag.work_ns, 240u);
+  SimResult one = sim(dag, 1);
+  EXPECT_EQ(one.wall_ns, 240u);
+  EXPECT_EQ(one.work_ns, 240u);
+  EXPECT_EQ(one.tasks, 1u);  // A; the taskwait's task is no task
+  EXPECT_FALSE(one.stalled);
+  SimResult two = sim(dag, 2);
+  EXPECT_EQ(two.wall_ns, 230u);
+  EXPECT_EQ(two.steals, 1u);
+  EXPECT_FALSE(two.stalled);
+}
+
+// Two rounds of it: A2 (out 0xA0, created at 130) follows the first taskwait's task D1 (in 0xA0),
+// a reader, so it may start only once D1 is done (the recording's taskwait_complete at 125);
+// D2 waits for A2. One worker: 0..20, A1 20..120, 120..135 (A2 created at 125), A2 135..235,
+// 235..245, the root 245..255. Two: A1 on worker 1 10..110, the creator 110..125 (A2 created at
+// 115, stolen then: 115..215), waits until 215, then 10 and the root's 10: 235. (Before, D1 never
+// completed in the simulation: A2 never became ready and both stalled.)
+TEST(Simulator, ATaskwaitDependReleasesTheTasksThatFollowIt) {
+  TraceBuilder t;
+  t.solo_begin();
+  constexpr uint32_t kTaskwaitDepend =
+      format::task_flag::kTaskwait | format::task_flag::kUndeferred | format::task_flag::kMergeable;
+  for (uint64_t round = 0; round < 2; ++round) {
+    const uint64_t at = round * 120, a = 10 + 2 * round, d = a + 1;
+    t.create(0, at + 10, a, kImplicit, 0x2000, format::task_flag::kExplicit, true);
+    t.deps(0, at + 10, a, {{0xA0, DependenceType::kOut}});
+    t.create(0, at + 20, d, kImplicit, 0x5000, kTaskwaitDepend, true);
+    t.deps(0, at + 20, d, {{0xA0, DependenceType::kIn}});
+    run_in_turn(t, at + 20, {{a, 100}});
+    t.schedule(0, at + 125, d, Status::kTaskwaitComplete, 0);
+  }
+  barrier(t, 245, 245);
+  t.solo_end(255, 265);
+  TaskDag dag = record(t);
+  EXPECT_EQ(dag.work_ns, 255u);  // I 20 + 15 + 10, the root 10, A1 and A2 100 each
+  SimResult one = sim(dag, 1);
+  EXPECT_FALSE(one.stalled);
+  EXPECT_EQ(one.wall_ns, 255u);
+  EXPECT_EQ(one.tasks, 2u);
+  SimResult two = sim(dag, 2);
+  EXPECT_FALSE(two.stalled);
+  EXPECT_EQ(two.wall_ns, 235u);
+}
+
 // Four tasks of 100 ns created at 10, 20, 30, 40 (10 ns of the creator's work before each), run
 // in the barrier 40..440; the region ends at 450, the program at 460.
 TraceBuilder four_equal_tasks() {
