@@ -96,6 +96,7 @@ class ParaverExporter final : public TimelineExporter {
         owned_(std::move(owned)),
         place_(std::move(place)),
         prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")),
+        label_(prefix_),
         moved_(place_.clock.shift_ns != 0 || place_.clock.drift != 0) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
@@ -144,8 +145,12 @@ class ParaverExporter final : public TimelineExporter {
   // The trace's value of region `id` of this experiment's table (regions are numbered in the
   // table's order, so one experiment alone keeps the table's ids).
   uint32_t value(uint32_t id);
-  // Gives the task its serial number (and its task-view row if the view shows it).
-  void number(TimelineTask& task);
+  // Gives the task its serial number (and its task-view row if the view shows it), once: most
+  // calls find it numbered, inline.
+  void number(TimelineTask& task) {
+    if (!task.slot) assign_number(task);
+  }
+  void assign_number(TimelineTask& task);
   std::string_view task_label(const TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
   // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
@@ -206,7 +211,7 @@ std::string_view ParaverExporter::task_label(const TimelineTask& task) {
   while (region_labels_.size() < regions_.size()) {
     region_labels_.push_back(plain_text(regions_.at(uint32_t(region_labels_.size()) + 1).name));
   }
-  label_.assign(prefix_);
+  label_.resize(prefix_.size());  // the prefix stays from the last label
   // id_text(), without its allocations: "T<thread>#<counter>", or the number alone.
   char digits[48];
   char* p = digits;
@@ -227,8 +232,7 @@ std::string_view ParaverExporter::task_label(const TimelineTask& task) {
   return label_;
 }
 
-void ParaverExporter::number(TimelineTask& task) {
-  if (task.slot) return;
+void ParaverExporter::assign_number(TimelineTask& task) {
   std::string_view label = task_label(task);
   uint32_t serial = trace_->task_serial(label);
   uint32_t row = 0;

@@ -275,9 +275,17 @@ Result<bool> ParaverTrace::write() {
   };
   texts(thread_rows(), 0, thread_objects_);
   texts(task_rows_, kTaskRow, task_objects_);
-  for (auto step : {&ParaverTrace::write_prv, &ParaverTrace::write_pcf, &ParaverTrace::write_row}) {
-    auto r = (this->*step)();
-    if (!r) return r.error();
+  // The .pcf and .row (on fib 30, 85 MB of task labels copied from the scratch folder) are
+  // written beside the .prv: they read only what the replay left, not the records.
+  Result<bool> pcf = true, row = true;
+  std::thread names([&] {
+    pcf = write_pcf();
+    if (pcf) row = write_row();
+  });
+  auto prv = write_prv();
+  names.join();
+  for (const Result<bool>* r : {&prv, &pcf, &row}) {
+    if (!*r) return r->error();
   }
   return true;
 }
