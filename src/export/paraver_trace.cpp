@@ -263,26 +263,28 @@ char* ParaverTrace::object_text(char* p, uint32_t row) const {
 
 Result<bool> ParaverTrace::write() {
   end_intake();
-  auto sealed = sorter_->seal();
-  if (!sealed) return sealed.error();
-  if (from_ > to_) from_ = to_ = 0;
-  number_cpus();
-  auto texts = [this](uint32_t rows, uint32_t flag, std::vector<ObjectText>& out) {
-    out.resize(rows);
-    for (uint32_t r = 0; r < rows; ++r) {
-      out[r].size = uint8_t(object_text(out[r].text, r | flag) - out[r].text);
-    }
-  };
-  texts(thread_rows(), 0, thread_objects_);
-  texts(task_rows_, kTaskRow, task_objects_);
   // The .pcf and .row (on fib 30, 85 MB of task labels copied from the scratch folder) are
-  // written beside the .prv: they read only what the replay left, not the records.
+  // written beside the sort's last step and the .prv: they read only what the replay left.
   Result<bool> pcf = true, row = true;
   std::thread names([&] {
     pcf = write_pcf();
     if (pcf) row = write_row();
   });
-  auto prv = write_prv();
+  auto prv = [&]() -> Result<bool> {
+    auto sealed = sorter_->seal();
+    if (!sealed) return sealed.error();
+    if (from_ > to_) from_ = to_ = 0;
+    number_cpus();
+    auto texts = [this](uint32_t rows, uint32_t flag, std::vector<ObjectText>& out) {
+      out.resize(rows);
+      for (uint32_t r = 0; r < rows; ++r) {
+        out[r].size = uint8_t(object_text(out[r].text, r | flag) - out[r].text);
+      }
+    };
+    texts(thread_rows(), 0, thread_objects_);
+    texts(task_rows_, kTaskRow, task_objects_);
+    return write_prv();
+  }();
   names.join();
   for (const Result<bool>* r : {&prv, &pcf, &row}) {
     if (!*r) return r->error();
