@@ -105,6 +105,9 @@ class ExternalSorter {
       return;
     }
     late_.push_back(r);
+    if (late_.size() % kSortedChunk == 0) {
+      std::stable_sort(late_.end() - kSortedChunk, late_.end(), ByTime{});
+    }
     if (late_.size() >= run_size_) spill_late();
   }
   uint64_t count() const { return count_; }
@@ -179,6 +182,7 @@ class ExternalSorter {
   };
   static constexpr size_t kBlockBytes = size_t(256) << 10;
   static constexpr size_t kPiles = 3;
+  static constexpr size_t kSortedChunk = 16384;   // late records sorted as they come (sort_late())
   static constexpr size_t kStreams = 1 + kPiles;  // runs_[0, kStreams): appended in order
   static constexpr size_t kMaxFiles = 33;
   static constexpr uint32_t kNoRun = UINT32_MAX;
@@ -195,9 +199,23 @@ class ExternalSorter {
       prev = rec.time;
     }
   }
+  struct ByTime {
+    bool operator()(const T& a, const T& b) const { return a.time < b.time; }
+  };
+  // late_ is sorted chunk by chunk as it fills (add(), on the thread adding, where a replay
+  // leaves time to spare), so that sorting it, between the replay and the merge when it is the
+  // last run, is mostly merging those chunks. Both steps are stable: records of equal time keep
+  // their order of arrival, as one stable sort would.
   void sort_late() {
-    std::stable_sort(late_.begin(), late_.end(),
-                     [](const T& a, const T& b) { return a.time < b.time; });
+    size_t n = late_.size();
+    std::stable_sort(late_.begin() + ptrdiff_t(n - n % kSortedChunk), late_.end(), ByTime{});
+    for (size_t width = kSortedChunk; width < n; width *= 2) {
+      for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+        auto first = late_.begin() + ptrdiff_t(lo);
+        std::inplace_merge(first, first + ptrdiff_t(width),
+                           late_.begin() + ptrdiff_t(std::min(n, lo + 2 * width)), ByTime{});
+      }
+    }
   }
 
   void fail(const char* what, const Run& r) {
