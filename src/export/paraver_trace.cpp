@@ -114,6 +114,7 @@ Result<bool> ParaverTrace::open() {
     auto r = out->open(tmp_dir_ + name);
     if (!r) return r.error();
   }
+  values_.write_behind();  // a label per task (85 MB on fib 30): copied out off the replay thread
   sorter_ = std::make_unique<ExternalSorter<PrvRecord, PrvCodec>>(tmp_dir_, sort_run_records_);
   // The sort's intake (piles, encoding, spills: a fifth of the export's instructions) runs on
   // the second core while the replay makes the next records.
