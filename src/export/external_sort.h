@@ -105,6 +105,9 @@ class ExternalSorter {
       return;
     }
     late_.push_back(r);
+    if (late_.size() % kSortedChunk == 0) {
+      std::stable_sort(late_.end() - kSortedChunk, late_.end(), ByTime{});
+    }
     if (late_.size() >= run_size_) spill_late();
   }
   uint64_t count() const { return count_; }
@@ -132,26 +135,27 @@ class ExternalSorter {
     }
     if (!error_.empty()) return Error{error_};
     for (uint32_t i = 0; i < runs_.size(); ++i) {
-      if (runs_[i].has) heap_.push_back(i);
+      if (runs_[i].has) live_.push_back(i);
     }
-    std::make_heap(heap_.begin(), heap_.end(), After{this});
-    if (!heap_.empty()) std::pop_heap(heap_.begin(), heap_.end(), After{this});
+    choose();
     return true;
   }
 
   // The next record in time order; false at the end.
-  // heap_.back() is the run holding the smallest record, the others a heap: the heap changes only
-  // when another run's record comes next (runs hold long stretches of consecutive records).
+  // The current run gives records while its next one comes before the other runs' smallest
+  // (kept from the last choice: the other runs do not move meanwhile); then the few runs (a
+  // stream, three piles, a handful of late runs) are scanned again. On fib the next record
+  // comes from another run about every other record: a scan of a few heads costs less than a
+  // heap's push and pop.
   bool next(T& out) {
-    if (heap_.empty()) return false;
-    Run& r = runs_[heap_.back()];
+    if (cur_ == kNoRun) return false;
+    Run& r = runs_[cur_];
     out = r.cur;
     if (!advance(r)) {
-      heap_.pop_back();
-      if (!heap_.empty()) std::pop_heap(heap_.begin(), heap_.end(), After{this});
-    } else if (heap_.size() > 1 && After{this}(heap_.back(), heap_[0])) {
-      std::push_heap(heap_.begin(), heap_.end(), After{this});
-      std::pop_heap(heap_.begin(), heap_.end(), After{this});
+      live_.erase(std::find(live_.begin(), live_.end(), cur_));
+      choose();
+    } else if (r.cur.time > other_time_ || (r.cur.time == other_time_ && cur_ > other_)) {
+      choose();
     }
     return true;
   }
@@ -178,8 +182,10 @@ class ExternalSorter {
   };
   static constexpr size_t kBlockBytes = size_t(256) << 10;
   static constexpr size_t kPiles = 3;
+  static constexpr size_t kSortedChunk = 16384;   // late records sorted as they come (sort_late())
   static constexpr size_t kStreams = 1 + kPiles;  // runs_[0, kStreams): appended in order
   static constexpr size_t kMaxFiles = 33;
+  static constexpr uint32_t kNoRun = UINT32_MAX;
 
   static void append(Run& r, const T& rec, uint64_t prev) {
     r.bytes.grow(r.used + Codec::kMaxBytes + 4096, r.used);
@@ -193,9 +199,23 @@ class ExternalSorter {
       prev = rec.time;
     }
   }
+  struct ByTime {
+    bool operator()(const T& a, const T& b) const { return a.time < b.time; }
+  };
+  // late_ is sorted chunk by chunk as it fills (add(), on the thread adding, where a replay
+  // leaves time to spare), so that sorting it, between the replay and the merge when it is the
+  // last run, is mostly merging those chunks. Both steps are stable: records of equal time keep
+  // their order of arrival, as one stable sort would.
   void sort_late() {
-    std::stable_sort(late_.begin(), late_.end(),
-                     [](const T& a, const T& b) { return a.time < b.time; });
+    size_t n = late_.size();
+    std::stable_sort(late_.begin() + ptrdiff_t(n - n % kSortedChunk), late_.end(), ByTime{});
+    for (size_t width = kSortedChunk; width < n; width *= 2) {
+      for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+        auto first = late_.begin() + ptrdiff_t(lo);
+        std::inplace_merge(first, first + ptrdiff_t(width),
+                           late_.begin() + ptrdiff_t(std::min(n, lo + 2 * width)), ByTime{});
+      }
+    }
   }
 
   void fail(const char* what, const Run& r) {
@@ -270,6 +290,24 @@ class ExternalSorter {
     runs_.resize(kStreams);
     runs_.push_back(std::move(merged));
   }
+  // cur_: the live run with the smallest (time, run); other_: the same among the others.
+  void choose() {
+    cur_ = other_ = kNoRun;
+    uint64_t cur_time = 0;
+    for (uint32_t i : live_) {  // in run order: at equal times the first run found wins
+      uint64_t t = runs_[i].cur.time;
+      if (cur_ == kNoRun || t < cur_time) {
+        other_ = cur_;
+        other_time_ = cur_time;
+        cur_ = i;
+        cur_time = t;
+      } else if (other_ == kNoRun || t < other_time_) {
+        other_ = i;
+        other_time_ = t;
+      }
+    }
+    if (other_ == kNoRun) other_time_ = UINT64_MAX;  // alone: stays the current run to its end
+  }
   // Decodes the run's next record into r.cur; false at its end.
   bool advance(Run& r) {
     if (r.file && !r.eof && r.used - r.pos < Codec::kMaxBytes) refill(r);
@@ -299,7 +337,10 @@ class ExternalSorter {
   SortBytes spill_buffer_;
   uint64_t last_[kStreams] = {};  // each stream's last time
   size_t in_memory_ = 0;          // records of the streams before their first blocks are written
-  std::vector<uint32_t> heap_;    // runs with records left: a heap, then the smallest (see next())
+  std::vector<uint32_t> live_;    // runs with records left, in run order
+  uint32_t cur_ = kNoRun;         // the run holding the smallest record (see next())
+  uint32_t other_ = kNoRun;       // the run holding the smallest record of the others
+  uint64_t other_time_ = 0;       // its time
   uint64_t count_ = 0;
   size_t next_file_ = 0;
   std::string error_;

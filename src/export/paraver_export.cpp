@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <functional>
 #include <queue>
 
@@ -96,6 +97,7 @@ class ParaverExporter final : public TimelineExporter {
         owned_(std::move(owned)),
         place_(std::move(place)),
         prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")),
+        label_(prefix_),
         moved_(place_.clock.shift_ns != 0 || place_.clock.drift != 0) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
@@ -144,8 +146,12 @@ class ParaverExporter final : public TimelineExporter {
   // The trace's value of region `id` of this experiment's table (regions are numbered in the
   // table's order, so one experiment alone keeps the table's ids).
   uint32_t value(uint32_t id);
-  // Gives the task its serial number (and its task-view row if the view shows it).
-  void number(TimelineTask& task);
+  // Gives the task its serial number (and its task-view row if the view shows it), once: most
+  // calls find it numbered, inline.
+  [[gnu::always_inline]] void number(TimelineTask& task) {
+    if (!task.slot) assign_number(task);
+  }
+  [[gnu::noinline]] void assign_number(TimelineTask& task);
   std::string_view task_label(const TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
   // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
@@ -206,29 +212,34 @@ std::string_view ParaverExporter::task_label(const TimelineTask& task) {
   while (region_labels_.size() < regions_.size()) {
     region_labels_.push_back(plain_text(regions_.at(uint32_t(region_labels_.size()) + 1).name));
   }
-  label_.assign(prefix_);
+  std::string_view region;
+  if (task.region >= 1 && task.region <= region_labels_.size()) {
+    region = region_labels_[task.region - 1];
+  }
+  // Written through a pointer after the prefix (which stays from the last label), then cut to
+  // size: the id's text takes at most 1 + 10 + 1 + 15 characters.
+  constexpr size_t kIdRoom = 32;
+  label_.resize(prefix_.size() + kIdRoom + 1 + region.size());
+  char* p = label_.data() + prefix_.size();
   // id_text(), without its allocations: "T<thread>#<counter>", or the number alone.
-  char digits[48];
-  char* p = digits;
   if (task.id == 0) {
-    label_ += "none";
+    std::memcpy(p, "none", 4);
+    p += 4;
   } else if ((task.id >> 48) == 0) {
-    label_.append(digits, std::to_chars(p, p + 20, task.id).ptr);
+    p = std::to_chars(p, p + 20, task.id).ptr;
   } else {
     *p++ = 'T';
-    p = std::to_chars(p, p + 20, format::id_thread(task.id)).ptr;
+    p = std::to_chars(p, p + 10, format::id_thread(task.id)).ptr;
     *p++ = '#';
-    label_.append(digits, std::to_chars(p, p + 20, format::id_counter(task.id)).ptr);
+    p = std::to_chars(p, p + 20, format::id_counter(task.id)).ptr;
   }
-  label_ += ' ';
-  if (task.region >= 1 && task.region <= region_labels_.size()) {
-    label_ += region_labels_[task.region - 1];
-  }
+  *p++ = ' ';
+  std::memcpy(p, region.data(), region.size());
+  label_.resize(size_t(p - label_.data()) + region.size());
   return label_;
 }
 
-void ParaverExporter::number(TimelineTask& task) {
-  if (task.slot) return;
+void ParaverExporter::assign_number(TimelineTask& task) {
   std::string_view label = task_label(task);
   uint32_t serial = trace_->task_serial(label);
   uint32_t row = 0;

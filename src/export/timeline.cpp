@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "format/event_views.h"
+#include "format/experiment.h"
+#include "format/kinds.h"
 
 namespace tasklens::exports {
 
@@ -55,6 +57,11 @@ void TimelinePass::begin(const replay::ReplayInfo& info) {
   info_.from_ns = filter_.from_ns;
   info_.to_ns = std::max(filter_.from_ns, std::min(filter_.to_ns, info.end_ns));
   stacks_.assign(info.threads, Stack{});
+  // Without dependence events (as the recorder counted them) no edge can name a completed task.
+  if (const format::Experiment* x = info.experiment; x && x->metadata.counts) {
+    remember_done_ = x->metadata.count(format::layout(Kind::kDependence).name.data()) ||
+                     x->metadata.count(format::layout(Kind::kTaskDependence).name.data());
+  }
   sink_.begin(info_);
 }
 
@@ -289,7 +296,7 @@ void TimelinePass::after_event(const replay::Record& r, const replay::TaskModel&
       TimelineTask* succ = find(s);
       if (succ && !succ->started) succ->deps_in.push_back(done);
     }
-    recent_.add(T->id, done);
+    if (remember_done_) recent_.add(T->id, done);  // a cache miss per task: not for nothing
     done_.push_back(T->id);
   }
   update_states(r, m);

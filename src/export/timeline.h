@@ -220,6 +220,7 @@ class TimelinePass : public replay::Pass {
   std::vector<Stack> stacks_;
   replay::StableIdMap<TimelineTask> tasks_;  // live tasks, at stable addresses
   RecentTasks<DepIn> recent_;                // completed tasks, for dependences learned after that
+  bool remember_done_ = true;                // the trace may have dependences: fill recent_
   std::vector<uint64_t> done_;               // completed by this event: erased after it
   uint64_t ready_ = 0;
   bool ready_seen_ = false;

@@ -63,7 +63,8 @@ using RecordReader = std::function<void(FeedReader& records)>;
 // 0's statistics (the same in every replay), or the error of opening the streams (then no
 // reader runs). One group and no reader is run_replay itself. `constructs` is shared as above;
 // nothing else may use it until this returns. Passes whose begin() reads lazily filled state of
-// the experiment must find it filled (format::off_cpu() is read here before the threads start).
+// the experiment must find it filled (format::off_cpu() is read here before the threads start,
+// when passes or readers run on more than one thread).
 Result<ReplayStats> run_replays(const format::Experiment& x,
                                 const std::vector<std::vector<Pass*>>& groups,
                                 const Progress& progress = nullptr,

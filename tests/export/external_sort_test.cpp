@@ -101,6 +101,33 @@ TEST(ExternalSorter, LateRecordsOfEqualTimeKeepTheirOrderOfArrival) {
   EXPECT_EQ(order, (std::vector<uint64_t>{8, 11, 1, 7, 3, 2, 5, 6, 9, 10, 0, 4}));
 }
 
+// Late records are sorted in chunks as they come and the chunks merged at the end (or at a
+// spill): the result is one stable sort, whatever the chunks' boundaries (sizes that are not a
+// multiple of the chunk, spilled runs or not).
+TEST(ExternalSorter, ManyLateRecordsComeOutAsOneStableSort) {
+  for (size_t run_size : {size_t(1) << 20, size_t(20000)}) {
+    ExternalSorter<Rec> s(testing::scratch_dir(), run_size);
+    constexpr uint64_t kHigh = uint64_t(1) << 40;
+    uint64_t seq = 0;
+    // The in-order stream and the three piles end high: every later record below is late.
+    for (uint64_t t : {kHigh, kHigh - 1, kHigh - 2, kHigh - 3}) s.add(Rec{t, seq++, false});
+    std::mt19937_64 rng(5);
+    std::vector<Rec> late;
+    for (int i = 0; i < 70001; ++i) late.push_back(Rec{rng() % 1000, seq++, true});  // ties
+    for (const Rec& r : late) s.add(r);
+    ASSERT_TRUE(s.seal().ok());
+    std::vector<Rec> expected = late;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const Rec& a, const Rec& b) { return a.time < b.time; });
+    std::vector<Rec> out = drain(s);
+    ASSERT_EQ(out.size(), late.size() + 4);
+    for (size_t i = 0; i < late.size(); ++i) {
+      ASSERT_EQ(out[i].seq, expected[i].seq) << "run size " << run_size << ", record " << i;
+    }
+    EXPECT_EQ(out.back().time, kHigh);
+  }
+}
+
 TEST(ExternalSorter, EmptyInput) {
   ExternalSorter<Rec> s(testing::scratch_dir(), 16);
   ASSERT_TRUE(s.seal().ok());
