@@ -20,7 +20,8 @@ std::vector<OffCpuRecord> sorted_records(std::ifstream& in) {
   auto size = std::streamoff(in.tellg());
   in.seekg(0);
   std::vector<OffCpuRecord> file(size > 0 ? size_t(size) / sizeof(OffCpuRecord) : 0);
-  in.read(reinterpret_cast<char*>(file.data()), std::streamsize(file.size() * sizeof(OffCpuRecord)));
+  in.read(reinterpret_cast<char*>(file.data()),
+          std::streamsize(file.size() * sizeof(OffCpuRecord)));
   file.resize(size_t(in.gcount()) / sizeof(OffCpuRecord));
   auto by_time = [](const OffCpuRecord& a, const OffCpuRecord& b) { return a.time_ns < b.time_ns; };
   uint32_t max_thread = 0;
@@ -67,7 +68,17 @@ SwitchIns switch_ins_by_cpu(const std::vector<OffCpuRecord>& records) {
     if (s.by_cpu.size() <= r.cpu) s.by_cpu.resize(size_t(r.cpu) + 1);
     s.by_cpu[r.cpu].push_back({r.time_ns, r.thread});
   }
-  for (auto& v : s.by_cpu) std::sort(v.begin(), v.end());
+  // Each CPU's list is its switch-ins thread by thread (the records are ordered by thread, then
+  // time): the threads' runs are merged rather than the whole sorted (equal pairs are equal).
+  for (auto& v : s.by_cpu) {
+    size_t merged = 0;  // v[0, merged) is in order
+    for (size_t i = 1; i <= v.size(); ++i) {
+      if (i < v.size() && v[i].second == v[i - 1].second) continue;
+      std::inplace_merge(v.begin(), v.begin() + long(merged), v.begin() + long(i));
+      merged = i;
+    }
+    if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());  // never, but cheap
+  }
   return s;
 }
 
@@ -130,6 +141,18 @@ OffCpu read_off_cpu(const Experiment& x) {
     } else if (type == OffCpuType::kLost) {
       open_thread = UINT32_MAX;
     }
+  }
+  // The switches in time order: each thread's intervals are in order and disjoint, so the
+  // threads' lists are merged, each stably after the lower threads' (a stable sort's order).
+  auto by_time = [](const OffCpuSwitch& a, const OffCpuSwitch& b) { return a.time < b.time; };
+  for (uint32_t t = 0; t < o.preempted.size(); ++t) {
+    const size_t mid = o.switches.size();
+    for (const OffCpuInterval& iv : o.preempted[t]) {
+      o.switches.push_back({iv.begin_ns, t, true});
+      o.switches.push_back({iv.end_ns, t, false});
+    }
+    std::inplace_merge(o.switches.begin(), o.switches.begin() + long(mid), o.switches.end(),
+                       by_time);
   }
   return o;
 }
