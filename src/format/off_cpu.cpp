@@ -63,9 +63,17 @@ struct SwitchIns {
 
 SwitchIns switch_ins_by_cpu(const std::vector<OffCpuRecord>& records) {
   SwitchIns s;
+  // Counted first: growing the lists by doubling copied them (a tenth of the file's reading).
+  std::vector<size_t> count;
   for (const OffCpuRecord& r : records) {
     if (r.cpu == 0 || OffCpuType(r.type) != OffCpuType::kSwitchIn) continue;
-    if (s.by_cpu.size() <= r.cpu) s.by_cpu.resize(size_t(r.cpu) + 1);
+    if (count.size() <= r.cpu) count.resize(size_t(r.cpu) + 1);
+    ++count[r.cpu];
+  }
+  s.by_cpu.resize(count.size());
+  for (size_t c = 0; c < count.size(); ++c) s.by_cpu[c].reserve(count[c]);
+  for (const OffCpuRecord& r : records) {
+    if (r.cpu == 0 || OffCpuType(r.type) != OffCpuType::kSwitchIn) continue;
     s.by_cpu[r.cpu].push_back({r.time_ns, r.thread});
   }
   // Each CPU's list is its switch-ins thread by thread (the records are ordered by thread, then
@@ -145,6 +153,9 @@ OffCpu read_off_cpu(const Experiment& x) {
   // The switches in time order: each thread's intervals are in order and disjoint, so the
   // threads' lists are merged, each stably after the lower threads' (a stable sort's order).
   auto by_time = [](const OffCpuSwitch& a, const OffCpuSwitch& b) { return a.time < b.time; };
+  size_t ends = 0;
+  for (const auto& intervals : o.preempted) ends += 2 * intervals.size();
+  o.switches.reserve(ends);
   for (uint32_t t = 0; t < o.preempted.size(); ++t) {
     const size_t mid = o.switches.size();
     for (const OffCpuInterval& iv : o.preempted[t]) {
