@@ -8,23 +8,27 @@
 namespace tasklens::analysis {
 
 void PreemptedTime::load(const format::Experiment* x, uint32_t threads) {
-  intervals_.clear();
+  off_.reset();
+  owned_.clear();
+  threads_ = 0;
   next_.assign(threads, 0);
   total_ns_ = 0;
   if (!x) return;
-  const auto& preempted = format::off_cpu(*x).preempted;
-  intervals_.assign(preempted.begin(),
-                    preempted.begin() + long(std::min<size_t>(preempted.size(), threads)));
+  // The experiment's own (read once, format::off_cpu): every pass that loads them shares them.
+  threads_ = std::min<size_t>(format::off_cpu(*x).preempted.size(), threads);
+  off_ = x->off_cpu_cache;
 }
 
 void PreemptedTime::load(std::vector<std::vector<format::OffCpuInterval>> intervals) {
-  intervals_ = std::move(intervals);
-  next_.assign(intervals_.size(), 0);
+  off_.reset();
+  owned_ = std::move(intervals);
+  threads_ = owned_.size();
+  next_.assign(owned_.size(), 0);
   total_ns_ = 0;
 }
 
 uint64_t PreemptedTime::overlap(uint32_t thread, uint64_t a, uint64_t b) {
-  const std::vector<format::OffCpuInterval>& iv = intervals_[thread];
+  const std::vector<format::OffCpuInterval>& iv = intervals()[thread];
   size_t& i = next_[thread];
   while (i < iv.size() && iv[i].end_ns <= a) ++i;
   uint64_t ns = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "format/off_cpu.h"
@@ -24,8 +25,8 @@ class PreemptedTime {
   // non-decreasing a (a replay's order): each interval is passed once. Inline up to the common
   // answer, none (the passes ask at every stretch of a task's time).
   uint64_t within(uint32_t thread, uint64_t a, uint64_t b) {
-    if (thread >= intervals_.size() || b <= a) return 0;
-    const std::vector<format::OffCpuInterval>& iv = intervals_[thread];
+    if (thread >= threads_ || b <= a) return 0;
+    const std::vector<format::OffCpuInterval>& iv = intervals()[thread];
     const size_t i = next_[thread];
     if (i == iv.size() || (iv[i].begin_ns >= b && iv[i].end_ns > a)) return 0;
     return overlap(thread, a, b);
@@ -35,7 +36,12 @@ class PreemptedTime {
  private:
   uint64_t overlap(uint32_t thread, uint64_t a, uint64_t b);  // within()'s walk
 
-  std::vector<std::vector<format::OffCpuInterval>> intervals_;
+  using Intervals = std::vector<std::vector<format::OffCpuInterval>>;
+  const Intervals& intervals() const { return off_ ? off_->preempted : owned_; }
+
+  std::shared_ptr<const format::OffCpu> off_;  // the experiment's intervals (not copied), or
+  Intervals owned_;                            // those given
+  size_t threads_ = 0;                         // the threads of intervals() read
   std::vector<size_t> next_;  // per thread: the first interval that may end after a
   uint64_t total_ns_ = 0;
 };

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "format/experiment.h"
@@ -15,39 +16,44 @@ namespace tasklens::analysis {
 
 class PreemptionSwitches {
  public:
-  struct Switch {
-    uint64_t time;
-    uint32_t thread;
-    bool off;  // the thread lost its CPU (true) or got it back
-  };
+  using Switch = format::OffCpuSwitch;
 
-  // The intervals of threads [0, threads); none without an experiment or its off_cpu.bin.
+  // The switches of threads [0, threads); none without an experiment or its off_cpu.bin. The
+  // list is the experiment's (format::OffCpu::switches, made once): the passes share it.
   void load(const format::Experiment* x, uint32_t threads) {
-    list_.clear();
-    next_ = 0;
+    off_.reset();
+    list_ = nullptr;
+    size_ = next_ = 0;
+    threads_ = threads;
     if (!x) return;
-    const format::OffCpu& off = format::off_cpu(*x);
-    for (uint32_t t = 0; t < off.preempted.size() && t < threads; ++t) {
-      for (const format::OffCpuInterval& iv : off.preempted[t]) {
-        list_.push_back({iv.begin_ns, t, true});
-        list_.push_back({iv.end_ns, t, false});
-      }
-    }
-    std::stable_sort(list_.begin(), list_.end(),
-                     [](const Switch& a, const Switch& b) { return a.time < b.time; });
+    format::off_cpu(*x);
+    off_ = x->off_cpu_cache;
+    list_ = off_->switches.data();
+    size_ = off_->switches.size();
+    skip_others();
   }
 
-  bool left() const { return next_ < list_.size(); }  // switches not passed yet
+  bool left() const { return next_ < size_; }  // switches not passed yet
   bool due(uint64_t t) const { return left() && list_[next_].time <= t; }
   // Calls f(switch) for the switches at or before t, in time order.
   template <class F>
   void pass(uint64_t t, F&& f) {
-    while (due(t)) f(list_[next_++]);
+    while (due(t)) {
+      f(list_[next_++]);
+      skip_others();
+    }
   }
 
  private:
-  std::vector<Switch> list_;
-  size_t next_ = 0;
+  // Past the switches of threads the replay does not have (a damaged off_cpu.bin).
+  void skip_others() {
+    while (left() && list_[next_].thread >= threads_) ++next_;
+  }
+
+  std::shared_ptr<const format::OffCpu> off_;  // the experiment's, kept alive
+  const Switch* list_ = nullptr;               // its switches
+  size_t size_ = 0, next_ = 0;
+  uint32_t threads_ = 0;
 };
 
 }  // namespace tasklens::analysis

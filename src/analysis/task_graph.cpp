@@ -373,6 +373,9 @@ void TaskGraphPass::on_complete(uint64_t id) {
 }
 
 TaskGraphPass::Longest& TaskGraphPass::phase_end(Region& region, uint32_t phase) {
+  // Most tasks belong to the oldest barrier kept: front() spares std::deque's size() and
+  // indexing (as in the task model's phase()).
+  if (phase == region.first_phase && !region.phases.empty()) return region.phases.front().end;
   // A task of a barrier every implicit task passed (a damaged trace): the oldest kept.
   uint32_t i = phase > region.first_phase ? phase - region.first_phase : 0;
   if (i >= region.phases.size()) region.phases.resize(i + 1);

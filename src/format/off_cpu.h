@@ -44,6 +44,13 @@ struct OffCpuInterval {
   uint64_t begin_ns, end_ns;
 };
 
+// One end of a preempted interval: the thread lost its CPU (off) or got it back.
+struct OffCpuSwitch {
+  uint64_t time;  // ns since the start of the run
+  uint32_t thread;
+  bool off;
+};
+
 struct Experiment;
 
 // What an experiment says about its threads' time off the CPU.
@@ -57,14 +64,17 @@ struct OffCpu {
   // Preempted intervals per thread index, sorted, disjoint, clipped to the run.
   std::vector<std::vector<OffCpuInterval>> preempted;
   uint64_t preempted_ns = 0;  // their sum
+  // The same intervals' ends as one list in time order (ties: the lower thread's first, a
+  // thread's own in their order), for the passes that walk every thread's switches at once.
+  std::vector<OffCpuSwitch> switches;
   // Of preempted_ns: the intervals whose CPU went straight to another recorded thread (its
   // switch-in on that CPU within kHandoverNs of the switch-out): the program's own threads
   // took turns on one CPU, not another process. 0 when the records carry no CPU.
   uint64_t preempted_by_program_ns = 0;
-  uint64_t lost = 0;          // records the kernel dropped
+  uint64_t lost = 0;  // records the kernel dropped
   // Records of a thread index no recording has (kMaxThreads or more: a damaged file), left out.
   uint64_t damaged = 0;
-  uint64_t records = 0;       // records written (the metadata's count)
+  uint64_t records = 0;  // records written (the metadata's count)
   // The fallback's figures, summed over the threads that reported them.
   uint64_t involuntary_switches = 0;
   uint64_t thread_cpu_ns = 0;

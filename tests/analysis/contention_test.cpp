@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "analysis/two_thread_team.h"
 #include "format/experiment.h"
@@ -51,7 +52,10 @@ TEST(Contention, PreemptedAboveFivePercentIsNamed) {
   EXPECT_DOUBLE_EQ(c.preempted_share(), 0.075);
   std::string w = contention_warning(c);
   EXPECT_EQ(w.rfind("preempted: the threads were off their CPU while runnable for 7.5% of their "
-                    "time", 0), 0u) << w;
+                    "time",
+                    0),
+            0u)
+      << w;
 }
 
 // Thread 0 preempted on CPU 1 from 100 to 300 ns: a switch-out, then a switch-in of `next` on
@@ -86,12 +90,12 @@ TEST(Contention, ACpuNoRecordedThreadTookIsAnotherProcesss) {
 
 TEST(Contention, OnlyTheFallbackIsSaid) {
   TraceBuilder t;
-  t.writer().meta()["preemption"] = {{"source", "thread_times"},
-                                     {"error", "Permission denied"}};
+  t.writer().meta()["preemption"] = {{"source", "thread_times"}, {"error", "Permission denied"}};
   Contention c = contention_of(t, 2);
   EXPECT_TRUE(c.fallback);
   EXPECT_EQ(contention_warning(c).rfind("preempted time not measured (the kernel refused "
-                                        "context-switch records: Permission denied)", 0),
+                                        "context-switch records: Permission denied)",
+                                        0),
             0u);
 }
 
@@ -370,6 +374,35 @@ TEST(Contention, OffCpuRecordsAreOrderedPerThreadAndReadOnce) {
   EXPECT_EQ(off.preempted_ns, 330u);
   EXPECT_EQ(&format::off_cpu(*x), &off);  // kept, not read again
   EXPECT_EQ(format::read_off_cpu(*x).preempted_ns, 330u);
+}
+
+// The intervals' ends as one time-ordered list (the passes' PreemptionSwitches walk it): the
+// threads' lists merged, on a tie the lower thread's first, a thread's own in their order.
+TEST(Contention, OffCpuSwitchesAreOneListInTimeOrder) {
+  TraceBuilder t;
+  t.preempted(1, 100, 300).preempted(0, 300, 400).preempted(1, 50, 80).preempted(0, 100, 200);
+  t.preempted(1, 400, 450).preempted(0, 200, 250);  // thread 0's 200 ends one, begins another
+  team(t, 5);
+  team_end(t, 990, 1000);
+  auto x = format::open_experiment(t.write());
+  ASSERT_TRUE(bool(x));
+  std::vector<std::tuple<uint64_t, uint32_t, bool>> got;
+  for (const format::OffCpuSwitch& s : format::off_cpu(*x).switches) {
+    got.emplace_back(s.time, s.thread, s.off);
+  }
+  using S = std::vector<std::tuple<uint64_t, uint32_t, bool>>;
+  EXPECT_EQ(got, (S{{50, 1, true},
+                    {80, 1, false},
+                    {100, 0, true},
+                    {100, 1, true},
+                    {200, 0, false},
+                    {200, 0, true},
+                    {250, 0, false},
+                    {300, 0, true},
+                    {300, 1, false},
+                    {400, 0, false},
+                    {400, 1, true},
+                    {450, 1, false}}));
 }
 
 }  // namespace
