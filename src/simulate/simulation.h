@@ -18,7 +18,8 @@
 
 namespace tasklens::simulate::detail {
 
-// kDepend: a `taskwait depend`, waiting for TaskState::awaited's predecessors.
+// kDepend: a `taskwait depend`, waiting for the predecessors of the task that stands for it (the
+// value of the DagItem::kTaskwaitDepend item the waiting task's pc has just passed).
 enum class Wait : uint8_t { kNone, kTaskwait, kDepend, kGroup, kBarrier, kJoin };
 
 struct TaskState {
@@ -30,7 +31,6 @@ struct TaskState {
   uint32_t region = kNone;      // region whose barrier waits for it (explicit) or its own
   uint32_t worker = kNone;
   uint32_t team_index = 0;  // implicit tasks: number in the recorded team
-  uint32_t awaited = kNone;  // Wait::kDepend: the task that stands for the taskwait
   uint32_t wait_gen = 0;
   Wait wait = Wait::kNone;
   bool created = false;

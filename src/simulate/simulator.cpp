@@ -43,10 +43,13 @@ bool Simulation::satisfied(uint32_t task, uint32_t w) {
       // run each at once from its own deque, as a task in a taskwait does).
       s.wait = Wait::kNone;
       return true;
-    case Wait::kDepend:
-      if (ts_[s.awaited].preds_left) return false;
+    case Wait::kDepend: {
+      // The task that stands for it: the item the waiting task's pc has just passed.
+      const DagTask& d = dag_.tasks[task];
+      if (ts_[uint32_t(dag_.items[d.first_item + s.pc - 1].value)].preds_left) return false;
       s.wait = Wait::kNone;
       return true;
+    }
     case Wait::kGroup:
       if (groups_[s.open_group].live) return false;
       // Closed once: asked again, the task must not pop a second (perhaps no) group.
@@ -85,7 +88,7 @@ uint64_t Simulation::create(uint32_t parent, uint32_t child, uint32_t w) {
     if (groups_[g].live++) break;
   }
   c.created = true;
-  c.preds_left = preds_left_at_creation(child);
+  c.preds_left = d.preds ? preds_left_at_creation(child) : 0;
   Worker& wk = workers_[w];
   bool cut = d.construct != kNone && dag_.constructs[d.construct].group == cfg_.cutoff_construct;
   if (cut && d.depth > cfg_.cutoff_depth && d.preds == 0 && d.succs == 0) {
@@ -166,7 +169,7 @@ void Simulation::complete(uint32_t task, uint32_t w) {
     if (grp.live == 0 || --grp.live) break;  // still not empty: the groups around it neither
     if (grp.owner != kNone && ts_[grp.owner].wait == Wait::kGroup) wake(ts_[grp.owner].worker);
   }
-  release_successors(task, w);
+  if (d.succs) release_successors(task, w);
   if (s.region != kNone) {
     RegionState& rs = regions_[s.region];
     if (rs.live_explicit) --rs.live_explicit;
@@ -247,7 +250,6 @@ void Simulation::step(uint32_t w) {
         ts_[marker].preds_left = preds_left_at_creation(marker);
         if (ts_[marker].preds_left) {
           s.wait = Wait::kDepend;
-          s.awaited = marker;
         } else {
           release_successors(marker, w);  // nothing to wait for: complete at once
         }
