@@ -108,6 +108,7 @@ class DotExporter final : public Exporter, public replay::Pass {
             EdgeKind kind);
   void on_create(uint64_t id, uint64_t parent, uint32_t construct, bool shown);
   void on_taskwait(uint64_t task, uint64_t code);
+  void on_taskwait_depend(uint64_t id, uint64_t creator, uint64_t code, bool shown);
   void drop_details();
   void write_tasks();
   void write_constructs();
@@ -220,6 +221,29 @@ void DotExporter::on_taskwait(uint64_t task, uint64_t code) {
   p->kid_constructs.clear();
 }
 
+// The task libomp makes for `taskwait depend(...)` (format::is_taskwait_depend) never runs: it is
+// drawn as its creator's taskwait, which the tasks it names join by their dependence edges (the
+// model's, below), not as a task.
+void DotExporter::on_taskwait_depend(uint64_t id, uint64_t creator, uint64_t code, bool shown) {
+  if (id == 0) return;  // IdMap reserves key 0
+  const uint32_t tw = construct(Construct::kTaskwait, code);
+  Live& t = live_[id];
+  t = Live{};
+  t.construct = tw;
+  t.shown = shown;
+  if (!shown) return;
+  ++taskwaits_;
+  ++constructs_[tw].instances;
+  const uint32_t node = detailed_ ? node_of(id, t) : 0;
+  Live* p = live_.find(creator);
+  if (!p || !p->shown) return;
+  if (!p->counted) {
+    p->counted = true;
+    ++constructs_[p->construct].instances;
+  }
+  edge(detailed_ ? node_of(creator, *p) : 0, node, p->construct, tw, EdgeKind::kWaits);
+}
+
 void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
   const format::Event& e = r.ev;
   const uint64_t t = e.time;
@@ -239,6 +263,10 @@ void DotExporter::after(const replay::Record& r, const replay::TaskModel& m) {
     }
     case Kind::kTaskCreate: {
       const auto tc = format::ev::TaskCreate::of(e);
+      if (format::is_taskwait_depend(tc.flags)) {
+        on_taskwait_depend(tc.task, tc.parent, m.task_code(tc.task), shown);
+        break;
+      }
       on_create(tc.task, tc.parent, construct(Construct::kTask, m.task_code(tc.task)), shown);
       break;
     }

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/two_thread_team.h"
 #include "export/export.h"
 #include "export/export_checks.h"
 #include "export/golden_traces.h"
@@ -507,6 +508,28 @@ TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
   o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
   export_to(dir, *exports::find_export_format("dot"), dir + "/d.dot", o);
   EXPECT_NE(read_file(dir + "/d.dot").find("digraph tasks"), std::string::npos);
+}
+
+// `taskwait depend(in: A)`: libomp's task for it is drawn as the creator's taskwait, joined by
+// the task it names through its dependence edge, not as a second task.
+TEST(DotGolden, TaskwaitDependIsATaskwaitNotATask) {
+  TraceBuilder t;
+  analysis::taskwait_depend_on_other_thread(t);
+  std::string dir = t.write();
+  export_to(dir, *exports::find_export_format("dot"), dir + "/g.dot");
+  std::string dot = read_file(dir + "/g.dot");
+  EXPECT_NE(dot.find("task graph (1 task;"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("shape=octagon"), std::string::npos) << dot;  // the taskwait
+  EXPECT_EQ(dot.find("T0#11"), std::string::npos) << dot;          // no task node for it
+  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/g.svg", dir + "/g.dot"}).status, 0);
+  exports::ExportOptions o;
+  o.graph = exports::GraphDetail::kConstructs;
+  export_to(dir, *exports::find_export_format("dot"), dir + "/c.dot", o);
+  dot = read_file(dir + "/c.dot");
+  EXPECT_NE(dot.find("1 taskwait\""), std::string::npos) << dot;            // the node's count
+  EXPECT_NE(dot.find("label=\"1 dependence\""), std::string::npos) << dot;  // task -> taskwait
+  EXPECT_NE(dot.find("label=\"1 taskwait\""), std::string::npos) << dot;    // creator -> it
+  EXPECT_NE(dot.find("(1 task;"), std::string::npos) << dot;
 }
 
 // The registry: every format is found by its name, its aliases and its extensions, and no two
