@@ -1,7 +1,6 @@
 // tasklens run: start a program with the recorder attached and summarize what was recorded.
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -64,18 +63,12 @@ void add_run_command(CLI::App& app, int* exit_code) {
       ->type_name("LIST")
       ->check(CLI::Validator(
           [](std::string& list) -> std::string {
-            size_t at = 0;  // "" asks for none
-            while (!list.empty() && at <= list.size()) {
-              size_t end = std::min(list.find(',', at), list.size());
-              std::string name = list.substr(at, end - at);
-              if (!format::find_counter(name.c_str())) {
-                return "unknown counter '" + name +
-                       "' (known: " + format::counter_names(PERF_TYPE_SOFTWARE) + ", " +
-                       format::counter_names(PERF_TYPE_HARDWARE) + ")";
-              }
-              at = end + 1;
-            }
-            return "";
+            const auto bad =
+                list.empty() ? std::nullopt : format::unknown_counter(list);  // "": none
+            if (!bad) return "";
+            return "unknown counter '" + std::string(*bad) +
+                   "' (known: " + format::counter_names(PERF_TYPE_SOFTWARE) + ", " +
+                   format::counter_names(PERF_TYPE_HARDWARE) + ")";
           },
           "", "counter names"));
   sub->add_flag("-q,--quiet", o->quiet, "Print no summary");

@@ -21,22 +21,6 @@ bool plain_number(const char* s, long lo, long hi, int* out) {
   return true;
 }
 
-// Whether every name of the comma-separated `list` is a counter (an unknown one: the full command
-// line says which).
-bool known_counters(const char* list) {
-  char name[64];
-  for (const char* p = list;; ++p) {
-    const char* end = std::strchr(p, ',');
-    size_t n = end ? size_t(end - p) : std::strlen(p);
-    if (n >= sizeof name) return false;
-    std::memcpy(name, p, n);
-    name[n] = 0;
-    if (!format::find_counter(name)) return false;
-    if (!end) return true;
-    p = end;
-  }
-}
-
 bool one_of(const char* s, const char* a, const char* b) {
   return std::strcmp(s, a) == 0 || std::strcmp(s, b) == 0;
 }
@@ -48,7 +32,10 @@ bool take_value(const char* name, const char* v, RunOptions* o) {
   if (!std::strcmp(name, "--buffer-mb")) return plain_number(v, 1, 1 << 20, &o->buffer_mb);
   if (!std::strcmp(name, "--overflow")) return one_of(v, "block", "drop") && (o->overflow = v, true);
   if (!std::strcmp(name, "--mode")) return one_of(v, "trace", "profile") && (o->mode = v, true);
-  if (!std::strcmp(name, "--counters")) return known_counters(v) && (o->counters = v, true);
+  // An unknown counter: the full command line says which.
+  if (!std::strcmp(name, "--counters")) {
+    return !format::unknown_counter(v) && (o->counters = v, true);
+  }
   return false;
 }
 

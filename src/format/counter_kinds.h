@@ -6,8 +6,9 @@
 #include <linux/perf_event.h>
 
 #include <cstdint>
-#include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace tasklens::format {
 
@@ -29,11 +30,23 @@ inline constexpr CounterKind kCounterKinds[] = {
 };
 
 // The counter called `name`; nullptr when there is none.
-inline const CounterKind* find_counter(const char* name) {
+inline const CounterKind* find_counter(std::string_view name) {
   for (const CounterKind& k : kCounterKinds) {
-    if (std::strcmp(k.name, name) == 0) return &k;
+    if (name == k.name) return &k;
   }
   return nullptr;
+}
+
+// The first name of the comma-separated `list` that is no counter (an empty one included);
+// nullopt when every name is one. Both command-line parsers of `run --counters` ask this.
+inline std::optional<std::string_view> unknown_counter(std::string_view list) {
+  while (true) {
+    const size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    if (!find_counter(name)) return name;
+    if (comma == std::string_view::npos) return std::nullopt;
+    list.remove_prefix(comma + 1);
+  }
 }
 
 // The names, comma-separated, those of `perf_type` only ("task-clock, page-faults, ...").
