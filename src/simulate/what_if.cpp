@@ -324,7 +324,7 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
     others.push_back({pass.dag(), pass.costs(), pass.graph()});
   }
   if (!others.empty()) {
-    combine_recordings(result_, {dag, costs, graph_.result()}, graph_.result(), others, options_);
+    combine_recordings(result_, {dag, costs, graph_.result()}, others, options_);
   }
 }
 

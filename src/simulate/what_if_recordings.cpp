@@ -97,7 +97,7 @@ bool same_shape(const TaskDag& a, const TaskDag& b) {
   return true;
 }
 
-void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysis::TaskGraph& graph,
+void combine_recordings(WhatIf& w, const MeasuredRecording& first,
                         const std::vector<MeasuredRecording>& others,
                         const WhatIfOptions& options) {
   w.recordings = uint32_t(1 + others.size());
@@ -151,7 +151,7 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
     for (size_t c = 0; c < med.costs.creation_ns.size(); ++c) {
       med.costs.creation_ns[c] = median_at(creation, c);
     }
-    WhatIf m = predict(med.dag, graph, med.costs, options);
+    WhatIf m = predict(med.dag, first.graph, med.costs, options);
     w.predictions = std::move(m.predictions);
     w.cutoffs = std::move(m.cutoffs);
     w.best_cutoffs = std::move(m.best_cutoffs);
@@ -188,9 +188,11 @@ void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysi
       const MeasuredRecording& o = others[k - 1];
       std::optional<BrentBounds>& b = bounds[k - 1];
       if (!b) {
+        // Its one-thread simulation: done above when 1 is among the counts.
+        const bool have_one = w.predictions.front().threads == 1;
         SimConfig one;
         one.threads = 1;
-        b = brent_bounds(o.dag, o.graph, simulate(o.dag, o.costs, one));
+        b = brent_bounds(o.dag, o.graph, have_one ? by_count[0][k] : simulate(o.dag, o.costs, one));
       }
       pr.brent_lower_ns = b->lower(pr.threads);
       pr.brent_upper_ns = b->upper(pr.threads);

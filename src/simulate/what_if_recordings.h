@@ -36,8 +36,8 @@ struct MeasuredRecording {
   analysis::TaskGraph graph;  // its own Brent bounds' (a median prediction shows that recording's)
 };
 
-// The first recording's what-if `w` (from `first`, `graph`) with the others folded in.
-void combine_recordings(WhatIf& w, const MeasuredRecording& first, const analysis::TaskGraph& graph,
+// The first recording's what-if `w` (from `first`) with the others folded in.
+void combine_recordings(WhatIf& w, const MeasuredRecording& first,
                         const std::vector<MeasuredRecording>& others, const WhatIfOptions& options);
 
 // Whether two graphs have one shape (combine_recordings).

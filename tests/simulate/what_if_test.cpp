@@ -141,7 +141,7 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   // 1 thread: 7 inner tasks of 100, 8 leaves of 2000, 15 task starts of 30.
   EXPECT_EQ(mid.predictions[0].sim.wall_ns, 7 * 100 + 8 * 2000 + 15 * 30u);
   WhatIf w = alone(a);
-  combine_recordings(w, a, analysis::TaskGraph{}, {b, c}, options);
+  combine_recordings(w, a, {b, c}, options);
   EXPECT_EQ(w.recordings, 3u);
   EXPECT_EQ(w.combination, Combination::kMedianWork);
   EXPECT_EQ(w.schedule_ns, 30u);
@@ -156,7 +156,7 @@ TEST(WhatIf, SeveralRecordingsPredictFromTheMedianCosts) {
   EXPECT_TRUE(same_shape(a.dag, b.dag));
   EXPECT_FALSE(same_shape(a.dag, d.dag));
   WhatIf v = alone(a);
-  combine_recordings(v, a, a.graph, {b, d}, options);
+  combine_recordings(v, a, {b, d}, options);
   EXPECT_EQ(v.combination, Combination::kMedianPrediction);
   for (size_t i = 0; i < 2; ++i) {
     std::vector<uint64_t> own = {alone(a).predictions[i].sim.wall_ns,
