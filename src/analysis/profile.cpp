@@ -242,22 +242,22 @@ void ProfilePass::after(const replay::Record& rec, const replay::TaskModel& m) {
       break;
     }
     case Kind::kTaskCreate: {
-      const uint64_t task = format::ev::TaskCreate::of(e).task;
-      // `taskwait depend`: the task that stands for it is its creator's taskwait (task model).
-      const replay::TaskInfo* t = m.task(task);
-      if (t && t->is_taskwait_depend()) {  // named by its call's address, as a taskwait is
-        const uint64_t code = format::ev::TaskCreate::of(e).codeptr;
-        on_region(format::Endpoint::kBegin, e.time, p, NodeKind::kTaskwait, 0, code);
+      const auto tc = format::ev::TaskCreate::of(e);
+      // `taskwait depend`: the task that stands for it is its creator's taskwait, named by its
+      // call's address, as a taskwait is (its flags are the event's: no lookup per creation).
+      if (format::is_taskwait_depend(tc.flags)) {
+        on_region(format::Endpoint::kBegin, e.time, p, NodeKind::kTaskwait, 0, tc.codeptr);
       } else {
-        on_create(e, p, m.task_code(task));
+        on_create(e, p, m.task_code(tc.task));
       }
       break;
     }
     case Kind::kTaskSchedule: {
       const auto s = format::ev::TaskSchedule::of(e);
-      const replay::TaskInfo* t = m.task(s.prior);
-      if (s.status == uint8_t(format::TaskStatus::kTaskwaitComplete) && t &&
-          t->is_taskwait_depend()) {
+      // The status first: the task's lookup only for the rare taskwait_complete.
+      const replay::TaskInfo* t =
+          s.status == uint8_t(format::TaskStatus::kTaskwaitComplete) ? m.task(s.prior) : nullptr;
+      if (t && t->is_taskwait_depend()) {
         on_region(format::Endpoint::kEnd, e.time, p, NodeKind::kTaskwait, 0, t->codeptr);
       } else {
         on_schedule(e, p);

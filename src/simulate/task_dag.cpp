@@ -149,8 +149,9 @@ void TaskDagPass::after(const replay::Record& r, const replay::TaskModel& m) {
       uint32_t t = new_task(tc.task);
       DagTask& task = dag_.tasks[t];
       task.parent = parent;
-      // `taskwait depend`: its creator's wait (the model's), not a task.
-      if (const replay::TaskInfo* ti = m.task(tc.task); ti && ti->is_taskwait_depend()) {
+      // `taskwait depend`: its creator's wait (the model's), not a task (its flags are the
+      // event's: no lookup per creation).
+      if (format::is_taskwait_depend(tc.flags)) {
         task.taskwait_depend = true;
         add(parent, DagItem::kTaskwaitDepend, t);
         break;
