@@ -93,8 +93,9 @@ constexpr uint32_t kMerged = 0x80000000;
 
 // The task libomp creates for `taskwait depend(...)` (flagged taskwait): it never runs and ends
 // with taskwait_complete once the tasks it names have completed. It stands for a taskwait of its
-// creator, not for a task (docs/LIBOMP.md). Readers of the replay ask the task model
-// (TaskRecord::is_taskwait_depend); readers of raw events and profile mode's callbacks ask this.
+// creator, not for a task (docs/LIBOMP.md). At its creation every reader asks this of the event's
+// flags (profile mode's callbacks too); later, the task model's record
+// (TaskRecord::is_taskwait_depend) asks it of the same flags.
 constexpr bool is_taskwait_depend(uint32_t flags) {
   return (flags & task_flag::kTaskwait) != 0;
 }
