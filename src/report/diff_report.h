@@ -5,10 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/breakdown.h"
 #include "analysis/profile.h"
@@ -26,7 +26,8 @@ struct DiffRun {
   uint64_t run_ns = 0;
   analysis::TimeSplit split;
   analysis::Verdict verdict = analysis::Verdict::kLL;
-  uint64_t span_ns = 0;  // the critical path (analysis/task_graph)
+  // The critical path (analysis/task_graph); none for a profile-mode run, which has no graph.
+  std::optional<uint64_t> span_ns;
   std::vector<DiffConstruct> constructs;
   // The machine's contention during the run (analysis::contention_warning), "" when quiet: a
   // change between two runs may be the machine's.
