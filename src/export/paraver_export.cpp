@@ -124,6 +124,14 @@ class ParaverExporter final : public TimelineExporter {
   void task_create(uint32_t th, uint64_t t, TimelineTask& task,
                    const TimelineTask* parent) override;
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
+  void wait_dependences(uint32_t th, uint64_t t, TimelineTask& task,
+                        const std::vector<DepIn>& deps) override;
+  // The dependences reaching `task` at t on the thread (its start, or the end of its `taskwait
+  // depend`): predecessor's thread -> this thread, predecessor's row -> the task's row. Inline:
+  // every task's first switch passes here.
+  [[gnu::always_inline]] inline void dependence_comms(uint32_t th, uint64_t t,
+                                                      const TimelineTask& task,
+                                                      const std::vector<DepIn>& deps);
   void task_state(uint64_t t, TimelineTask& task, TaskState state) override;
   void task_alive_at_end(uint64_t t, TimelineTask& task) override;
   void thread_state(uint32_t th, uint64_t t, ThreadState state) override;
@@ -302,18 +310,33 @@ void ParaverExporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
              (task_row - 1) | kTaskRow, t, kTagCreation);
       }
     }
-    for (const DepIn& d : task->deps_in) {
-      if (!filter_.shows(d.thread, d.end_ns)) continue;
-      comm(threads_[d.thread].row, d.end_ns, row, t, kTagDependence);
-      if (task_row && slot_row(d.slot)) {
-        comm((slot_row(d.slot) - 1) | kTaskRow, d.end_ns, (task_row - 1) | kTaskRow, t,
-             kTagDependence);
-      }
-    }
+    dependence_comms(th, t, *task, task->deps_in);
   } else if (how.from_thread != kNoThread && how.from_thread != th &&
              filter_.shows(how.from_thread, how.out_ns)) {
     comm(threads_[how.from_thread].row, how.out_ns, row, t, kTagMigration);
   }
+}
+
+void ParaverExporter::dependence_comms(uint32_t th, uint64_t t, const TimelineTask& task,
+                                       const std::vector<DepIn>& deps) {
+  uint32_t row = threads_[th].row;
+  uint32_t task_row = slot_row(task.slot);  // + 1
+  for (const DepIn& d : deps) {
+    if (!filter_.shows(d.thread, d.end_ns)) continue;
+    comm(threads_[d.thread].row, d.end_ns, row, t, kTagDependence);
+    if (task_row && slot_row(d.slot)) {
+      comm((slot_row(d.slot) - 1) | kTaskRow, d.end_ns, (task_row - 1) | kTaskRow, t,
+           kTagDependence);
+    }
+  }
+}
+
+// Communications are points on rows: a dependence reaches a `taskwait depend` where the wait
+// ends, on the waiting thread's row and the waiting task's, as DOT joins it to the taskwait.
+void ParaverExporter::wait_dependences(uint32_t th, uint64_t t, TimelineTask& task,
+                                       const std::vector<DepIn>& deps) {
+  number(task);
+  dependence_comms(th, t, task, deps);
 }
 
 void ParaverExporter::close_task_state(uint64_t t, TimelineTask& task) {

@@ -195,17 +195,18 @@ TEST_P(EveryExample, ExportsAreValidInEveryFormat) {
 
 INSTANTIATE_TEST_SUITE_P(
     Examples, EveryExample,
-    ::testing::Values(AnyCase{"nqueens", "nqueens", {"6"}, {}},
-                      AnyCase{"imbalance", "imbalance", {"1000", "100"}, {}},
-                      AnyCase{"taskloop", "taskloop", {"1000", "10"}, {}},
-                      AnyCase{"taskgroup", "taskgroup", {"10"}, {}},
-                      AnyCase{"skewed_loop", "skewed_loop", {"20"}, {}},
-                      AnyCase{"critical", "critical", {"1000"}, {}},
-                      AnyCase{"single", "single", {"5"}, {}},
-                      AnyCase{"fork_join", "fork_join", {"100"}, {}},
-                      AnyCase{"detach", "detach", {"8"}, {}},
-                      AnyCase{"cancel", "cancel", {"8"}, {"OMP_CANCELLATION=true"}},
-                      AnyCase{"gcc_dep_chain", "gcc/dep_chain", {"20", "10"}, {}}),
+    ::testing::Values(
+        AnyCase{"nqueens", "nqueens", {"6"}, {}},
+        AnyCase{"imbalance", "imbalance", {"1000", "100"}, {}},
+        AnyCase{"taskloop", "taskloop", {"1000", "10"}, {}},
+        AnyCase{"taskgroup", "taskgroup", {"10"}, {}},
+        AnyCase{"skewed_loop", "skewed_loop", {"20"}, {}},
+        AnyCase{"critical", "critical", {"1000"}, {}}, AnyCase{"single", "single", {"5"}, {}},
+        AnyCase{"fork_join", "fork_join", {"100"}, {}}, AnyCase{"detach", "detach", {"8"}, {}},
+        AnyCase{"cancel", "cancel", {"8"}, {"OMP_CANCELLATION=true"}},
+        AnyCase{"gcc_dep_chain", "gcc/dep_chain", {"20", "10"}, {}},
+        AnyCase{"taskwait_depend", "taskwait_depend", {"4", "1000", "100"}, {}},
+        AnyCase{"gcc_taskwait_depend", "gcc/taskwait_depend", {"4", "1000", "100"}, {}}),
     [](const ::testing::TestParamInfo<AnyCase>& info) { return info.param.name; });
 
 // ---- the window and the thread filter through the CLI --------------------------------------------

@@ -12,6 +12,7 @@
 #include "analysis/two_thread_team.h"
 #include "export/export.h"
 #include "export/export_checks.h"
+#include "export/export_to.h"
 #include "export/golden_traces.h"
 #include "export/proto_writer.h"
 #include "support/recording.h"
@@ -19,20 +20,6 @@
 
 namespace tasklens::testing {
 namespace {
-
-exports::ExportSummary export_to(const std::string& dir, const exports::ExportFormat& f,
-                                 const std::string& out, exports::ExportOptions o = {}) {
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok());
-  o.symbols = false;
-  auto s = exports::export_experiment(*x, f, out, o);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-  return s.ok() ? *s : exports::ExportSummary{};
-}
-
-bool has_line(const std::vector<std::string>& lines, const std::string& line) {
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
 
 // How both golden traces begin in OTF2: the initial task, the fork, the implicit task.
 std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
