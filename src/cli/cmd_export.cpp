@@ -279,11 +279,15 @@ void add_export_command(CLI::App& app, int* exit_code) {
   sub->add_flag("--no-symbols", o->no_symbols, "Name constructs by code address, not source line");
   sub->add_option("--graph", o->graph,
                   "DOT: one node per task (tasks), per construct (constructs), or tasks up to "
-                  "--max-graph-tasks (auto)")
+                  "--max-graph-tasks tasks and --max-graph-dependences dependences (auto)")
       ->check(CLI::IsMember({"auto", "tasks", "constructs"}))
       ->capture_default_str();
   sub->add_option("--max-graph-tasks", o->options.max_graph_tasks,
                   "DOT, --graph auto: above this many tasks, one node per construct")
+      ->capture_default_str();
+  sub->add_option("--max-graph-dependences", o->options.max_graph_dependences,
+                  "DOT, --graph auto: above this many dependence edges, one node per construct "
+                  "(Graphviz's layout time grows steeply with them)")
       ->capture_default_str();
   sub->add_option("--max-task-rows", o->options.max_task_rows,
                   "Paraver: above this many tasks, task-view rows are shared by tasks that do not "
