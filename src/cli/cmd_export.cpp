@@ -201,8 +201,9 @@ int run_export(ExportCli& o) {
       fmt::print(stderr,
                  "tasklens export: warning: the trace has {} events; the whole of it will be too "
                  "big for a browser (more than {} trace events). Narrow it with --from/--to or "
-                 "--threads.\n",
+                 "--threads, or open it with trace_processor.\n",
                  recorded, o.options.browser_events);
+      o.options.browser_warned = true;  // said before writing: not again at the end
     }
   }
   // A whole-trace export of a long run can take many GB: say so before writing, and how to window.

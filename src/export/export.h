@@ -32,8 +32,10 @@ struct ExportOptions {
   uint64_t to_ns = std::numeric_limits<uint64_t>::max();
   std::vector<uint32_t> threads;  // empty: every thread
   bool symbols = true;            // source locations for code addresses (llvm-symbolizer)
-  // Perfetto: above this many trace events the output is too big for a browser: warn.
+  // Perfetto: above this many trace events the output is too big for a browser: warn (once: not
+  // again at the end when the caller said so before writing, browser_warned).
   uint64_t browser_events = 1000000;
+  bool browser_warned = false;
   // DOT: one node per task up to this many tasks and this many dependence edges between tasks
   // (kAuto), else one node per task construct. Graphviz's layout time grows steeply with
   // dependence edges across a wide graph: KaStORS sparselu's 305 took 1.7 s, 510 took 17 s, 1001

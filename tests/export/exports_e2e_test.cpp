@@ -271,5 +271,19 @@ TEST(ExportCli, WindowEndStopsTheReplay) {
   expect_valid_perfetto(rec.dir + "/../early-perfetto-json");
 }
 
+// A whole-trace Perfetto export above --browser-events is warned of once, before writing (it was
+// warned of again at the end, with the packet count, for the same condition).
+TEST(ExportCli, TheBrowserSizeWarningIsSaidOnce) {
+  Recorded rec = record(Case{"fib", {"12"}, 2});
+  for (const char* format : {"perfetto", "perfetto-json"}) {
+    CommandResult r =
+        export_cli(rec.dir, format, rec.dir + "/../big-" + format, {"--browser-events", "100"});
+    size_t first = r.err.find("too big for a browser");
+    EXPECT_NE(first, std::string::npos) << format << ": " << r.err;
+    EXPECT_NE(r.err.find("open it with trace_processor"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("too much for a browser"), std::string::npos) << format << ": " << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace tasklens::testing
