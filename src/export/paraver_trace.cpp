@@ -120,9 +120,12 @@ Result<bool> ParaverTrace::open() {
   // the second core while the replay makes the next records.
   intake_thread_ = std::thread([this] {
     size_t n = 0;
+    auto add = [this](const PrvRecord& r) { sorter_->add(r); };
     while (const PrvRecord* block = intake_.next_block(&n)) {
-      for (size_t i = 0; i < n; ++i) sorter_->add(block[i]);
+      for (size_t i = 0; i < n; ++i) grouper_.add(block[i], add);
+      grouper_.keep();  // the block goes back to the replay
     }
+    grouper_.flush(add);
   });
   return true;
 }

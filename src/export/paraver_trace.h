@@ -29,6 +29,7 @@
 #include "export/block_pipe.h"
 #include "export/external_sort.h"
 #include "export/output.h"
+#include "export/prv_group.h"
 #include "export/prv_record.h"
 #include "export/regions.h"
 #include "format/result.h"
@@ -131,6 +132,7 @@ class ParaverTrace {
   TextOut row_names_;  // task-view row names in row order
   std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
   BlockPipe<PrvRecord> intake_;  // records on their way to sorter_, on intake_thread_
+  PrvEventGrouper grouper_;      // on intake_thread_, before sorter_
   std::thread intake_thread_;
 
   std::vector<Process> processes_;
