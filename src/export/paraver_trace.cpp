@@ -240,12 +240,12 @@ void ParaverTrace::number_cpus() {
 
 // The record's object fields, cpu:appl:task:thread, as object_text() wrote them once per row.
 char* ParaverTrace::put_object(char* p, uint32_t row) const {
-  const std::vector<ObjectText>& texts = (row & kTaskRow) ? task_objects_ : thread_objects_;
+  bool task = row & kTaskRow;
   uint32_t r = row & ~kTaskRow;
-  if (r >= texts.size()) return object_text(p, row);
-  std::memcpy(p, texts[r].text,
-              sizeof texts[r].text);  // the whole array: fewer bytes than reserved
-  return p + texts[r].size;
+  if (r >= object_counts_[task]) return object_text(p, row);
+  const ObjectText& o = objects_[task][r];
+  std::memcpy(p, o.text, sizeof o.text);  // the whole array: fewer bytes than reserved
+  return p + o.size;
 }
 
 char* ParaverTrace::object_text(char* p, uint32_t row) const {
@@ -287,6 +287,10 @@ Result<bool> ParaverTrace::write() {
     };
     texts(thread_rows(), 0, thread_objects_);
     texts(task_rows_, kTaskRow, task_objects_);
+    objects_[0] = thread_objects_.data();
+    objects_[1] = task_objects_.data();
+    object_counts_[0] = uint32_t(thread_objects_.size());
+    object_counts_[1] = uint32_t(task_objects_.size());
     return write_prv();
   }();
   names.join();

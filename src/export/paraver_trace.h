@@ -141,6 +141,8 @@ class ParaverTrace {
   std::vector<uint32_t> thread_row_cpu_;                   // thread row -> CPU (from 1), by node
   std::vector<uint32_t> task_row_process_;                 // task row -> process
   std::vector<ObjectText> thread_objects_, task_objects_;  // row -> its object fields
+  const ObjectText* objects_[2] = {};  // their data (thread rows, task rows), for put_object()
+  uint32_t object_counts_[2] = {};
   uint32_t task_rows_ = 0;
   uint32_t serials_ = 0;
   uint64_t from_ = UINT64_MAX, to_ = 0;
