@@ -12,6 +12,7 @@
 
 #include "export/formats.h"
 #include "export/paraver_mpi.h"
+#include "format/event.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
@@ -122,7 +123,13 @@ Result<bool> ParaverTrace::open() {
     size_t n = 0;
     auto add = [this](const PrvRecord& r) { sorter_->add(r); };
     while (const PrvRecord* block = intake_.next_block(&n)) {
-      for (size_t i = 0; i < n; ++i) grouper_.add(block[i], add);
+      for (size_t i = 0; i < n; ++i) {
+        if (block[i].kind == kLabel) {
+          write_label(block[i]);
+        } else {
+          grouper_.add(block[i], add);
+        }
+      }
       grouper_.keep();  // the block goes back to the replay
     }
     grouper_.flush(add);
@@ -168,18 +175,52 @@ void ParaverTrace::set_per_instance(bool per_instance) {
   processes_.back().per_instance = per_instance;
 }
 
-uint32_t ParaverTrace::task_serial(std::string_view label) {
-  uint32_t serial = ++serials_;
+const std::string* ParaverTrace::keep(std::string text) {
+  kept_.push_back(std::move(text));
+  return &kept_.back();
+}
+
+namespace {
+
+// A label's id: id_text() without its allocations, "T<thread>#<counter>" or the number alone,
+// in at most kIdRoom characters.
+constexpr size_t kIdRoom = 1 + 10 + 1 + 15;
+char* put_task_id(char* p, uint64_t id) {
+  if (id == 0) return put(p, "none", 4);
+  if ((id >> 48) == 0) return std::to_chars(p, p + 20, id).ptr;
+  *p++ = 'T';
+  p = std::to_chars(p, p + 10, format::id_thread(id)).ptr;
+  *p++ = '#';
+  return std::to_chars(p, p + 20, format::id_counter(id)).ptr;
+}
+
+}  // namespace
+
+void ParaverTrace::task_label(std::string& out, std::string_view prefix, uint64_t id,
+                              std::string_view region) {
+  out.resize(prefix.size() + kIdRoom + 1 + region.size());
+  char* p = put(out.data(), prefix.data(), prefix.size());
+  p = put_task_id(p, id);
+  *p++ = ' ';
+  p = put(p, region.data(), region.size());
+  out.resize(size_t(p - out.data()));
+}
+
+void ParaverTrace::write_label(const PrvRecord& r) {
+  const auto& prefix = *reinterpret_cast<const std::string*>(intptr_t(r.value));
+  const auto& region = *reinterpret_cast<const std::string*>(uintptr_t(r.time2));
   // As the .pcf lists values: "{:<6} {}\n".
-  char* p = values_.reserve(label.size() + 32);
+  char* p = values_.reserve(prefix.size() + kIdRoom + region.size() + 32);
   char* digits = p;
-  p = put(p, uint64_t(serial));
+  p = put(p, uint64_t(r.row));
   while (p < digits + 6) *p++ = ' ';
   *p++ = ' ';
-  p = put(p, label.data(), label.size());
+  p = put(p, prefix.data(), prefix.size());
+  p = put_task_id(p, r.time);
+  *p++ = ' ';
+  p = put(p, region.data(), region.size());
   *p++ = '\n';
   values_.commit(p);
-  return serial;
 }
 
 void ParaverTrace::window(uint64_t from, uint64_t to) {
