@@ -467,7 +467,7 @@ const ExportFormat kParaverFormat = {"paraver",
                                      false,
                                      "a base name: name.prv, .pcf and .row",
                                      "Paraver (thread and task views)",
-                                     160,  // .prv and .pcf: fib 30 (2 threads) 157.6
+                                     145,  // .prv and .pcf: fib 30 (2 threads) 144.4
                                      make_paraver_exporter,
                                      export_paraver_run};
 

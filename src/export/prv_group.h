@@ -3,7 +3,7 @@
 // neighbours). A replay makes the events of one time in the order of its callbacks, the rows
 // interleaved: at a task switch the thread row's construct, instance and region, the task row's
 // executing thread, then the first thread row's ready tasks. Grouped, fib 30's event lines go
-// from 28.7 M to about 21 M (a line's object and time, about 20 bytes, written once per group).
+// from 28.9 M to 21.4 M, its .prv from 1,999 to 1,842 MB (a line's object and time written once).
 //
 // The events of one time are held (where they are: the intake's block), each put after the last
 // held event of its row, and handed on when a record of another time comes: rows in the order of
