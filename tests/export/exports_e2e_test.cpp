@@ -104,6 +104,7 @@ TEST_P(ExportE2E, ParaverPassesTheSyntaxCheck) {
   EXPECT_EQ(f.comm_tags[1], 2 * rec.counts["task_create"]);
   EXPECT_EQ(f.comm_tags[2], uint64_t(2 * deps_of(rec)));
   EXPECT_GT(f.state_time[1], 0u);  // running
+  EXPECT_EQ(f.split_event_lines, 0u);  // a row's events of one time on one line
 }
 
 TEST_P(ExportE2E, PerfettoJsonIsValidWithPairedFlows) {

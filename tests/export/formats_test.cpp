@@ -193,6 +193,22 @@ TEST(ParaverGolden, MigrationCreationAndBothViews) {
   EXPECT_EQ(f.comm_tags[3], 1u);
 }
 
+// The events of one row at one time share a line, though the replay makes them interleaved with
+// another row's: at 50, thread 0 switches to U (construct, instance, region), U's task row gets
+// its executing thread, then thread 0's row the ready tasks.
+TEST(ParaverGolden, EventsOfOneRowAndTimeShareALine) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/trace.prv");
+  ParaverFacts f = expect_valid_paraver(dir + "/trace");
+  std::string joined;
+  for (const std::string& l : f.lines) joined += l + "\n";
+  EXPECT_EQ(f.split_event_lines, 0u) << joined;
+  EXPECT_TRUE(has_line(f.lines, "2:1:1:1:1:50:60000002:4:60000003:4:60000001:4:60000004:0"))
+      << joined;
+  EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:50:60000005:1")) << joined;
+}
+
 // Counters per task (`--counters`): one event type per counter, the count since the thread's
 // previous switch (the first sample only sets the base; the damaged one at 95 is ignored).
 TEST(ParaverGolden, CountersAreEventsOfTheirOwnTypes) {
