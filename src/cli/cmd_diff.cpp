@@ -1,7 +1,7 @@
 // tasklens diff BEFORE AFTER: any two experiments side by side (src/report/diff_report.h).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "analysis/breakdown.h"
