@@ -33,7 +33,7 @@ int fail(const std::string& message) {
 void add_constructs(const analysis::Profile& profile, symbols::Symbolizer& symbols,
                     report::DiffRun* run) {
   for (const analysis::TaskConstruct& c : profile.tasks) {
-    run->constructs.push_back({symbols.short_name(c.codeptr), c.instances, c.time});
+    report::add_construct(*run, symbols.short_name(c.codeptr), c.instances, c.time);
   }
 }
 

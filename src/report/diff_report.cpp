@@ -54,6 +54,17 @@ std::string side_text(const DiffConstruct* c) {
 
 }  // namespace
 
+void add_construct(DiffRun& run, const std::string& location, uint64_t instances,
+                   const analysis::Stat& time) {
+  for (DiffConstruct& c : run.constructs) {  // a few constructs per program
+    if (c.location != location) continue;
+    c.instances += instances;
+    c.time.merge(time);
+    return;
+  }
+  run.constructs.push_back({location, instances, time});
+}
+
 nlohmann::json diff_json(const DiffRun& before, const DiffRun& after) {
   nlohmann::json j;
   j["before"] = before.name;
