@@ -227,6 +227,9 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     check.soundness = {true, "profile mode: no trace to check"};
   } else {
     ProgressLine progress("replaying");
+    // The first task creation asks it (TaskModel::set_constructs): started while the
+    // creation-cost scan runs, not after it, where every replay would wait for it.
+    symbols.start();
     std::vector<replay::RecordReader> readers;
     replay::ConsistencyReport checked;
     if (parallel) {
