@@ -130,7 +130,7 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
       Instance* inner = ts.contexts.back().inst;
       uint64_t id = inner->id;
       finalize(*inner, te);
-      instances.erase(id);
+      erase_instance(id);
     }
     close(p, te);
     size_t depth = ts.contexts.size() - 1;
@@ -263,7 +263,7 @@ void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   for (const auto& [level, id] : open) {
     if (auto* in = s.instance(id)) {
       s.finalize(*in, std::max(info.end_ns, in->begin_ns));
-      s.instances.erase(id);
+      s.erase_instance(id);
     }
   }
   result_.run_ns = info.end_ns;
