@@ -151,7 +151,7 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
     commit(ts, depth, 0, implicit_cost);
     ts.contexts.pop_back();
     ts.t0 = te;
-    ts.at0 = integral;
+    ts.at0 = integral();
   }
   RegionOverheads& r = regions[in.region];
   // Threads of the team that never started: all their time is startup.
@@ -248,7 +248,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
   s.on_event(r.thread, e);
   auto& ts = s.threads[r.thread];
   ts.t0 = e.time;
-  ts.at0 = s.integral;
+  ts.at0 = s.integral();
 }
 
 void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {

@@ -275,11 +275,11 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
     if (implicit && x.last_work >= 0 && b->work < 0) b->work = x.last_work;
     if (++b->arrived == in.team) {
       b->last_arrival = e.time;
-      b->at_last_arrival = integral;
+      b->at_last_arrival = integral();
       b->last_begin = x.begin_ns;
       if (in.live_tasks == 0) {
         b->tasks_done = e.time;
-        b->at_tasks_done = integral;
+        b->at_tasks_done = integral();
       } else {
         in.waiting_for_tasks = int64_t(k);
       }
@@ -347,7 +347,7 @@ void OverheadsPass::State::on_task_completed(uint64_t id) {
     BarrierInstance* b = barrier_at(*in, uint64_t(in->waiting_for_tasks), false);
     if (b && b->tasks_done == kNever) {
       b->tasks_done = now;
-      b->at_tasks_done = integral;
+      b->at_tasks_done = integral();
     }
     in->waiting_for_tasks = -1;
   }

@@ -157,8 +157,14 @@ struct OverheadsPass::State {
   std::vector<replay::IdMap<uint32_t>> construct_index;  // per region: construct key -> index
   replay::IdMap<uint8_t> runnable;  // explicit tasks ready to run (not waiting tasks resuming)
   replay::IdMap<uint8_t> blocked;   // explicit tasks created, waiting for their dependences
+  // The integrals at `now` (integral()), kept apart: advance() adds to one at a time, and an
+  // Integrals copied whole was read with one 16-byte load, which cannot take its data from the
+  // 8-byte store just made to one field (a store-forwarding stall at every event: 1/6 of
+  // close()'s samples in perf).
+  uint64_t ready_integral = 0;
   uint64_t now = 0;
-  Integrals integral;  // at `now`
+  uint64_t starved_integral = 0;
+  Integrals integral() const { return {ready_integral, starved_integral}; }
   Overheads* result = nullptr;
   CreationCost creation;
   CreationClaims claims;
@@ -182,9 +188,9 @@ struct OverheadsPass::State {
   void advance(uint64_t t) {
     if (t <= now) return;
     if (runnable.size()) {
-      integral.ready += t - now;
+      ready_integral += t - now;
     } else if (blocked.size()) {
-      integral.starved += t - now;
+      starved_integral += t - now;
     }
     now = t;
   }
