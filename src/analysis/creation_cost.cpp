@@ -35,35 +35,55 @@ void CreationSampler::next_thread() {
   have_prev_ = prev_create_ = pending_ = false;
 }
 
-void CreationSampler::add(const format::Event& e) {
-  if (part_of_creation(e.kind)) return;
-  if (e.kind == Kind::kLost || e.kind == Kind::kToolStall) {
-    // The recorder lost events or stalled the thread: no gap across it is a creation.
-    next_thread();
+template <class ToNs>
+__attribute__((always_inline)) inline void CreationSampler::take(const format::Event& e,
+                                                                 const ToNs& to_ns) {
+  const Kind k = e.kind;
+  if (__builtin_expect(k != Kind::kTaskCreate, 1)) {
+    if (part_of_creation(k)) return;
+    if (k == Kind::kLost || k == Kind::kToolStall) {
+      // The recorder lost events or stalled the thread: no gap across it is a creation.
+      next_thread();
+      return;
+    }
+    if (pending_) {
+      isolated_.push_back({pending_code_, pending_before_ + (to_ns(e.time) - pending_ns_)});
+      pending_ = false;
+    }
+    have_prev_ = true;
+    prev_create_ = false;  // (prev_code_ is read only after a creation)
+    prev_time_ = e.time;
     return;
   }
-  bool create = e.kind == Kind::kTaskCreate;
-  // Only a creation's code address is ever compared (prev_create_ guards prev_code_).
-  const uint64_t code = create ? format::ev::TaskCreate::of(e).codeptr : 0;
-  if (pending_ && !create) {
-    isolated_.push_back({pending_code_, pending_before_ + (e.time - pending_ns_)});
-  }
+  const uint64_t code = format::ev::TaskCreate::of(e).codeptr;
   pending_ = false;
-  if (create && have_prev_ && e.time >= prev_ns_) {
-    if (prev_create_) {
-      // One construct's when both creations are of it; the run's only otherwise.
-      back_to_back_.push_back({prev_code_ == code ? code : 0, e.time - prev_ns_});
-    } else {
-      pending_ = true;
-      pending_ns_ = e.time;
-      pending_before_ = e.time - prev_ns_;
-      pending_code_ = code;
+  if (have_prev_) {
+    const uint64_t now = to_ns(e.time), prev = to_ns(prev_time_);
+    if (now >= prev) {
+      if (prev_create_) {
+        // One construct's when both creations are of it; the run's only otherwise.
+        back_to_back_.push_back({prev_code_ == code ? code : 0, now - prev});
+      } else {
+        pending_ = true;
+        pending_ns_ = now;
+        pending_before_ = now - prev;
+        pending_code_ = code;
+      }
     }
   }
   have_prev_ = true;
-  prev_create_ = create;
-  prev_ns_ = e.time;
+  prev_create_ = true;
+  prev_time_ = e.time;
   prev_code_ = code;
+}
+
+void CreationSampler::add(const format::Event& e) {
+  take(e, [](uint64_t ns) { return ns; });
+}
+
+void CreationSampler::add(const format::Event* events, size_t count, const format::Clock& clock) {
+  auto to_ns = [&clock](uint64_t ticks) { return clock.to_ns(ticks); };
+  for (size_t i = 0; i < count; ++i) take(events[i], to_ns);
 }
 
 namespace {
@@ -114,11 +134,7 @@ void scan_stream(const format::Experiment& x, const std::string& path, CreationS
   const format::Event* events;
   size_t count;
   while (read < kMaxEventsPerThread && (*reader)->next_chunk(&events, &count)) {
-    for (size_t i = 0; i < count; ++i) {
-      format::Event e = events[i];
-      e.time = x.clock.to_ns(e.time);
-      sampler.add(e);
-    }
+    sampler.add(events, count, x.clock);
     read += count;
   }
 }

@@ -52,10 +52,13 @@ struct CreationCost {
 };
 const char* creation_method_name(CreationCost::Method m);  // "back_to_back", "isolated", "none"
 
-// The samples of one thread's events in time order (times in ns), added to per-construct lists.
+// The samples of one thread's events in time order, added to per-construct lists.
 class CreationSampler {
  public:
-  void add(const format::Event& e);          // the thread's next event
+  void add(const format::Event& e);  // the thread's next event (its time in ns)
+  // The thread's next events, times in ticks of `clock` (a stream's chunk): only the events
+  // around creations are converted.
+  void add(const format::Event* events, size_t count, const format::Clock& clock);
   void next_thread();                        // the following events are another thread's
   void merge(const CreationSampler& other);  // adds its samples (another thread's)
   CreationCost estimate() const;
@@ -65,10 +68,13 @@ class CreationSampler {
   struct Sample {
     uint64_t codeptr, ns;
   };
+  // The next event, its time in ns = to_ns(e.time).
+  template <class ToNs>
+  void take(const format::Event& e, const ToNs& to_ns);
   std::vector<Sample> back_to_back_, isolated_;
   bool have_prev_ = false;
   bool prev_create_ = false;
-  uint64_t prev_ns_ = 0, prev_code_ = 0;
+  uint64_t prev_time_ = 0, prev_code_ = 0;  // the time as given (ticks or ns)
   bool pending_ = false;  // an isolated task_create waits for the event after it
   uint64_t pending_ns_ = 0, pending_before_ = 0, pending_code_ = 0;
 };

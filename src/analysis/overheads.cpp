@@ -130,7 +130,7 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
       Instance* inner = ts.contexts.back().inst;
       uint64_t id = inner->id;
       finalize(*inner, te);
-      instances.erase(id);
+      erase_instance(id);
     }
     close(p, te);
     size_t depth = ts.contexts.size() - 1;
@@ -151,7 +151,7 @@ void OverheadsPass::State::finalize(Instance& in, uint64_t te) {
     commit(ts, depth, 0, implicit_cost);
     ts.contexts.pop_back();
     ts.t0 = te;
-    ts.at0 = integral;
+    ts.at0 = integral();
   }
   RegionOverheads& r = regions[in.region];
   // Threads of the team that never started: all their time is startup.
@@ -248,7 +248,7 @@ void OverheadsPass::after(const replay::Record& r, const replay::TaskModel& m) {
   s.on_event(r.thread, e);
   auto& ts = s.threads[r.thread];
   ts.t0 = e.time;
-  ts.at0 = s.integral;
+  ts.at0 = s.integral();
 }
 
 void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m) {
@@ -263,7 +263,7 @@ void OverheadsPass::end(const replay::ReplayInfo& info, const replay::TaskModel&
   for (const auto& [level, id] : open) {
     if (auto* in = s.instance(id)) {
       s.finalize(*in, std::max(info.end_ns, in->begin_ns));
-      s.instances.erase(id);
+      s.erase_instance(id);
     }
   }
   result_.run_ns = info.end_ns;

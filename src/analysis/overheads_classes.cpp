@@ -15,14 +15,14 @@ void OverheadsPass::State::close(uint32_t p, uint64_t t, uint64_t created_ns) {
   uint64_t t0 = ts.t0;
   Integrals i0 = ts.at0;
   ts.t0 = t;
-  ts.at0 = integral;
+  ts.at0 = integral();
   if (t <= t0) return;
   if (ts.contexts.empty()) {
     // Outside parallel regions: the initial thread's serial code, unless off its CPU.
     if (p == 0 && ts.off_cpu) result->serial_preempted_ns += t - t0;
     return;
   }
-  uint64_t d = t - t0, ready = integral.ready - i0.ready;
+  uint64_t d = t - t0, ready = ready_integral - i0.ready;
   size_t depth = ts.contexts.size() - 1;
   Context& x = ts.contexts.back();
   Frame& f = x.frames.back();
@@ -113,7 +113,7 @@ void OverheadsPass::State::barrier_wait(Context& x, Frame& f, uint64_t t0, uint6
   for (size_t part = 0; part < 3 && a < t1; ++part) {
     if (cut[part] <= a) continue;
     uint64_t c = std::min(t1, cut[part]);
-    Integrals ic = c == t1 ? integral : at[part];
+    Integrals ic = c == t1 ? integral() : at[part];
     uint64_t ready = ic.ready - ia.ready, idle = (c - a) - ready;
     f.cost[Cost::kTaskManagement] += ready;
     if (part == 1) {

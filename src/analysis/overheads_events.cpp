@@ -74,7 +74,7 @@ void OverheadsPass::State::on_parallel_begin(uint32_t p, const Event& e) {
   // replacing it would leave the contexts of its team pointing at freed memory.
   if (Instance* old = instance(pb.region)) {
     finalize(*old, std::max(e.time, old->begin_ns));
-    instances.erase(pb.region);
+    erase_instance(pb.region);
   }
   ThreadState& ts = threads[p];
   auto in = std::make_unique<Instance>();
@@ -89,14 +89,14 @@ void OverheadsPass::State::on_parallel_begin(uint32_t p, const Event& e) {
     uint32_t k = construct_of(x.inst->region, Construct::kNestedParallel, pb.codeptr);
     push(x, FrameKind::kNested, k, current(p), e.time, pb.region, pb.codeptr);
   }
-  instances[pb.region] = std::move(in);
+  add_instance(pb.region, std::move(in));
 }
 
 void OverheadsPass::State::on_parallel_end(uint32_t p, const Event& e) {
   const auto pe = format::ev::ParallelEnd::of(e);
   if (Instance* in = instance(pe.region)) {
     finalize(*in, e.time);
-    instances.erase(pe.region);
+    erase_instance(pe.region);
   }
   ThreadState& ts = threads[p];
   if (ts.contexts.empty()) return;
@@ -119,7 +119,7 @@ void OverheadsPass::State::on_implicit_task(uint32_t p, const Event& e) {
       made->level = uint32_t(ts.contexts.size() + 1);
       made->region = region_of(0, made->level);
       in = made.get();
-      instances[it.region] = std::move(made);
+      add_instance(it.region, std::move(made));
     }
     in->team = std::max(in->team, replay::bounded_team(it.team_size, team_limit));
     uint32_t index = replay::bounded_team(uint64_t(it.index) + 1, team_limit) - 1;
@@ -275,11 +275,11 @@ void OverheadsPass::State::barrier_begin(uint32_t p, const Event& e, uint64_t ta
     if (implicit && x.last_work >= 0 && b->work < 0) b->work = x.last_work;
     if (++b->arrived == in.team) {
       b->last_arrival = e.time;
-      b->at_last_arrival = integral;
+      b->at_last_arrival = integral();
       b->last_begin = x.begin_ns;
       if (in.live_tasks == 0) {
         b->tasks_done = e.time;
-        b->at_tasks_done = integral;
+        b->at_tasks_done = integral();
       } else {
         in.waiting_for_tasks = int64_t(k);
       }
@@ -347,7 +347,7 @@ void OverheadsPass::State::on_task_completed(uint64_t id) {
     BarrierInstance* b = barrier_at(*in, uint64_t(in->waiting_for_tasks), false);
     if (b && b->tasks_done == kNever) {
       b->tasks_done = now;
-      b->at_tasks_done = integral;
+      b->at_tasks_done = integral();
     }
     in->waiting_for_tasks = -1;
   }

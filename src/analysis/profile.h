@@ -151,6 +151,7 @@ void sort_profile(Profile& p);
 class ProfilePass : public replay::Pass {
  public:
   void begin(const replay::ReplayInfo& info) override;
+  bool uses_before() const override { return false; }  // (the default called it every event)
   void after(const replay::Record& r, const replay::TaskModel& m) override;
   void counters(const replay::Record& r, const replay::TaskModel& m) override;
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;

@@ -44,6 +44,7 @@ void TaskGraphPass::begin(const replay::ReplayInfo& info) {
   regions_ = replay::IdMap<Region>();
   ended_with_deps_ = replay::IdMap<Longest>();
   grain_index_ = replay::IdMap<uint32_t>();
+  depth_values_.clear();
   fork_sites_.clear();
   fork_site_index_ = replay::IdMap<uint32_t>();
   paths_ = PathArena();
@@ -398,17 +399,28 @@ void TaskGraphPass::count_grain(const Node& n) {
   ++g.tasks;
   g.subtree_ns += n.subtree;
   ++g.by_log2[n.subtree ? 64 - __builtin_clzll(n.subtree) : 0];
-  // One lookup: most tasks' depth is there already.
-  auto d = g.by_depth.lower_bound(n.depth);
-  if (d == g.by_depth.end() || d->first != int64_t(n.depth)) {
-    if (g.by_depth.size() >= TaskGrain::kMaxParamValues)
-      d = g.by_depth.end();
-    else
-      d = g.by_depth.emplace_hint(d, n.depth, TaskGrain::Values{});
+  // The depth's entry, mostly from depth_values_: the map's search mispredicted its way to 2 %
+  // of report --all's time on fib 30 (its nodes stay put, so the pointers do).
+  if (depth_values_.size() < n.grain) depth_values_.resize(n.grain);
+  std::vector<TaskGrain::Values*>& slots = depth_values_[n.grain - 1];
+  TaskGrain::Values* v = n.depth < slots.size() ? slots[n.depth] : nullptr;
+  if (!v) {
+    auto d = g.by_depth.lower_bound(n.depth);
+    if (d == g.by_depth.end() || d->first != int64_t(n.depth)) {
+      if (g.by_depth.size() < TaskGrain::kMaxParamValues) {
+        v = &g.by_depth.emplace_hint(d, n.depth, TaskGrain::Values{})->second;
+      }
+    } else {
+      v = &d->second;
+    }
+    if (v && n.depth < TaskGrain::kMaxParamValues) {
+      if (slots.size() <= n.depth) slots.resize(n.depth + 1);
+      slots[n.depth] = v;
+    }
   }
-  if (d != g.by_depth.end()) {
-    ++d->second.tasks;
-    d->second.subtree_ns += n.subtree;
+  if (v) {
+    ++v->tasks;
+    v->subtree_ns += n.subtree;
   }
   if (!n.has_param) return;
   if (!g.param) g.param = n.param;

@@ -251,6 +251,8 @@ class TaskGraphPass : public replay::Pass {
   Longest best_;  // the longest path found so far
   std::vector<Running> running_;
   replay::IdMap<uint32_t> grain_index_;  // task construct -> index in result_.grains + 1
+  // Per grain, by creation depth (below kMaxParamValues): its entry of TaskGrain::by_depth.
+  std::vector<std::vector<TaskGrain::Values*>> depth_values_;
   std::vector<uint64_t> fork_sites_;     // parallel constructs whose fork is on some path
   replay::IdMap<uint32_t> fork_site_index_;
   CreationCost creation_;

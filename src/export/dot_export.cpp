@@ -66,6 +66,7 @@ class DotExporter final : public Exporter, public replay::Pass {
 
   Result<bool> open() { return out_.open(path_); }
   replay::Pass& pass() override { return *this; }
+  bool uses_before() const override { return false; }
   void after(const replay::Record& r, const replay::TaskModel& m) override;
   Result<ExportSummary> finish(const replay::ReplayStats& stats) override;
 

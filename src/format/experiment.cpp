@@ -66,10 +66,10 @@ std::vector<StreamInfo> take_inventory(const std::vector<std::string>& streams) 
       continue;
     }
     st.thread = (*r)->thread();
-    for (const ChunkHeader& h : (*r)->scan_headers()) {
-      st.last_ticks = std::max(st.last_ticks, h.last_time);
-      if (h.calib_ns > st.calib_ns) st.calib_ticks = h.calib_ticks, st.calib_ns = h.calib_ns;
-    }
+    const StreamReader::LatestTimes t = (*r)->latest_times();
+    st.last_ticks = t.last_ticks;
+    st.calib_ticks = t.calib_ticks;
+    st.calib_ns = t.calib_ns;
   }
   return out;
 }

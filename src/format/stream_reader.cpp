@@ -248,26 +248,76 @@ bool StreamReader::next_chunk(const Event** out_events, size_t* out_count,
   return false;
 }
 
-std::vector<ChunkHeader> StreamReader::scan_headers() {
-  std::vector<ChunkHeader> out;
+StreamReader::Check StreamReader::check(const ChunkAt& c, std::vector<char>& chunk) {
+  chunk.resize(sizeof c.header + c.header.payload_bytes);
+  if (pread(fileno(file_), chunk.data(), chunk.size(), off_t(c.offset)) != ssize_t(chunk.size())) {
+    return Check::kUnreadable;
+  }
+  std::memset(chunk.data() + offsetof(ChunkHeader, checksum), 0, sizeof c.header.checksum);
+  return checksum(chunk.data(), chunk.size()) == c.header.checksum &&
+                 c.header.thread == header_.thread
+             ? Check::kIntact
+             : Check::kDamaged;
+}
+
+std::vector<StreamReader::ChunkAt> StreamReader::plausible_headers() {
+  std::vector<ChunkAt> out;
   uint64_t off = offset_;
-  std::vector<char> chunk;
   // Positioned reads past the stdio buffer: through it, every seek would refill it.
   while (off + sizeof(ChunkHeader) <= size_) {
     ChunkHeader h{};
     if (pread(fileno(file_), &h, sizeof h, off_t(off)) != ssize_t(sizeof h)) break;
     if (!plausible(h, size_ - off - sizeof h)) break;
-    // The header's times and clock sample set the run's end and clock rate before any event is
-    // read: a chunk the decoder skips (checksum mismatch, another thread's) must not set them.
-    chunk.resize(sizeof h + h.payload_bytes);
-    if (pread(fileno(file_), chunk.data(), chunk.size(), off_t(off)) != ssize_t(chunk.size())) break;
-    std::memset(chunk.data() + offsetof(ChunkHeader, checksum), 0, sizeof h.checksum);
-    if (checksum(chunk.data(), chunk.size()) == h.checksum && h.thread == header_.thread) {
-      out.push_back(h);
-    }
+    out.push_back({h, off});
     off += sizeof h + h.payload_bytes;
   }
   return out;
+}
+
+std::vector<ChunkHeader> StreamReader::scan_headers() {
+  std::vector<ChunkHeader> out;
+  std::vector<char> chunk;
+  for (const ChunkAt& c : plausible_headers()) {
+    Check k = check(c, chunk);
+    if (k == Check::kUnreadable) break;
+    if (k == Check::kIntact) out.push_back(c.header);
+  }
+  return out;
+}
+
+StreamReader::LatestTimes StreamReader::latest_times() {
+  const std::vector<ChunkAt> chunks = plausible_headers();
+  // What scan_headers() keeps: the intact chunks before the first unreadable one. Only the
+  // candidates are read, each once, latest first.
+  size_t limit = chunks.size();
+  std::vector<int8_t> checked(chunks.size(), -1);  // Check, -1: not read yet
+  std::vector<char> buffer;
+  // The first chunk in file order with the largest nonzero key among those kept, or null.
+  auto latest = [&](auto key) -> const ChunkHeader* {
+    std::vector<uint32_t> order;
+    for (uint32_t i = 0; i < chunks.size(); ++i) {
+      if (key(chunks[i].header)) order.push_back(i);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return key(chunks[a].header) > key(chunks[b].header);
+    });
+    for (uint32_t i : order) {
+      if (i >= limit) continue;
+      if (checked[i] < 0) checked[i] = int8_t(check(chunks[i], buffer));
+      if (Check(checked[i]) == Check::kUnreadable) limit = i;
+      if (Check(checked[i]) == Check::kIntact) return &chunks[i].header;
+    }
+    return nullptr;
+  };
+  LatestTimes t;
+  if (const ChunkHeader* h = latest([](const ChunkHeader& c) { return c.last_time; })) {
+    t.last_ticks = h->last_time;
+  }
+  if (const ChunkHeader* h = latest([](const ChunkHeader& c) { return c.calib_ns; })) {
+    t.calib_ticks = h->calib_ticks;
+    t.calib_ns = h->calib_ns;
+  }
+  return t;
 }
 
 }  // namespace tasklens::format

@@ -81,8 +81,9 @@ void ConsistencyChecker::add(const Record& r) {
       const auto it = format::ev::ImplicitTask::of(e);
       if (it.endpoint == uint8_t(format::Endpoint::kBegin)) {
         ++rep.implicit_tasks;
-        tasks[it.task] = TaskFacts{};
-        tasks[it.task].started = true;
+        TaskFacts& f = tasks[it.task];
+        f = TaskFacts{};
+        f.started = true;
         current[r.thread] = it.task;
       } else {
         current[r.thread] = 0;
@@ -91,7 +92,11 @@ void ConsistencyChecker::add(const Record& r) {
     }
     case Kind::kTaskCreate: {
       const auto tc = format::ev::TaskCreate::of(e);
-      if (tasks.count(tc.task)) {
+      // Two lookups, the parent's first (as it was before this creation, should it be the task).
+      auto p = tasks.find(tc.parent);
+      const TaskFacts* parent = p == tasks.end() ? nullptr : &p->second;  // survives a rehash
+      auto [entry, created] = tasks.try_emplace(tc.task);
+      if (!created) {
         issue(rep.duplicate_creates,
               fmt::format("t={} thread {}: task {:#x} created twice", e.time, r.thread, tc.task));
       }
@@ -101,17 +106,16 @@ void ConsistencyChecker::add(const Record& r) {
       f.flags = tc.flags;
       f.creator_thread = r.thread;
       f.created_ns = e.time;
-      auto p = tasks.find(tc.parent);
-      if (p == tasks.end()) {
+      if (!parent) {
         issue(rep.unknown_parents, fmt::format("t={} thread {}: task {:#x} has unknown parent "
                                                "{:#x}",
                                                e.time, r.thread, tc.task, tc.parent));
-      } else if (p->second.is_explicit()) {
-        f.depth = p->second.depth + 1;
+      } else if (parent->is_explicit()) {
+        f.depth = parent->depth + 1;
         rep.max_parent_depth = std::max<uint64_t>(rep.max_parent_depth, f.depth);
       }
       if (format::creates_explicit_task(e)) ++rep.explicit_created;
-      tasks[tc.task] = f;
+      entry->second = f;
       break;
     }
     case Kind::kTaskSchedule: {
@@ -190,9 +194,15 @@ void ConsistencyChecker::add(const Record& r) {
         next->last_thread = r.thread;
         // Switched in on top of the thread's task, unless it is the task that one was on top
         // of (a child ending or pausing returns to its parent: the parent's place is kept).
+        // Mostly that task is the prior one, found already.
         if (s.next != cur) {
-          auto c = tasks.find(cur);
-          if (c == tasks.end() || c->second.over != s.next) next->over = cur;
+          const TaskFacts* c = nullptr;
+          if (prior && cur == prior_id) {
+            c = prior;
+          } else if (auto it = tasks.find(cur); it != tasks.end()) {
+            c = &it->second;
+          }
+          if (!c || c->over != s.next) next->over = cur;
         }
         current[r.thread] = s.next;
       }

@@ -165,6 +165,30 @@ TEST(StreamReader, ScanHeadersLeavesOutAChunkWhoseChecksumFails) {
   EXPECT_EQ(headers[1].last_time, events[299].time);
 }
 
+// latest_times() reads only the candidate chunks, latest first: a damaged chunk with the latest
+// times is passed over for the next intact one, as scan_headers() leaves it out.
+TEST(StreamReader, LatestTimesAreThoseOfTheIntactChunks) {
+  auto events = task_events(300, 0);
+  std::vector<size_t> offsets;
+  auto bytes = stream_bytes(events, 0, {{100, 0}, {100, 1}, {100, 2}}, &offsets);
+  auto reader = StreamReader::open(write_file(bytes));
+  ASSERT_TRUE(reader.ok());
+  StreamReader::LatestTimes t = (*reader)->latest_times();
+  EXPECT_EQ(t.last_ticks, events[299].time);
+  EXPECT_EQ(t.calib_ticks, events[200].time);
+  EXPECT_EQ(t.calib_ns, events[200].time * 2);
+  // The last chunk's payload damaged: the middle chunk's times.
+  bytes[offsets[2] + sizeof(ChunkHeader)] ^= 0x5a;
+  reader = StreamReader::open(write_file(bytes));
+  ASSERT_TRUE(reader.ok());
+  t = (*reader)->latest_times();
+  EXPECT_EQ(t.last_ticks, events[199].time);
+  EXPECT_EQ(t.calib_ticks, events[100].time);
+  EXPECT_EQ(t.calib_ns, events[100].time * 2);
+  ASSERT_EQ((*reader)->scan_headers().size(), 2u);
+  EXPECT_EQ((*reader)->scan_headers()[1].last_time, t.last_ticks);
+}
+
 TEST(StreamReader, EmptyStreamHasNoChunksAndNoProblems) {
   std::string path = write_file(stream_bytes({}, 0, {}));
   ReadBack r = read_all(path);
