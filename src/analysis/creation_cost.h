@@ -107,6 +107,12 @@ class CreationClaims {
     if (!cost_) return c;
     if (__builtin_expect(thread >= threads_.size(), 0)) grow(thread);
     Thread& th = threads_[thread];
+    // Most events are no creation and follow one's rest: nothing to claim, nothing owed after.
+    if (__builtin_expect(th.debt == 0 && e.kind != format::Kind::kTaskCreate, 1)) {
+      th.seen = true;
+      th.last = e.time;
+      return c;
+    }
     uint64_t d = th.seen && e.time > th.last ? e.time - th.last : 0;
     th.seen = true;
     th.last = e.time;
