@@ -28,9 +28,9 @@ void RecordFeed::produce() {
     }
     size_t count = 0;
     while (count < kBlockRecords) {
-      const Record* r = stream_->next();
-      if (!r) break;
-      b.records[count++] = *r;
+      size_t got = stream_->read(b.records.data() + count, kBlockRecords - count);
+      if (!got) break;
+      count += got;
     }
     b.count = count;
     std::lock_guard<std::mutex> lock(mutex_);
