@@ -61,7 +61,7 @@ class CreationSampler {
   void add(const format::Event* events, size_t count, const format::Clock& clock);
   void next_thread();                        // the following events are another thread's
   void merge(const CreationSampler& other);  // adds its samples (another thread's)
-  CreationCost estimate() const;
+  CreationCost estimate();                   // (reorders the samples)
   size_t samples() const { return back_to_back_.size() + isolated_.size(); }
 
  private:
