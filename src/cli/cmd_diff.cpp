@@ -7,6 +7,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/contention.h"
 #include "analysis/profile.h"
+#include "analysis/profile_file.h"
 #include "analysis/task_graph.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -29,10 +30,35 @@ int fail(const std::string& message) {
   return 2;
 }
 
+void add_constructs(const analysis::Profile& profile, symbols::Symbolizer& symbols,
+                    report::DiffRun* run) {
+  for (const analysis::TaskConstruct& c : profile.tasks) {
+    report::add_construct(*run, symbols.short_name(c.codeptr), c.instances, c.time);
+  }
+}
+
+// A profile-mode run's figures come from its profile.json: the breakdown it built online and its
+// task constructs; it has no task graph, so no critical path.
+std::string summarize_profile_mode(const format::Experiment& x, bool no_symbols,
+                                   report::DiffRun* run) {
+  auto data = analysis::read_profile_mode(x);
+  if (!data) return data.error().message;
+  symbols::Symbolizer symbols(x.metadata.objects, !no_symbols);
+  run->name = x.dir;
+  run->run_ns = data->run_ns;
+  run->split = data->breakdown.total;
+  run->verdict = data->breakdown.verdict;
+  run->span_ns.reset();
+  run->warning = analysis::contention_warning(analysis::read_contention(x, &*data));
+  add_constructs(data->profile, symbols, run);
+  return "";
+}
+
 // One run's figures, or an error message.
 std::string summarize(const std::string& dir, bool no_symbols, report::DiffRun* run) {
   auto x = format::open_experiment(dir);
   if (!x) return x.error().message;
+  if (x->metadata.profile_mode()) return summarize_profile_mode(*x, no_symbols, run);
   analysis::BreakdownPass breakdown;
   analysis::ProfilePass profile;
   analysis::TaskGraphPass graph;
@@ -47,9 +73,7 @@ std::string summarize(const std::string& dir, bool no_symbols, report::DiffRun* 
   run->verdict = breakdown.result().verdict;
   run->span_ns = graph.result().span_ns;
   run->warning = analysis::contention_warning(analysis::read_contention(*x));
-  for (const analysis::TaskConstruct& c : profile.result().tasks) {
-    run->constructs.push_back({symbols.short_name(c.codeptr), c.instances, c.time});
-  }
+  add_constructs(profile.result(), symbols, run);
   return "";
 }
 
@@ -71,7 +95,8 @@ void add_diff_command(CLI::App& app, int* exit_code) {
       "diff",
       "Two experiments of anything (a code change, another cut-off, another input) side by "
       "side: run time, breakdown, verdict, critical path, and per task construct (by source "
-      "location) instances and time, largest change first");
+      "location) instances and time, largest change first. A profile-mode experiment (run "
+      "--mode profile) gives all but the critical path");
   sub->add_option("before", o->before, "Experiment directory before")->required();
   sub->add_option("after", o->after, "Experiment directory after")->required();
   sub->add_flag("--json", o->json, "One JSON document (keys: docs/REPORT.md, diff)");

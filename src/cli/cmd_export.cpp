@@ -201,8 +201,9 @@ int run_export(ExportCli& o) {
       fmt::print(stderr,
                  "tasklens export: warning: the trace has {} events; the whole of it will be too "
                  "big for a browser (more than {} trace events). Narrow it with --from/--to or "
-                 "--threads.\n",
+                 "--threads, or open it with trace_processor.\n",
                  recorded, o.options.browser_events);
+      o.options.browser_warned = true;  // said before writing: not again at the end
     }
   }
   // A whole-trace export of a long run can take many GB: say so before writing, and how to window.
@@ -279,11 +280,15 @@ void add_export_command(CLI::App& app, int* exit_code) {
   sub->add_flag("--no-symbols", o->no_symbols, "Name constructs by code address, not source line");
   sub->add_option("--graph", o->graph,
                   "DOT: one node per task (tasks), per construct (constructs), or tasks up to "
-                  "--max-graph-tasks (auto)")
+                  "--max-graph-tasks tasks and --max-graph-dependences dependences (auto)")
       ->check(CLI::IsMember({"auto", "tasks", "constructs"}))
       ->capture_default_str();
   sub->add_option("--max-graph-tasks", o->options.max_graph_tasks,
                   "DOT, --graph auto: above this many tasks, one node per construct")
+      ->capture_default_str();
+  sub->add_option("--max-graph-dependences", o->options.max_graph_dependences,
+                  "DOT, --graph auto: above this many dependence edges, one node per construct "
+                  "(Graphviz's layout time grows steeply with them)")
       ->capture_default_str();
   sub->add_option("--max-task-rows", o->options.max_task_rows,
                   "Paraver: above this many tasks, task-view rows are shared by tasks that do not "

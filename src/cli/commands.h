@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "format/metadata.h"
+
 namespace CLI {
 class App;
 }
@@ -13,7 +15,7 @@ namespace tasklens::cli {
 // `tasklens run`'s exit status when tasklens itself failed (GNU env's 125), bad options included.
 constexpr int kRunToolFailed = 125;
 // What the commands and report sections that read events say of a profile-mode experiment.
-constexpr char kNeedsTrace[] = "needs a trace: run without --mode profile";
+constexpr const char* kNeedsTrace = format::Metadata::kNeedsTrace;
 
 void add_run_command(CLI::App& app, int* exit_code);
 // `tasklens run [options] [--] program args`: keeps program and args for the run command and

@@ -105,7 +105,12 @@ void print_run_summary(FILE* out, const std::string& dir, const std::vector<std:
       fmt::print(out, "  profile            {:.1f} kB\n", double(bytes) / 1000.0);
     }
     print_contention(out, *x);
-    fmt::print(out, "  next: tasklens report {} --profile\n", dir);
+    if (ec) {
+      // Nothing to report: a trace keeps the events up to a crash.
+      fmt::print(out, "  next: run without --mode profile to keep the events up to the end\n");
+    } else {
+      fmt::print(out, "  next: tasklens report {} --profile\n", dir);
+    }
     return;
   }
   fmt::print(out, "  threads            {}\n", c.threads);

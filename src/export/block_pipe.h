@@ -34,6 +34,16 @@ class BlockPipe {
   void commit() {
     if (++fill_ == end_) hand_over();
   }
+  // Producer: records written in place by the block: room for *n at room(n), then commit(k) for
+  // the first k of them.
+  T* room(size_t* n) {
+    *n = size_t(end_ - fill_);
+    return fill_;
+  }
+  void commit(size_t k) {
+    fill_ += k;
+    if (fill_ == end_) hand_over();
+  }
   // Producer: no more records (the consumer gets the last block, then the end).
   void close() {
     std::lock_guard<std::mutex> lock(mu_);

@@ -129,6 +129,7 @@ class DotExporter final : public Exporter, public replay::Pass {
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   uint64_t tasks_ = 0;      // explicit tasks shown
+  uint64_t dependences_ = 0;  // dependence edges between tasks shown
   uint64_t taskwaits_ = 0;  // taskwaits that joined children
 };
 
@@ -157,6 +158,11 @@ uint32_t DotExporter::node_of(uint64_t id, Live& t) {
 void DotExporter::edge(uint32_t from_node, uint32_t to_node, uint32_t from_construct,
                        uint32_t to_construct, EdgeKind kind) {
   ++construct_edges_[std::make_tuple(from_construct, to_construct, kind)];
+  if ((kind == EdgeKind::kDepend || kind == EdgeKind::kWaits) &&
+      ++dependences_ > options_.max_graph_dependences && options_.graph == GraphDetail::kAuto &&
+      detailed_) {
+    drop_details();
+  }
   if (detailed_ && from_node && to_node) edges_.push_back(Edge{from_node - 1, to_node - 1, kind});
 }
 
@@ -393,8 +399,13 @@ Result<ExportSummary> DotExporter::finish(const replay::ReplayStats& stats) {
     s.notes.push_back(fmt::format(
         "one node per construct: {}{}", format::plural(tasks_, "task"),
         options_.graph == GraphDetail::kAuto
-            ? fmt::format(" (more than {}; --graph tasks draws every task)",
-                          options_.max_graph_tasks)
+            ? (tasks_ > options_.max_graph_tasks
+                   ? fmt::format(" (more than {}; --graph tasks draws every task)",
+                                 options_.max_graph_tasks)
+                   : fmt::format(" and {} (more than {}, too many for Graphviz to lay out "
+                                 "soon; --graph tasks draws every task)",
+                                 format::plural(dependences_, "dependence"),
+                                 options_.max_graph_dependences))
             : std::string()));
   }
   auto closed = out_.close();

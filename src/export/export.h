@@ -32,11 +32,17 @@ struct ExportOptions {
   uint64_t to_ns = std::numeric_limits<uint64_t>::max();
   std::vector<uint32_t> threads;  // empty: every thread
   bool symbols = true;            // source locations for code addresses (llvm-symbolizer)
-  // Perfetto: above this many trace events the output is too big for a browser: warn.
+  // Perfetto: above this many trace events the output is too big for a browser: warn (once: not
+  // again at the end when the caller said so before writing, browser_warned).
   uint64_t browser_events = 1000000;
-  // DOT: one node per task up to this many tasks (kAuto), else one node per task construct.
+  bool browser_warned = false;
+  // DOT: one node per task up to this many tasks and this many dependence edges between tasks
+  // (kAuto), else one node per task construct. Graphviz's layout time grows steeply with
+  // dependence edges across a wide graph: KaStORS sparselu's 305 took 1.7 s, 510 took 17 s, 1001
+  // did not finish in 5 minutes (a tree of 1218 tasks without dependences: 1 s).
   GraphDetail graph = GraphDetail::kAuto;
   uint64_t max_graph_tasks = 2000;
+  uint64_t max_graph_dependences = 300;
   // Paraver: one task-view row per task instance up to this many tasks, else rows are reused by
   // tasks that do not overlap in time.
   uint64_t max_task_rows = 20000;

@@ -13,8 +13,6 @@
 // `out` names the trace: "dir/name.prv" or "dir/name" writes dir/name.prv, .pcf and .row.
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cstring>
 #include <functional>
 #include <queue>
 
@@ -96,8 +94,7 @@ class ParaverExporter final : public TimelineExporter {
         trace_(trace),
         owned_(std::move(owned)),
         place_(std::move(place)),
-        prefix_(place_.name.empty() ? "" : plain_label(place_.name + ": ")),
-        label_(prefix_),
+        prefix_(trace_->keep(place_.name.empty() ? "" : plain_label(place_.name + ": "))),
         moved_(place_.clock.shift_ns != 0 || place_.clock.drift != 0) {}
 
   Result<bool> open() { return owned_ ? owned_->open() : Result<bool>(true); }
@@ -124,6 +121,14 @@ class ParaverExporter final : public TimelineExporter {
   void task_create(uint32_t th, uint64_t t, TimelineTask& task,
                    const TimelineTask* parent) override;
   void task_switch(uint32_t th, uint64_t t, TimelineTask* task, const SwitchInfo& how) override;
+  void wait_dependences(uint32_t th, uint64_t t, TimelineTask& task,
+                        const std::vector<DepIn>& deps) override;
+  // The dependences reaching `task` at t on the thread (its start, or the end of its `taskwait
+  // depend`): predecessor's thread -> this thread, predecessor's row -> the task's row. Inline:
+  // every task's first switch passes here.
+  [[gnu::always_inline]] inline void dependence_comms(uint32_t th, uint64_t t,
+                                                      const TimelineTask& task,
+                                                      const std::vector<DepIn>& deps);
   void task_state(uint64_t t, TimelineTask& task, TaskState state) override;
   void task_alive_at_end(uint64_t t, TimelineTask& task) override;
   void thread_state(uint32_t th, uint64_t t, ThreadState state) override;
@@ -152,7 +157,8 @@ class ParaverExporter final : public TimelineExporter {
     if (!task.slot) assign_number(task);
   }
   [[gnu::noinline]] void assign_number(TimelineTask& task);
-  std::string_view task_label(const TimelineTask& task);
+  // The task's label parts: the place's prefix, then its region's name (kept by the trace).
+  const std::string* region_label(const TimelineTask& task);
   void close_task_state(uint64_t t, TimelineTask& task);
   // The row's state from t: the MPI call's if the thread is in one, else the timeline's.
   void show_state(ThreadRow& r, uint64_t t);
@@ -170,8 +176,9 @@ class ParaverExporter final : public TimelineExporter {
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> free_rows_;
   std::vector<uint32_t> counters_;          // metadata counter -> the trace's index
   replay::IdMap<uint32_t> param_index_;     // user string id -> the trace's index + 1
-  std::string prefix_, label_;              // task_label()'s: the place's prefix, the last label
-  std::vector<std::string> region_labels_;  // region id - 1 -> its name as plain_label() leaves it
+  const std::string* prefix_;               // the place's prefix of task labels (kept by the trace)
+  // region id - 1 -> its name as plain_label() leaves it (kept by the trace); [0]: none
+  std::vector<const std::string*> region_labels_;
   bool moved_;                              // place_.clock is not the identity
 };
 
@@ -206,45 +213,23 @@ uint32_t ParaverExporter::value(uint32_t id) {
   return id <= values_.size() ? values_[id - 1] : 0;
 }
 
-// plain_label(prefix + id_text(id) + " " + the region's name), built in place (one per task):
-// plain_label() replaces characters one by one, so the parts are replaced apart, once each.
-std::string_view ParaverExporter::task_label(const TimelineTask& task) {
-  while (region_labels_.size() < regions_.size()) {
-    region_labels_.push_back(plain_text(regions_.at(uint32_t(region_labels_.size()) + 1).name));
+const std::string* ParaverExporter::region_label(const TimelineTask& task) {
+  if (region_labels_.empty()) region_labels_.push_back(trace_->keep(""));
+  while (region_labels_.size() <= regions_.size()) {
+    region_labels_.push_back(
+        trace_->keep(plain_text(regions_.at(uint32_t(region_labels_.size())).name)));
   }
-  std::string_view region;
-  if (task.region >= 1 && task.region <= region_labels_.size()) {
-    region = region_labels_[task.region - 1];
-  }
-  // Written through a pointer after the prefix (which stays from the last label), then cut to
-  // size: the id's text takes at most 1 + 10 + 1 + 15 characters.
-  constexpr size_t kIdRoom = 32;
-  label_.resize(prefix_.size() + kIdRoom + 1 + region.size());
-  char* p = label_.data() + prefix_.size();
-  // id_text(), without its allocations: "T<thread>#<counter>", or the number alone.
-  if (task.id == 0) {
-    std::memcpy(p, "none", 4);
-    p += 4;
-  } else if ((task.id >> 48) == 0) {
-    p = std::to_chars(p, p + 20, task.id).ptr;
-  } else {
-    *p++ = 'T';
-    p = std::to_chars(p, p + 10, format::id_thread(task.id)).ptr;
-    *p++ = '#';
-    p = std::to_chars(p, p + 20, format::id_counter(task.id)).ptr;
-  }
-  *p++ = ' ';
-  std::memcpy(p, region.data(), region.size());
-  label_.resize(size_t(p - label_.data()) + region.size());
-  return label_;
+  return region_labels_[task.region < region_labels_.size() ? task.region : 0];
 }
 
 void ParaverExporter::assign_number(TimelineTask& task) {
-  std::string_view label = task_label(task);
-  uint32_t serial = trace_->task_serial(label);
+  const std::string* region = region_label(task);
+  uint32_t serial = trace_->task_serial(prefix_, task.id, region);
   uint32_t row = 0;
   if (filter_.thread(task.creator_thread)) {
     if (per_instance_) {
+      std::string label;
+      ParaverTrace::task_label(label, *prefix_, task.id, *region);
       row = trace_->add_task_row(fmt::format("task {}: {}", serial, label));
     } else if (!free_rows_.empty()) {
       row = free_rows_.top();
@@ -302,18 +287,33 @@ void ParaverExporter::task_switch(uint32_t th, uint64_t t, TimelineTask* task,
              (task_row - 1) | kTaskRow, t, kTagCreation);
       }
     }
-    for (const DepIn& d : task->deps_in) {
-      if (!filter_.shows(d.thread, d.end_ns)) continue;
-      comm(threads_[d.thread].row, d.end_ns, row, t, kTagDependence);
-      if (task_row && slot_row(d.slot)) {
-        comm((slot_row(d.slot) - 1) | kTaskRow, d.end_ns, (task_row - 1) | kTaskRow, t,
-             kTagDependence);
-      }
-    }
+    dependence_comms(th, t, *task, task->deps_in);
   } else if (how.from_thread != kNoThread && how.from_thread != th &&
              filter_.shows(how.from_thread, how.out_ns)) {
     comm(threads_[how.from_thread].row, how.out_ns, row, t, kTagMigration);
   }
+}
+
+void ParaverExporter::dependence_comms(uint32_t th, uint64_t t, const TimelineTask& task,
+                                       const std::vector<DepIn>& deps) {
+  uint32_t row = threads_[th].row;
+  uint32_t task_row = slot_row(task.slot);  // + 1
+  for (const DepIn& d : deps) {
+    if (!filter_.shows(d.thread, d.end_ns)) continue;
+    comm(threads_[d.thread].row, d.end_ns, row, t, kTagDependence);
+    if (task_row && slot_row(d.slot)) {
+      comm((slot_row(d.slot) - 1) | kTaskRow, d.end_ns, (task_row - 1) | kTaskRow, t,
+           kTagDependence);
+    }
+  }
+}
+
+// Communications are points on rows: a dependence reaches a `taskwait depend` where the wait
+// ends, on the waiting thread's row and the waiting task's, as DOT joins it to the taskwait.
+void ParaverExporter::wait_dependences(uint32_t th, uint64_t t, TimelineTask& task,
+                                       const std::vector<DepIn>& deps) {
+  number(task);
+  dependence_comms(th, t, task, deps);
 }
 
 void ParaverExporter::close_task_state(uint64_t t, TimelineTask& task) {
@@ -490,7 +490,7 @@ const ExportFormat kParaverFormat = {"paraver",
                                      false,
                                      "a base name: name.prv, .pcf and .row",
                                      "Paraver (thread and task views)",
-                                     160,  // .prv and .pcf: fib 30 (2 threads) 157.6
+                                     145,  // .prv and .pcf: fib 30 (2 threads) 144.4
                                      make_paraver_exporter,
                                      export_paraver_run};
 

@@ -12,6 +12,7 @@
 
 #include "export/formats.h"
 #include "export/paraver_mpi.h"
+#include "format/event.h"
 
 namespace tasklens::exports {
 namespace fs = std::filesystem;
@@ -120,9 +121,18 @@ Result<bool> ParaverTrace::open() {
   // the second core while the replay makes the next records.
   intake_thread_ = std::thread([this] {
     size_t n = 0;
+    auto add = [this](const PrvRecord& r) { sorter_->add(r); };
     while (const PrvRecord* block = intake_.next_block(&n)) {
-      for (size_t i = 0; i < n; ++i) sorter_->add(block[i]);
+      for (size_t i = 0; i < n; ++i) {
+        if (block[i].kind == kLabel) {
+          write_label(block[i]);
+        } else {
+          grouper_.add(block[i], add);
+        }
+      }
+      grouper_.keep();  // the block goes back to the replay
     }
+    grouper_.flush(add);
   });
   return true;
 }
@@ -165,18 +175,52 @@ void ParaverTrace::set_per_instance(bool per_instance) {
   processes_.back().per_instance = per_instance;
 }
 
-uint32_t ParaverTrace::task_serial(std::string_view label) {
-  uint32_t serial = ++serials_;
+const std::string* ParaverTrace::keep(std::string text) {
+  kept_.push_back(std::move(text));
+  return &kept_.back();
+}
+
+namespace {
+
+// A label's id: id_text() without its allocations, "T<thread>#<counter>" or the number alone,
+// in at most kIdRoom characters.
+constexpr size_t kIdRoom = 1 + 10 + 1 + 15;
+char* put_task_id(char* p, uint64_t id) {
+  if (id == 0) return put(p, "none", 4);
+  if ((id >> 48) == 0) return std::to_chars(p, p + 20, id).ptr;
+  *p++ = 'T';
+  p = std::to_chars(p, p + 10, format::id_thread(id)).ptr;
+  *p++ = '#';
+  return std::to_chars(p, p + 20, format::id_counter(id)).ptr;
+}
+
+}  // namespace
+
+void ParaverTrace::task_label(std::string& out, std::string_view prefix, uint64_t id,
+                              std::string_view region) {
+  out.resize(prefix.size() + kIdRoom + 1 + region.size());
+  char* p = put(out.data(), prefix.data(), prefix.size());
+  p = put_task_id(p, id);
+  *p++ = ' ';
+  p = put(p, region.data(), region.size());
+  out.resize(size_t(p - out.data()));
+}
+
+void ParaverTrace::write_label(const PrvRecord& r) {
+  const auto& prefix = *reinterpret_cast<const std::string*>(intptr_t(r.value));
+  const auto& region = *reinterpret_cast<const std::string*>(uintptr_t(r.time2));
   // As the .pcf lists values: "{:<6} {}\n".
-  char* p = values_.reserve(label.size() + 32);
+  char* p = values_.reserve(prefix.size() + kIdRoom + region.size() + 32);
   char* digits = p;
-  p = put(p, uint64_t(serial));
+  p = put(p, uint64_t(r.row));
   while (p < digits + 6) *p++ = ' ';
   *p++ = ' ';
-  p = put(p, label.data(), label.size());
+  p = put(p, prefix.data(), prefix.size());
+  p = put_task_id(p, r.time);
+  *p++ = ' ';
+  p = put(p, region.data(), region.size());
   *p++ = '\n';
   values_.commit(p);
-  return serial;
 }
 
 void ParaverTrace::window(uint64_t from, uint64_t to) {
@@ -237,12 +281,12 @@ void ParaverTrace::number_cpus() {
 
 // The record's object fields, cpu:appl:task:thread, as object_text() wrote them once per row.
 char* ParaverTrace::put_object(char* p, uint32_t row) const {
-  const std::vector<ObjectText>& texts = (row & kTaskRow) ? task_objects_ : thread_objects_;
+  bool task = row & kTaskRow;
   uint32_t r = row & ~kTaskRow;
-  if (r >= texts.size()) return object_text(p, row);
-  std::memcpy(p, texts[r].text,
-              sizeof texts[r].text);  // the whole array: fewer bytes than reserved
-  return p + texts[r].size;
+  if (r >= object_counts_[task]) return object_text(p, row);
+  const ObjectText& o = objects_[task][r];
+  std::memcpy(p, o.text, sizeof o.text);  // the whole array: fewer bytes than reserved
+  return p + o.size;
 }
 
 char* ParaverTrace::object_text(char* p, uint32_t row) const {
@@ -284,6 +328,10 @@ Result<bool> ParaverTrace::write() {
     };
     texts(thread_rows(), 0, thread_objects_);
     texts(task_rows_, kTaskRow, task_objects_);
+    objects_[0] = thread_objects_.data();
+    objects_[1] = task_objects_.data();
+    object_counts_[0] = uint32_t(thread_objects_.size());
+    object_counts_[1] = uint32_t(task_objects_.size());
     return write_prv();
   }();
   names.join();
@@ -326,10 +374,17 @@ Result<bool> ParaverTrace::write_prv() {
   // The merge (decoding the runs, choosing the next) runs on the second core meanwhile.
   BlockPipe<PrvRecord> merged;
   std::thread merger([&] {
-    while (sorter_->next(merged.slot())) merged.commit();
+    for (;;) {
+      size_t room = 0;
+      PrvRecord* p = merged.room(&room);
+      size_t n = sorter_->next(p, room);
+      if (n == 0) break;
+      merged.commit(n);
+    }
     merged.close();
   });
   constexpr size_t kMaxLine = 320;
+  constexpr uint32_t kOwnTypes = 60000000;  // tasklens' own event types and counters (formats.h)
   uint64_t last_time = 0;
   uint32_t last_row = 0;
   bool event_line = false;
@@ -360,7 +415,13 @@ Result<bool> ParaverTrace::write_prv() {
           p = put(p, r->value);
           break;
         case 2:  // event: time:type:value
-          p = type.put(p, uint64_t(r->type));
+          if (r->type - kOwnTypes < 100) {  // 600000tt: a line's types mostly differ
+            std::memcpy(p, "600000", 6);
+            std::memcpy(p + 6, kPairs + 2 * (r->type - kOwnTypes), 2);
+            p += 8;
+          } else {
+            p = type.put(p, uint64_t(r->type));
+          }
           *p++ = ':';
           p = put(p, r->value);
           break;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -29,6 +30,7 @@
 #include "export/block_pipe.h"
 #include "export/external_sort.h"
 #include "export/output.h"
+#include "export/prv_group.h"
 #include "export/prv_record.h"
 #include "export/regions.h"
 #include "format/result.h"
@@ -57,9 +59,20 @@ class ParaverTrace {
   uint32_t add_task_row(std::string_view name);
   // The last process's task view: one row per instance (else rows shared).
   void set_per_instance(bool per_instance);
-  // The next task instance's serial number (from 1), named `label` in the .pcf: a label
-  // plain_label() leaves as it is (tasks are many: it is written as it comes).
-  uint32_t task_serial(std::string_view label);
+  // A text kept as long as the trace (task label parts), at an address that stays.
+  const std::string* keep(std::string text);
+  // The next task instance's serial number (from 1), named in the .pcf by its label: `prefix`,
+  // the id's text, a space, `region` (texts plain_label() leaves as they are, kept by keep()).
+  // Tasks are many: the label is written by the sort's intake thread, as it comes.
+  uint32_t task_serial(const std::string* prefix, uint64_t id, const std::string* region) {
+    uint32_t serial = ++serials_;
+    intake_.push(PrvRecord{id, uint64_t(uintptr_t(region)), int64_t(intptr_t(prefix)), 0, serial, 0,
+                           kLabel});
+    return serial;
+  }
+  // A task's label, as task_serial() names it.
+  static void task_label(std::string& out, std::string_view prefix, uint64_t id,
+                         std::string_view region);
   // The window a process shows, on the trace's time line.
   void window(uint64_t from, uint64_t to);
 
@@ -122,6 +135,9 @@ class ParaverTrace {
   Result<bool> write_row();
   void number_cpus();
   void end_intake();  // every record added is in the sort
+  // A task-instance line of the .pcf, from task_serial()'s record (on the intake thread).
+  void write_label(const PrvRecord& r);
+  static constexpr uint8_t kLabel = 0;  // PrvRecord::kind of task_serial()'s records
 
   OutputPath path_;
   size_t sort_run_records_;
@@ -131,14 +147,18 @@ class ParaverTrace {
   TextOut row_names_;  // task-view row names in row order
   std::unique_ptr<ExternalSorter<PrvRecord, PrvCodec>> sorter_;
   BlockPipe<PrvRecord> intake_;  // records on their way to sorter_, on intake_thread_
+  PrvEventGrouper grouper_;      // on intake_thread_, before sorter_
   std::thread intake_thread_;
 
+  std::deque<std::string> kept_;  // keep()'s texts
   std::vector<Process> processes_;
   std::vector<std::string> nodes_;                         // host names, in order of first use
   std::vector<uint32_t> thread_row_process_;               // thread row -> process
   std::vector<uint32_t> thread_row_cpu_;                   // thread row -> CPU (from 1), by node
   std::vector<uint32_t> task_row_process_;                 // task row -> process
   std::vector<ObjectText> thread_objects_, task_objects_;  // row -> its object fields
+  const ObjectText* objects_[2] = {};  // their data (thread rows, task rows), for put_object()
+  uint32_t object_counts_[2] = {};
   uint32_t task_rows_ = 0;
   uint32_t serials_ = 0;
   uint64_t from_ = UINT64_MAX, to_ = 0;

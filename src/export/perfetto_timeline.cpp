@@ -198,7 +198,7 @@ ExportSummary PerfettoTimeline::summary(const std::string& path, uint64_t record
   s.files.push_back(path);
   s.records_out = records;
   s.unit = unit;
-  if (records > options_.browser_events) {
+  if (records > options_.browser_events && !options_.browser_warned) {
     s.notes.push_back(fmt::format(
         "warning: {} {} ({:.0f} MB): more than {} is too much for a browser ({}); narrow the "
         "export with --from/--to or --threads, or open it with trace_processor",

@@ -235,11 +235,31 @@ void TimelinePass::on_create(const format::Event& e, uint32_t th, uint64_t code)
   TimelineTask& T = add(tc.task, e.time);
   T.parent = tc.parent;
   T.flags = tc.flags;
-  bool untied = tc.flags & format::task_flag::kUntied;
-  T.region = regions_.intern(untied ? Construct::kUntiedTask : Construct::kTask, code);
   T.creator_thread = th;
   T.created_ns = e.time;
+  if (T.is_taskwait_depend()) {
+    // Its region is its creator's taskwait, named after the construct as DOT names it.
+    T.region = regions_.intern(Construct::kTaskwait, code);
+    T.parent = format::ev::task_or(tc.parent, top(th));
+    if (T.parent) enter_in(th, e.time, T.parent, T.region);
+    return;
+  }
+  bool untied = tc.flags & format::task_flag::kUntied;
+  T.region = regions_.intern(untied ? Construct::kUntiedTask : Construct::kTask, code);
   if (emitting(th)) sink_.task_create(th, e.time, T, find(tc.parent));
+}
+
+// Its creator leaves the taskwait; the clause's dependences reach the wait's end. The record
+// completes as a task does (after_event), so a later task that names the same data depends on
+// the wait's end, here.
+void TimelinePass::end_taskwait_depend(TimelineTask& wait, uint32_t th, uint64_t t) {
+  if (!wait.parent) return;
+  leave_in(th, t, wait.parent, Construct::kTaskwait, 0, true);
+  TimelineTask* creator = find(wait.parent);
+  if (creator && emitting(th) && !wait.deps_in.empty()) {
+    sink_.wait_dependences(th, t, *creator, wait.deps_in);
+  }
+  wait.deps_in.clear();
 }
 
 void TimelinePass::on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m) {
@@ -288,7 +308,7 @@ void TimelinePass::after_event(const replay::Record& r, const replay::TaskModel&
   for (const replay::Transition& tr : m.transitions()) {
     TimelineTask* T = find(tr.task);
     if (!T) continue;
-    if (open_ && filter_.thread(T->creator_thread)) sink_.task_state(t, *T, tr.to);
+    if (open_ && shows_task(*T)) sink_.task_state(t, *T, tr.to);
     if (tr.to != TaskState::kCompleted || T->completed) continue;
     T->completed = true;
     DepIn done{T->id, th, t, T->slot};
@@ -378,7 +398,7 @@ void TimelinePass::open_window(uint64_t t, const replay::TaskModel& m) {
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
     const replay::TaskInfo* info = m.task(id);
-    if (info && filter_.thread(T.creator_thread)) sink_.task_state(t, T, info->state);
+    if (info && shows_task(T)) sink_.task_state(t, T, info->state);
   }
 }
 
@@ -402,7 +422,7 @@ void TimelinePass::close_window(uint64_t t) {
   }
   for (uint64_t id : live_task_ids()) {
     TimelineTask& T = *find(id);
-    if (filter_.thread(T.creator_thread)) sink_.task_alive_at_end(t, T);
+    if (shows_task(T)) sink_.task_alive_at_end(t, T);
   }
   closed_ = true;
   sink_.end(t);

@@ -128,6 +128,10 @@ class TimelineSink {
   }
   // The task's body ended on this thread (complete, cancel, detach), after its frame was left.
   virtual void task_end(uint32_t thread, uint64_t t, TimelineTask& task) {}
+  // A `taskwait depend(...)` of `task` ended on the thread, after its taskwait region was left:
+  // `deps` are what the clause waited for (completed tasks, as a task's deps_in at its start).
+  virtual void wait_dependences(uint32_t thread, uint64_t t, TimelineTask& task,
+                                const std::vector<DepIn>& deps) {}
   // A task's state changed (the task model's transition); on the creator thread's filter.
   virtual void task_state(uint64_t t, TimelineTask& task, replay::TaskState state) {}
   virtual void thread_state(uint32_t thread, uint64_t t, ThreadState state) {}
@@ -192,6 +196,15 @@ class TimelinePass : public replay::Pass {
   void on_implicit_task(const format::Event& e, uint32_t th, const replay::TaskModel& m);
   // `code`: the task's construct (TaskModel::task_code, not always the event's codeptr).
   void on_create(const format::Event& e, uint32_t th, uint64_t code);
+  // libomp's task for `taskwait depend(...)` (format::is_taskwait_depend) is its creator's
+  // taskwait, as a plain one shows, from its creation to its taskwait_complete. The pass keeps its
+  // record (the dependences it waits for, its end for later tasks that name the same data) but
+  // tells the sink nothing of it as a task: no creation, state, slice or row.
+  void end_taskwait_depend(TimelineTask& wait, uint32_t th, uint64_t t);
+  // Whether the sink is shown the task's states (task_state, task_alive_at_end, task_forgotten).
+  bool shows_task(const TimelineTask& T) const {
+    return filter_.thread(T.creator_thread) && !T.is_taskwait_depend();
+  }
   void on_schedule(const format::Event& e, uint32_t th, const replay::TaskModel& m);
 
   // Stack operations; each emits the enters, leaves and switches it implies.

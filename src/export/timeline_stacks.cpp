@@ -30,7 +30,7 @@ TimelineTask& TimelinePass::add(uint64_t id, uint64_t t) {
   // every frame on a stack keeps a live task; what the sink shows of its state ends too.
   if (TimelineTask* old = find(id)) {
     if (old->thread != kNoThread) leave_stray(*old, t);
-    if (open_ && !closed_ && filter_.thread(old->creator_thread)) sink_.task_forgotten(t, *old);
+    if (open_ && !closed_ && shows_task(*old)) sink_.task_forgotten(t, *old);
   }
   TimelineTask& T = tasks_[id];
   T.clear();
@@ -141,6 +141,10 @@ TimelineTask& TimelinePass::activate(uint32_t th, uint64_t t, uint64_t id) {
 
 void TimelinePass::finish_body(uint32_t th, uint64_t t, uint64_t id) {
   TimelineTask& T = task(id, th, t);
+  if (T.is_taskwait_depend()) {
+    end_taskwait_depend(T, th, t);
+    if (!T.started) return;  // it never ran (libomp): no body to end
+  }
   if (T.thread == th) {
     auto& f = stacks_[th].frames;
     while (f.back() != id) take_top(th, t);

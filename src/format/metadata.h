@@ -95,6 +95,9 @@ struct Metadata {
   // absent (older recorders: a trace).
   std::string mode;
   bool profile_mode() const { return mode == "profile"; }
+  // What every reader of events (replays, commands, report sections) says of a profile-mode
+  // experiment.
+  static constexpr char kNeedsTrace[] = "needs a trace: run without --mode profile";
   Program program;
   std::optional<Parent> parent;
   std::vector<ChildProcess> processes;

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "format/event.h"
+#include "format/kinds.h"
 #include "recorder/off_cpu.h"
 #include "recorder/profile_tool.h"
 #include "recorder/runtime_call_site.h"
@@ -31,10 +32,11 @@ inline uint32_t clamp32(uint64_t v) {
   return v > 0xffffffffu ? 0xffffffffu : uint32_t(v);
 }
 
-// `codeptr`, or the program's call site of the enclosing taskloop when libomp gave an address of
-// its own (runtime_call_site.h).
+// A task creation's `codeptr`, or the program's call site of the enclosing taskloop when libomp
+// gave an address of its own, or the call site on the stack when libomp gave the address of the
+// barrier the thread is in (runtime_call_site.h).
 inline uint64_t program_code(const ThreadBuffer* tb, const void* codeptr) {
-  return tb->taskloops.code(code(codeptr));
+  return tb->barrier.creation(tb->taskloops.code(code(codeptr)));
 }
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
@@ -130,7 +132,13 @@ void record_sync(Kind k, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
 
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
                     ompt_data_t* task, const void* codeptr) {
-  record_sync(Kind::kSyncRegion, kind, endpoint, parallel, task, codeptr);
+  ThreadBuffer* tb = this_thread();
+  if (!tb) return;
+  if (format::is_barrier(uint16_t(kind))) {
+    tb->barrier.on_barrier(endpoint == ompt_scope_begin, code(codeptr));
+  }
+  record(tb, Kind::kSyncRegion, uint8_t(endpoint), uint16_t(kind), 0, value(parallel), value(task),
+         code(codeptr));
 }
 
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,

@@ -85,7 +85,7 @@ __attribute__((flatten)) void p_task_create(ompt_data_t*, const ompt_frame_t*,
                                             const void* codeptr) {
   Thread* th = me();
   if (!th) return;
-  uint64_t c = code(codeptr);
+  uint64_t c = th->barrier.creation(code(codeptr));
   if (__builtin_expect(format::is_taskwait_depend(uint32_t(flags)), 0)) {
     // `taskwait depend(...)`: a task that never runs, ended by taskwait_complete (below) once
     // the tasks it names are done. It is its creator's taskwait, as the trace's profile has it.
@@ -122,6 +122,7 @@ __attribute__((flatten)) void p_sync_region(ompt_sync_region_t kind, ompt_scope_
   if (kind == ompt_sync_region_taskwait) {  // first: fine-grained tasks wait for their children
     on_region(th, begin, uint8_t(NK::kTaskwait), 0, code(codeptr), true, now_ticks());
   } else if (format::is_barrier(uint16_t(kind))) {
+    th->barrier.on_barrier(begin, code(codeptr));
     on_region(th, begin, uint8_t(NK::kBarrier), uint16_t(kind), code(codeptr), true, now_ticks());
   } else if (kind == ompt_sync_region_taskgroup) {
     // (A taskloop's implicit one carries the program's address: record_sync in ompt_tool.cpp.)

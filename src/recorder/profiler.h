@@ -122,6 +122,7 @@ struct Thread {
   uint64_t thread_time = 0;
   uint64_t work_code = 0;  // the last worksharing construct that ended here
   TaskloopSites taskloops;  // the program's call sites of its taskloops (runtime_call_site.h)
+  BarrierSite barrier;      // the barrier the thread is in (runtime_call_site.h)
   uint64_t unmatched_ends = 0;
   uint64_t bad_counter_samples = 0;  // counter reads that failed: their fragments' deltas lost
   // The kernel's run-queue wait of the thread (process_info.h): taken at its end by the thread,

@@ -57,4 +57,29 @@ struct TaskloopSites {
   }
 };
 
+// libomp 14's GCC entry points (GOMP_*) leave the return address of the barrier a thread waits in
+// stored while the thread runs tasks there, and the first task creation of each task begun there
+// reports it as its own: a GCC-built program's task construct then appears at the `parallel` line
+// (every child of BOTS strassen's tasks run in the closing barrier, for one). A thread keeps the
+// code address of the barrier it is in; a creation that reports that address gets the program's
+// call site from the stack instead (once per task begun in a barrier, and only for GCC builds:
+// clang's calls give a task creation an address of its own).
+struct BarrierSite {
+  uint64_t codeptr = 0;  // of the barrier the thread is in, 0 outside one
+
+  void on_barrier(bool begin, uint64_t code) {
+    if (begin) {
+      codeptr = code;
+    } else if (codeptr == code) {
+      codeptr = 0;
+    }
+  }
+  // A task creation's code: `code`, or the program's call site when `code` is the barrier's.
+  uint64_t creation(uint64_t code) const {
+    if (__builtin_expect(code != codeptr || code == 0, 1)) return code;
+    uint64_t site = program_call_site();
+    return site ? site : code;
+  }
+};
+
 }  // namespace tasklens::recorder

@@ -30,6 +30,7 @@ struct ThreadBuffer {
   // The taskloops the thread is inside (runtime_call_site.h): its depth, read on every create,
   // sits on the first cache line.
   TaskloopSites taskloops;
+  BarrierSite barrier;  // the barrier the thread is in (runtime_call_site.h), read on every create
   uint64_t lost_pending = 0;  // events dropped since the last chunk was taken
   uint64_t lost_total = 0;
   uint64_t stall_ticks = 0;  // time spent waiting for a free chunk

@@ -18,6 +18,11 @@ bool MergedStream::Cursor::refill(const format::Clock& clock, bool make_records)
 }
 
 Result<std::unique_ptr<MergedStream>> MergedStream::open(const format::Experiment& x) {
+  // It has no streams: replayed, it would read as a run in which nothing happened (zero work, no
+  // tasks), which `diff`, `compare` and `--what-if-also` printed as figures.
+  if (x.metadata.profile_mode()) {
+    return tasklens::Error{x.dir + ": a profile-mode experiment " + format::Metadata::kNeedsTrace};
+  }
   auto m = std::unique_ptr<MergedStream>(new MergedStream());
   m->clock_ = x.clock;
   for (const auto& path : x.streams) {

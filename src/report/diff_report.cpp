@@ -54,6 +54,17 @@ std::string side_text(const DiffConstruct* c) {
 
 }  // namespace
 
+void add_construct(DiffRun& run, const std::string& location, uint64_t instances,
+                   const analysis::Stat& time) {
+  for (DiffConstruct& c : run.constructs) {  // a few constructs per program
+    if (c.location != location) continue;
+    c.instances += instances;
+    c.time.merge(time);
+    return;
+  }
+  run.constructs.push_back({location, instances, time});
+}
+
 nlohmann::json diff_json(const DiffRun& before, const DiffRun& after) {
   nlohmann::json j;
   j["before"] = before.name;
@@ -62,7 +73,10 @@ nlohmann::json diff_json(const DiffRun& before, const DiffRun& after) {
   j["breakdown"] = {{"before", split_json(before.split)}, {"after", split_json(after.split)}};
   j["verdict"] = {{"before", analysis::verdict_code(before.verdict)},
                   {"after", analysis::verdict_code(after.verdict)}};
-  j["critical_path"] = {{"before_ns", before.span_ns}, {"after_ns", after.span_ns}};
+  auto span = [](const DiffRun& r) {
+    return r.span_ns ? nlohmann::json(*r.span_ns) : nlohmann::json(nullptr);
+  };
+  j["critical_path"] = {{"before_ns", span(before)}, {"after_ns", span(after)}};
   auto warning = [](const DiffRun& r) {
     return r.warning.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.warning);
   };
@@ -95,7 +109,13 @@ std::string diff_text(const DiffRun& before, const DiffRun& after) {
   row("idleness", before.split.idle_ns, after.split.idle_ns);
   row("serial", before.split.serial_ns, after.split.serial_ns);
   row("preempted", before.split.preempted_ns, after.split.preempted_ns);
-  row("critical path", before.span_ns, after.span_ns);
+  if (before.span_ns && after.span_ns) {
+    row("critical path", *before.span_ns, *after.span_ns);
+  } else {
+    auto side = [](const DiffRun& r) { return r.span_ns ? duration(*r.span_ns) : "-"; };
+    out += fmt::format("  {:<22} {:>12} {:>12} {:>13}\n", "critical path", side(before),
+                       side(after), "(profile mode: no task graph)");
+  }
   out += fmt::format("  {:<22} {:>12} {:>12}\n", "verdict", analysis::verdict_code(before.verdict),
                      analysis::verdict_code(after.verdict));
   out += "\nTask constructs (instances x mean time), largest change in total time first\n";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,20 @@ struct DiffRun {
   uint64_t run_ns = 0;
   analysis::TimeSplit split;
   analysis::Verdict verdict = analysis::Verdict::kLL;
-  uint64_t span_ns = 0;  // the critical path (analysis/task_graph)
-  std::vector<DiffConstruct> constructs;
+  // The critical path (analysis/task_graph); none for a profile-mode run, which has no graph.
+  std::optional<uint64_t> span_ns;
+  std::vector<DiffConstruct> constructs;  // one per location: add_construct
   // The machine's contention during the run (analysis::contention_warning), "" when quiet: a
   // change between two runs may be the machine's.
   std::string warning;
 };
+
+// Adds a construct's instances and times to `run`, to those of its location when it has one
+// already: a construct can have several code addresses (an `if` clause's deferred and undeferred
+// calls, a construct inlined twice: BOTS nqueens' 15,712 and 8 tasks at one line), and diff
+// matches constructs by location.
+void add_construct(DiffRun& run, const std::string& location, uint64_t instances,
+                   const analysis::Stat& time);
 
 std::string diff_text(const DiffRun& before, const DiffRun& after);
 nlohmann::json diff_json(const DiffRun& before, const DiffRun& after);

@@ -37,7 +37,9 @@ std::string cost_header(bool preempted) {
     s += fmt::format(" {} {:>17}", c == analysis::kOverheadClasses[0] ? '=' : '+',
                      fmt::format("{} (%)", analysis::cost_short(c)));
   }
-  if (preempted) s += fmt::format("   {:>17}", "Preempted (%)");
+  if (preempted) {
+    s += fmt::format("   {:>17}", fmt::format("{} (%)", analysis::cost_short(Cost::kPreempted)));
+  }
   return s + "\n";
 }
 

@@ -318,7 +318,7 @@ void WhatIfPass::end(const replay::ReplayInfo& info, const replay::TaskModel& m)
     WhatIfPass pass(alone);
     auto stats = replay::run_replay(*x, {&pass});
     if (!stats.ok()) {
-      result_.recording_errors.push_back(dir + ": " + stats.error().message);
+      result_.recording_errors.push_back(stats.error().message);  // it names the directory
       continue;
     }
     others.push_back({pass.dag(), pass.costs(), pass.graph()});

@@ -102,4 +102,18 @@ inline void taskwait_depend_on_other_thread(testing::TraceBuilder& t) {
   team_end(t, 160, 200);
 }
 
+// taskwait_depend_on_other_thread as a plain taskwait that differs in nothing else: task 10 has
+// its dependence, and thread 0 waits in a taskwait region 20..140 at the address of task 11's
+// creation (0x5000). The timeline exports should show both alike.
+inline void plain_twin_of_taskwait_depend(testing::TraceBuilder& t) {
+  team(t, 5);
+  t.create(0, 10, 10, kI0, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, testing::DependenceType::kOut}});
+  t.sync_span(0, 20, 140, testing::SyncKind::kTaskwait, kRegion, kI0, 0x5000);
+  t.schedule(1, 30, kI1, testing::Status::kSwitch, 10);
+  t.schedule(1, 130, 10, testing::Status::kComplete, kI1);
+  arrive(t, 0, 150);
+  team_end(t, 160, 200);
+}
+
 }  // namespace tasklens::analysis

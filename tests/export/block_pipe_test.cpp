@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -41,6 +42,26 @@ TEST(BlockPipe, HandsOverEveryRecordInOrderThroughMoreBlocksThanTheRing) {
   });
   ASSERT_EQ(got.size(), n);
   for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], i * 7) << "record " << i;
+}
+
+// Records written in place by the block (the Paraver merge), in pieces of uneven sizes that end
+// inside and at the end of blocks.
+TEST(BlockPipe, RecordsWrittenByTheBlockArriveInOrder) {
+  const uint64_t n = Pipe::kBlocks * Pipe::kBlockRecords * 2 + 5;
+  std::vector<uint64_t> got = through_pipe([&](Pipe& pipe) {
+    uint64_t i = 0;
+    for (size_t piece = 1; i < n; piece = piece % 5000 + 777) {
+      size_t room = 0;
+      uint64_t* p = pipe.room(&room);
+      ASSERT_GT(room, 0u);
+      size_t k = std::min<uint64_t>({piece, room, n - i});
+      for (size_t j = 0; j < k; ++j) p[j] = (i + j) * 3;
+      pipe.commit(k);
+      i += k;
+    }
+  });
+  ASSERT_EQ(got.size(), n);
+  for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], i * 3) << "record " << i;
 }
 
 TEST(BlockPipe, AFullLastBlockIsHandedOverOnceAndAnEmptyPipeEnds) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +196,8 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
   };
 
   uint64_t last = 0;
+  std::set<std::array<uint64_t, 4>> event_objects;  // objects with an event line at objects_time
+  uint64_t objects_time = 0;
   size_t reported = 0;
   auto fail = [&](size_t line, const std::string& why) {
     if (reported++ < 20)
@@ -228,6 +231,9 @@ std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* fa
         continue;
       }
       t1 = t0;
+      if (t0 != objects_time) event_objects.clear();
+      objects_time = t0;
+      if (!event_objects.insert({o.cpu, o.appl, o.task, o.thread}).second) ++f.split_event_lines;
       for (size_t k = 6; k + 1 < v.size(); k += 2) {
         uint64_t type;
         int64_t value;

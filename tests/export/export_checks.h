@@ -26,6 +26,9 @@ struct ParaverFacts {
   std::map<uint64_t, uint64_t> state_time;   // state -> total ns (all rows)
   std::map<uint64_t, uint64_t> event_types;  // type -> values written
   std::vector<std::string> lines;            // the .prv records (without the header)
+  // Event lines of an object and time that an earlier line of that time already has (the
+  // export writes the events of one object at one time on one line).
+  uint64_t split_event_lines = 0;
 };
 std::vector<std::string> check_paraver(const std::string& base, ParaverFacts* facts = nullptr);
 

@@ -104,6 +104,7 @@ TEST_P(ExportE2E, ParaverPassesTheSyntaxCheck) {
   EXPECT_EQ(f.comm_tags[1], 2 * rec.counts["task_create"]);
   EXPECT_EQ(f.comm_tags[2], uint64_t(2 * deps_of(rec)));
   EXPECT_GT(f.state_time[1], 0u);  // running
+  EXPECT_EQ(f.split_event_lines, 0u);  // a row's events of one time on one line
 }
 
 TEST_P(ExportE2E, PerfettoJsonIsValidWithPairedFlows) {
@@ -195,17 +196,18 @@ TEST_P(EveryExample, ExportsAreValidInEveryFormat) {
 
 INSTANTIATE_TEST_SUITE_P(
     Examples, EveryExample,
-    ::testing::Values(AnyCase{"nqueens", "nqueens", {"6"}, {}},
-                      AnyCase{"imbalance", "imbalance", {"1000", "100"}, {}},
-                      AnyCase{"taskloop", "taskloop", {"1000", "10"}, {}},
-                      AnyCase{"taskgroup", "taskgroup", {"10"}, {}},
-                      AnyCase{"skewed_loop", "skewed_loop", {"20"}, {}},
-                      AnyCase{"critical", "critical", {"1000"}, {}},
-                      AnyCase{"single", "single", {"5"}, {}},
-                      AnyCase{"fork_join", "fork_join", {"100"}, {}},
-                      AnyCase{"detach", "detach", {"8"}, {}},
-                      AnyCase{"cancel", "cancel", {"8"}, {"OMP_CANCELLATION=true"}},
-                      AnyCase{"gcc_dep_chain", "gcc/dep_chain", {"20", "10"}, {}}),
+    ::testing::Values(
+        AnyCase{"nqueens", "nqueens", {"6"}, {}},
+        AnyCase{"imbalance", "imbalance", {"1000", "100"}, {}},
+        AnyCase{"taskloop", "taskloop", {"1000", "10"}, {}},
+        AnyCase{"taskgroup", "taskgroup", {"10"}, {}},
+        AnyCase{"skewed_loop", "skewed_loop", {"20"}, {}},
+        AnyCase{"critical", "critical", {"1000"}, {}}, AnyCase{"single", "single", {"5"}, {}},
+        AnyCase{"fork_join", "fork_join", {"100"}, {}}, AnyCase{"detach", "detach", {"8"}, {}},
+        AnyCase{"cancel", "cancel", {"8"}, {"OMP_CANCELLATION=true"}},
+        AnyCase{"gcc_dep_chain", "gcc/dep_chain", {"20", "10"}, {}},
+        AnyCase{"taskwait_depend", "taskwait_depend", {"4", "1000", "100"}, {}},
+        AnyCase{"gcc_taskwait_depend", "gcc/taskwait_depend", {"4", "1000", "100"}, {}}),
     [](const ::testing::TestParamInfo<AnyCase>& info) { return info.param.name; });
 
 // ---- the window and the thread filter through the CLI --------------------------------------------
@@ -268,6 +270,20 @@ TEST(ExportCli, WindowEndStopsTheReplay) {
   }
   expect_valid_perfetto_proto(rec.dir + "/../early-perfetto");
   expect_valid_perfetto(rec.dir + "/../early-perfetto-json");
+}
+
+// A whole-trace Perfetto export above --browser-events is warned of once, before writing (it was
+// warned of again at the end, with the packet count, for the same condition).
+TEST(ExportCli, TheBrowserSizeWarningIsSaidOnce) {
+  Recorded rec = record(Case{"fib", {"12"}, 2});
+  for (const char* format : {"perfetto", "perfetto-json"}) {
+    CommandResult r =
+        export_cli(rec.dir, format, rec.dir + "/../big-" + format, {"--browser-events", "100"});
+    size_t first = r.err.find("too big for a browser");
+    EXPECT_NE(first, std::string::npos) << format << ": " << r.err;
+    EXPECT_NE(r.err.find("open it with trace_processor"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("too much for a browser"), std::string::npos) << format << ": " << r.err;
+  }
 }
 
 }  // namespace

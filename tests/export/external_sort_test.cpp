@@ -62,6 +62,32 @@ TEST(ExternalSorter, MergesInOrderAndLateRecordsAcrossFiles) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));  // its files are gone with it
 }
 
+// Records taken by the block (the Paraver merge) come in the order of records taken one by one,
+// blocks ending anywhere: inside a run's stretch, at a change of run, at the end.
+TEST(ExternalSorter, BlocksGiveTheOrderOfOneByOne) {
+  std::mt19937_64 rng(5);
+  ExternalSorter<Rec> one(testing::scratch_dir(), 300), blocks(testing::scratch_dir(), 300);
+  uint64_t now = 1000;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    now += rng() % 3;
+    Rec r{rng() % 4 == 0 ? now - rng() % 500 : now, i, false};
+    one.add(r);
+    blocks.add(r);
+  }
+  ASSERT_TRUE(one.seal().ok());
+  ASSERT_TRUE(blocks.seal().ok());
+  std::vector<Rec> expected = drain(one), got;
+  Rec block[97];
+  for (size_t n = 1;; n = n % 97 + 1) {
+    size_t k = blocks.next(block, n);
+    if (k == 0) break;
+    ASSERT_LE(k, n);
+    got.insert(got.end(), block, block + k);
+  }
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i].seq, expected[i].seq) << i;
+}
+
 TEST(ExternalSorter, ManyLateRunsAreMergedToBoundOpenFiles) {
   std::string dir = testing::scratch_dir();
   ExternalSorter<Rec> s(dir, 16);

@@ -1,7 +1,7 @@
 // Golden tests of each format on the hand-made traces: the OTF2 archive read back by otf2-print
 // (exact records), the Paraver files through the syntax check (and the relations expected), the
 // Perfetto JSON through its check, the Perfetto protobuf through the test's decoder (equal to the
-// JSON), the DOT graph through Graphviz.
+// JSON). The DOT graph's: dot_test.cpp.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include "analysis/two_thread_team.h"
 #include "export/export.h"
 #include "export/export_checks.h"
+#include "export/export_to.h"
 #include "export/golden_traces.h"
 #include "export/proto_writer.h"
 #include "support/recording.h"
@@ -19,20 +20,6 @@
 
 namespace tasklens::testing {
 namespace {
-
-exports::ExportSummary export_to(const std::string& dir, const exports::ExportFormat& f,
-                                 const std::string& out, exports::ExportOptions o = {}) {
-  auto x = format::open_experiment(dir);
-  EXPECT_TRUE(x.ok());
-  o.symbols = false;
-  auto s = exports::export_experiment(*x, f, out, o);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-  return s.ok() ? *s : exports::ExportSummary{};
-}
-
-bool has_line(const std::vector<std::string>& lines, const std::string& line) {
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
 
 // How both golden traces begin in OTF2: the initial task, the fork, the implicit task.
 std::vector<std::string> after_opening(std::initializer_list<std::string> rest) {
@@ -204,6 +191,22 @@ TEST(ParaverGolden, MigrationCreationAndBothViews) {
   EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:60:60000005:0"));
   EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:70:60000005:2"));
   EXPECT_EQ(f.comm_tags[3], 1u);
+}
+
+// The events of one row at one time share a line, though the replay makes them interleaved with
+// another row's: at 50, thread 0 switches to U (construct, instance, region), U's task row gets
+// its executing thread, then thread 0's row the ready tasks.
+TEST(ParaverGolden, EventsOfOneRowAndTimeShareALine) {
+  TraceBuilder t;
+  std::string dir = untied_migration_trace(t);
+  export_to(dir, *exports::find_export_format("paraver"), dir + "/trace.prv");
+  ParaverFacts f = expect_valid_paraver(dir + "/trace");
+  std::string joined;
+  for (const std::string& l : f.lines) joined += l + "\n";
+  EXPECT_EQ(f.split_event_lines, 0u) << joined;
+  EXPECT_TRUE(has_line(f.lines, "2:1:1:1:1:50:60000002:4:60000003:4:60000001:4:60000004:0"))
+      << joined;
+  EXPECT_TRUE(has_line(f.lines, "2:0:2:1:4:50:60000005:1")) << joined;
 }
 
 // Counters per task (`--counters`): one event type per counter, the count since the thread's
@@ -473,67 +476,6 @@ TEST(ProtoWriter, VarintsFixedAndNestedLengths) {
   EXPECT_EQ(d.back(), 'x');
 }
 
-// ---- DOT ----------------------------------------------------------------------------------------
-
-TEST(DotGolden, TaskGraphWithCreationDependenceAndTaskwaitJoin) {
-  TraceBuilder t;
-  std::string dir = taskwait_with_child_trace(t);
-  export_to(dir, *exports::find_export_format("dot"), dir + "/g.dot");
-  std::string dot = read_file(dir + "/g.dot");
-  EXPECT_NE(dot.find("digraph tasks"), std::string::npos);
-  // implicit task -> A (creation), A -> C (creation), C -> taskwait (join), A -> taskwait.
-  EXPECT_NE(dot.find("T0#2\""), std::string::npos) << dot;
-  EXPECT_NE(dot.find("task 0x2100\\nT0#4\\n10 ns"), std::string::npos) << dot;
-  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/g.svg", dir + "/g.dot"}).status, 0);
-  size_t joins = 0, creations = 0;
-  for (size_t at = 0; (at = dot.find("style=dashed", at)) != std::string::npos; ++at) ++joins;
-  for (size_t at = 0; (at = dot.find("color=\"gray40\"", at)) != std::string::npos; ++at)
-    ++creations;
-  EXPECT_EQ(joins, 1u);
-  EXPECT_EQ(creations, 2u);
-}
-
-TEST(DotGolden, CollapsesPerConstructAboveTheThreshold) {
-  TraceBuilder t;
-  std::string dir = taskwait_with_child_trace(t);
-  exports::ExportOptions o;
-  o.max_graph_tasks = 1;
-  auto s = export_to(dir, *exports::find_export_format("dot"), dir + "/c.dot", o);
-  std::string dot = read_file(dir + "/c.dot");
-  EXPECT_NE(dot.find("digraph task_constructs"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("task 0x2000\\n1 task\\n"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("1 joined"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("label=\"1 taskwait\""), std::string::npos) << dot;  // singular at 1
-  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/c.svg", dir + "/c.dot"}).status, 0);
-  o.graph = exports::GraphDetail::kTasks;  // forced: every task despite the threshold
-  export_to(dir, *exports::find_export_format("dot"), dir + "/d.dot", o);
-  EXPECT_NE(read_file(dir + "/d.dot").find("digraph tasks"), std::string::npos);
-}
-
-// `taskwait depend(in: A)`: libomp's task for it is drawn as the creator's taskwait, joined by
-// the task it names through its dependence edge, not as a second task.
-TEST(DotGolden, TaskwaitDependIsATaskwaitNotATask) {
-  TraceBuilder t;
-  analysis::taskwait_depend_on_other_thread(t);
-  std::string dir = t.write();
-  export_to(dir, *exports::find_export_format("dot"), dir + "/g.dot");
-  std::string dot = read_file(dir + "/g.dot");
-  EXPECT_NE(dot.find("task graph (1 task;"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("shape=octagon"), std::string::npos) << dot;  // the taskwait
-  EXPECT_EQ(dot.find("T0#11"), std::string::npos) << dot;          // no task node for it
-  EXPECT_EQ(run_command({dot_bin(), "-Tsvg", "-o", dir + "/g.svg", dir + "/g.dot"}).status, 0);
-  exports::ExportOptions o;
-  o.graph = exports::GraphDetail::kConstructs;
-  export_to(dir, *exports::find_export_format("dot"), dir + "/c.dot", o);
-  dot = read_file(dir + "/c.dot");
-  EXPECT_NE(dot.find("1 taskwait\""), std::string::npos) << dot;            // the node's count
-  EXPECT_NE(dot.find("label=\"1 dependence\""), std::string::npos) << dot;  // task -> taskwait
-  EXPECT_NE(dot.find("label=\"1 taskwait\""), std::string::npos) << dot;    // creator -> it
-  EXPECT_NE(dot.find("(1 task;"), std::string::npos) << dot;
-}
-
-// The registry: every format is found by its name, its aliases and its extensions, and no two
-// formats claim the same name or extension.
 TEST(ExportRegistry, NamesAliasesAndExtensionsAreUniqueAndFound) {
   std::set<std::string_view> names, extensions;
   ASSERT_GE(exports::export_formats().size(), 4u);

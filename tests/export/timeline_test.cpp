@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "analysis/two_thread_team.h"
 #include "export/golden_traces.h"
 #include "export/output.h"
 #include "replay/replay.h"
@@ -50,6 +51,14 @@ class RecordingSink : public exports::TimelineSink {
   }
   void task_end(uint32_t th, uint64_t t, TimelineTask& task) override {
     add(t, th, "end " + exports::id_text(task.id));
+  }
+  void wait_dependences(uint32_t th, uint64_t t, TimelineTask& task,
+                        const std::vector<exports::DepIn>& deps) override {
+    std::string s = "waited " + exports::id_text(task.id);
+    for (const auto& d : deps) {
+      s += fmt::format(" after {} (T{} at {})", exports::id_text(d.pred), d.thread, d.end_ns);
+    }
+    add(t, th, s);
   }
   void task_state(uint64_t t, TimelineTask& task, replay::TaskState s) override {
     log.push_back(
@@ -438,6 +447,55 @@ TEST(Timeline, IdCreatedAgainWhileItRunsLeavesNoFrameBehind) {
                 "70 T0 enter taskwait 0x3000", "80 T0 leave taskwait 0x3000", "90 T0 leave task",
                 "100 T0 leave implicit task 0x1000", "105 T1 leave implicit task 0x1000",
                 "110 T0 leave parallel 0x1000", "120 T0 leave initial task (golden)"}));
+}
+
+// `taskwait depend(in: A)`, as libomp reports it (task 11, flagged taskwait, never runs, ends with
+// taskwait_complete): the sink sees its creator's taskwait 20..140 exactly as in the plain twin,
+// and nothing of task 11 (no creation, state or frame). The clause's dependence (task 10, done on
+// thread 1 at 130) reaches the wait's end; a later task naming A depends on the wait's end.
+TEST(Timeline, TaskwaitDependIsItsCreatorsTaskwait) {
+  TraceBuilder plain, depend;
+  analysis::plain_twin_of_taskwait_depend(plain);
+  analysis::taskwait_depend_on_other_thread(depend);
+  Replayed a = replay_timeline(plain.write()), b = replay_timeline(depend.write());
+  EXPECT_EQ(only(b.log, {"waited"}),
+            (std::vector<std::string>{"140 T0 waited 1 after 10 (T1 at 130)"}));
+  std::vector<std::string> rest;
+  for (const auto& line : b.log) {
+    if (line.find(" waited ") == std::string::npos) rest.push_back(line);
+  }
+  EXPECT_EQ(rest, a.log);
+  EXPECT_EQ(only(b.log, {"enter", "leave"}),
+            (std::vector<std::string>{
+                "0 T0 enter implicit task", "0 T1 enter implicit task",
+                "5 T1 enter implicit barrier 0x3000", "20 T0 enter taskwait 0x5000",
+                "30 T1 enter task 0x2000", "130 T1 leave task 0x2000",
+                "140 T0 leave taskwait 0x5000", "150 T0 enter implicit barrier 0x3000",
+                "160 T0 leave implicit barrier 0x3000", "160 T1 leave implicit barrier 0x3000",
+                "170 T0 leave implicit task", "170 T1 leave implicit task"}));
+  EXPECT_EQ(b.stats.unmatched_leaves + b.stats.implicit_leaves + b.stats.stray_frames, 0u);
+
+  TraceBuilder t;
+  analysis::team(t, 5);
+  t.create(0, 10, 10, analysis::kI0, 0x2000, format::task_flag::kExplicit, true);
+  t.deps(0, 10, 10, {{0xA0, DependenceType::kOut}});
+  t.create(0, 20, 11, analysis::kI0, 0x5000, analysis::kTaskwaitDependFlags, true);
+  t.deps(0, 20, 11, {{0xA0, DependenceType::kIn}});
+  t.schedule(1, 30, analysis::kI1, Status::kSwitch, 10);
+  t.schedule(1, 130, 10, Status::kComplete, analysis::kI1);
+  t.schedule(0, 140, 11, Status::kTaskwaitComplete, 0);
+  t.create(0, 142, 12, analysis::kI0, 0x2100, format::task_flag::kExplicit, true);
+  t.deps(0, 142, 12, {{0xA0, DependenceType::kInout}});
+  analysis::arrive(t, 0, 145);
+  t.schedule(0, 146, analysis::kI0, Status::kSwitch, 12);
+  t.schedule(0, 150, 12, Status::kComplete, analysis::kI0);
+  analysis::team_end(t, 160, 200);
+  Replayed c = replay_timeline(t.write());
+  std::vector<std::string> starts;
+  for (const auto& line : only(c.log, {"switch"})) {
+    if (line.find(" first") != std::string::npos) starts.push_back(line);
+  }
+  EXPECT_EQ(starts.back(), "146 T0 switch 12 first after 11 (T0 at 140)");
 }
 
 }  // namespace

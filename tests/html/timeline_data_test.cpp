@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/two_thread_team.h"
 #include "format/experiment.h"
 #include "replay/replay.h"
 #include "support/trace_builder.h"
@@ -161,6 +162,20 @@ TEST(HtmlTimelineData, TasksOnTopWhereAndWhenTheyRanWithConstructCreatorAndChain
         std::max<int64_t>(0, std::min<int64_t>(iv.end, 30000) - std::max<int64_t>(iv.begin, 2500));
   }
   EXPECT_EQ(running, 20000) << tl["states"].dump();
+}
+
+// `taskwait depend(...)` (libomp: a task flagged taskwait that never runs) is no task on the page:
+// the timeline data are those of its plain taskwait twin (analysis/two_thread_team.h), one
+// explicit task and no dependence, its construct no task construct.
+TEST(HtmlTimelineData, TaskwaitDependIsNoTask) {
+  TraceBuilder plain, depend;
+  analysis::plain_twin_of_taskwait_depend(plain);
+  analysis::taskwait_depend_on_other_thread(depend);
+  nlohmann::json a = timeline_of(plain.write()), b = timeline_of(depend.write());
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(b["tasks"]["count"], 3);  // the two implicit tasks and task 10
+  EXPECT_TRUE(tasks_of(b, "0x5000").empty());
+  EXPECT_TRUE(b["dependences"].empty());
 }
 
 }  // namespace

@@ -84,6 +84,22 @@ INSTANTIATE_TEST_SUITE_P(Crashes, FatalSignal,
                                            std::make_tuple("segv", SIGSEGV)),
                          [](const auto& info) { return std::get<0>(info.param); });
 
+// A profile-mode run that crashes writes no profile: the summary says why and does not send the
+// user to a report that has nothing to read.
+TEST(FatalSignal, AProfileModeRunSaysItsProfileIsMissing) {
+  std::string dir = scratch_dir() + "/exp";
+  CommandResult r = run_command({tasklens_bin(), "run", "-n", "2", "--mode", "profile", "-o", dir,
+                                 "--", test_program("crash"), "abort", "1000"});
+  EXPECT_EQ(r.status, 128 + SIGABRT) << r.err;
+  EXPECT_NE(r.err.find("profile            not written: the run ended by signal 6 (ABRT)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("next: tasklens report"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("next: run without --mode profile to keep the events up to the end"),
+            std::string::npos)
+      << r.err;
+}
+
 // Every thread of the team faults at once: the second fatal signal must not end the process
 // before the first handler has flushed the trace (it did: no stream, status "running").
 TEST(FatalSignal, EveryThreadFaultingAtOnceStillLeavesTheTrace) {

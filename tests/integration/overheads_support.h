@@ -126,4 +126,26 @@ inline const nlohmann::json& construct(const nlohmann::json& r, const std::strin
   return none;
 }
 
+// A run the machine disturbed: the report's own contention warning (`why` gets it).
+inline bool disturbed(const Recorded& r, std::string* why) {
+  if (r.contention.empty()) return false;
+  *why = r.contention;
+  return true;
+}
+
+// Calls attempt(&why) until it returns true (it found an undisturbed run and checked it) or a
+// check failed; skips the test when no run in `attempts` was undisturbed. For the assertions on
+// times, which a busy machine moves (threads preempted stretch the program's own work).
+template <class F>
+void with_undisturbed_run(const std::string& what, F attempt, int attempts = 6) {
+  std::string seen;
+  for (int i = 1; i <= attempts; ++i) {
+    std::string why;
+    if (attempt(&why) || ::testing::Test::HasFailure()) return;
+    seen += "\n  run " + std::to_string(i) + ": " + why;
+  }
+  GTEST_SKIP() << what << ": no undisturbed run in " << attempts
+               << " (a busy machine, or libomp starting the worker late):" << seen;
+}
+
 }  // namespace tasklens::testing

@@ -14,31 +14,9 @@
 namespace tasklens::testing {
 namespace {
 
-constexpr int kAttempts = 6;
 const std::vector<std::string> kBound = {"OMP_PROC_BIND=true"};
 
 double ms(uint64_t ns) { return double(ns) / 1e6; }
-
-// Calls attempt(&why) until it returns true (it found an undisturbed run and checked it) or a
-// check failed; skips the test when no run in kAttempts was undisturbed.
-// A run the machine disturbed: the report's own contention warning.
-bool disturbed(const Recorded& r, std::string* why) {
-  if (r.contention.empty()) return false;
-  *why = r.contention;
-  return true;
-}
-
-template <class F>
-void with_undisturbed_run(const std::string& what, F attempt) {
-  std::string seen;
-  for (int i = 1; i <= kAttempts; ++i) {
-    std::string why;
-    if (attempt(&why) || ::testing::Test::HasFailure()) return;
-    seen += "\n  run " + std::to_string(i) + ": " + why;
-  }
-  GTEST_SKIP() << what << ": no undisturbed run in " << kAttempts
-               << " (a busy machine, or libomp starting the worker late):" << seen;
-}
 
 // skewed_loop 2000: thread 1 gets three times thread 0's iterations; on an undisturbed run the
 // imbalance is the constructed one, N/2 iterations of 2 extra units.

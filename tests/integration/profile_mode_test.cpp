@@ -53,21 +53,6 @@ uint64_t visits_in(const json& trees, const std::string& kind) {
   return v;
 }
 
-Recording record_profile(const std::vector<std::string>& program, int threads,
-                         const std::vector<std::string>& extra = {}) {
-  Recording r;
-  r.dir = (fs::temp_directory_path() /
-           ("tasklens-profile-mode-" + std::to_string(getpid()) + "-" + std::to_string(rand())))
-              .string();
-  std::vector<std::string> argv = {tasklens_bin(), "run",     "-q", "-n", std::to_string(threads),
-                                   "--mode",       "profile", "-o", r.dir};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  argv.push_back("--");
-  argv.insert(argv.end(), program.begin(), program.end());
-  r.run = run_command(argv);
-  return r;
-}
-
 TEST(ProfileMode, FibCountsEqualTraceModeAndExperimentIsSmall) {
   const std::vector<std::string> fib = {example("fib"), "20"};
   Recording traced = record_run(fib, 2);

@@ -5,7 +5,7 @@
 // says it spent (busy_us=) within a tolerance, where counting the spin as work added about
 // ROUNDS x (SPIN_US - LEAD_US) more (36 ms here); the profile (trace and profile mode) has one
 // taskwait per round and no task construct for it; the what-if simulation finishes (it stalled
-// before) and waits for each A.
+// before) and waits for each A; the timeline exports show each wait as a taskwait slice.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -114,6 +114,24 @@ void expect_taskwait_depend_run(const std::string& program) {
     EXPECT_FALSE(p["stalled"].get<bool>()) << p.dump();
     EXPECT_GE(p["wall_ns"].get<double>(), 0.98 * span) << p.dump();
   }
+
+  // The timeline exports (Perfetto's JSON here): each wait is a taskwait slice of its creator, and
+  // the taskwait's task has no creation arrow (one started for it was never ended).
+  const std::string json = rec.dir + ".json";
+  CommandResult exported =
+      run_command({tasklens_bin(), "export", rec.dir, "--to", "perfetto-json", "-o", json});
+  ASSERT_EQ(exported.status, 0) << exported.err;
+  const nlohmann::json trace = nlohmann::json::parse(read_file(json), nullptr, false);
+  ASSERT_FALSE(trace.is_discarded());
+  uint64_t wait_slices = 0, arrow_starts = 0, arrow_ends = 0;
+  for (const nlohmann::json& ev : trace["traceEvents"]) {
+    const std::string ph = ev.value("ph", ""), name = ev.value("name", "");
+    if (ph == "B" && ev.value("pid", 0) == 1 && name.rfind("taskwait ", 0) == 0) ++wait_slices;
+    if (name == "create") (ph == "s" ? arrow_starts : arrow_ends) += 1;
+  }
+  EXPECT_EQ(wait_slices, uint64_t(kRounds));
+  EXPECT_EQ(arrow_starts, uint64_t(2 * kRounds));
+  EXPECT_EQ(arrow_ends, uint64_t(2 * kRounds));
 
   // Profile mode: the same taskwaits and task constructs as the trace's profile.
   const std::string dir = rec.dir + "-profile";

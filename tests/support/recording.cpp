@@ -21,6 +21,19 @@ Recording record_run(const std::vector<std::string>& program, int threads,
   return r;
 }
 
+Recording record_profile(const std::vector<std::string>& program, int threads,
+                         const std::vector<std::string>& run_flags) {
+  Recording r;
+  r.dir = scratch_dir("profile") + "/exp";
+  std::vector<std::string> argv = {tasklens_bin(), "run",     "-q", "-n", std::to_string(threads),
+                                   "--mode",       "profile", "-o", r.dir};
+  argv.insert(argv.end(), run_flags.begin(), run_flags.end());
+  argv.push_back("--");
+  argv.insert(argv.end(), program.begin(), program.end());
+  r.run = run_command(argv);
+  return r;
+}
+
 JsonReport report_json(const std::string& dir, const std::vector<std::string>& options) {
   std::vector<std::string> argv = {tasklens_bin(), "report", dir};
   argv.insert(argv.end(), options.begin(), options.end());

@@ -22,6 +22,10 @@ struct Recording {
 Recording record_run(const std::vector<std::string>& program, int threads,
                      const std::vector<std::string>& env = {});
 
+// The same with `--mode profile` and `run_flags` before the `--`.
+Recording record_profile(const std::vector<std::string>& program, int threads,
+                         const std::vector<std::string>& run_flags = {});
+
 struct JsonReport {
   CommandResult command;  // tasklens report's exit status and outputs
   nlohmann::json doc;     // its document; is_discarded() when the output is not JSON
