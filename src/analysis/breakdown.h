@@ -159,8 +159,8 @@ class BreakdownPass : public replay::Pass {
   size_t slice_of(uint64_t t);
   // R at a slice boundary already passed, or at the current time.
   uint64_t ready_at(uint64_t t) const;
-  // The creations' claim on the working time since the thread's event before.
-  void claim_creation(uint32_t thread, const format::Event& e);
+  // The creations' claim (ns) on the thread's working time since its event before.
+  void claim(uint32_t thread, const format::Event& e, uint64_t ns);
 
   uint32_t slices_;
   double high_threshold_;

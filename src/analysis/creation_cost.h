@@ -61,7 +61,7 @@ class CreationSampler {
   void add(const format::Event* events, size_t count, const format::Clock& clock);
   void next_thread();                        // the following events are another thread's
   void merge(const CreationSampler& other);  // adds its samples (another thread's)
-  CreationCost estimate() const;
+  CreationCost estimate();                   // (reorders the samples)
   size_t samples() const { return back_to_back_.size() + isolated_.size(); }
 
  private:
@@ -107,6 +107,12 @@ class CreationClaims {
     if (!cost_) return c;
     if (__builtin_expect(thread >= threads_.size(), 0)) grow(thread);
     Thread& th = threads_[thread];
+    // Most events are no creation and follow one's rest: nothing to claim, nothing owed after.
+    if (__builtin_expect(th.debt == 0 && e.kind != format::Kind::kTaskCreate, 1)) {
+      th.seen = true;
+      th.last = e.time;
+      return c;
+    }
     uint64_t d = th.seen && e.time > th.last ? e.time - th.last : 0;
     th.seen = true;
     th.last = e.time;

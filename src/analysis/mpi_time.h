@@ -78,6 +78,11 @@ class MpiTimePass : public replay::Pass {
   void begin(const replay::ReplayInfo& info) override;
   bool uses_before() const override { return false; }
   void after(const replay::Record& r, const replay::TaskModel& m) override;
+  // MPI calls and clock samples (it was a call for every event of a run without MPI).
+  uint64_t after_kinds() const override {
+    return uint64_t(1) << uint8_t(format::Kind::kMpiCall) | uint64_t(1)
+                                                                << uint8_t(format::Kind::kMpiClock);
+  }
   void end(const replay::ReplayInfo& info, const replay::TaskModel& m) override;
   const MpiTime& result() const { return result_; }
 

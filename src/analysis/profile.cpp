@@ -194,15 +194,7 @@ void ProfilePass::collect_visits() {
 }
 
 void ProfilePass::push(Run& r, uint32_t node_index, FrameType type, uint64_t now, uint64_t match) {
-  // Filled in place: a Frame built on the stack and copied stalled on store-to-load forwarding
-  // (its 16-byte loads read the fields' smaller stores): 2/3 of push's samples in perf.
-  Frame& f = r.frames.emplace_back();
-  f.node = node_index;
-  f.type = type;
-  f.enter = clock(r, now);
-  f.child = 0;
-  f.frag0 = r.fragments;
-  f.match = match;
+  r.frames.emplace_back(node_index, type, clock(r, now), r.fragments, match);
   if (counter_count_) {
     r.frame_counters.insert(r.frame_counters.end(), r.counter_sum.begin(),
                             r.counter_sum.begin() + counter_count_);

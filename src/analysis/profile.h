@@ -171,6 +171,15 @@ class ProfilePass : public replay::Pass {
     kMutex,   // closes at mutex_acquired (match: wait id)
   };
   struct Frame {
+    // Made in place by emplace_back (push()): one built on the stack and copied stalled on
+    // store-to-load forwarding (its 16-byte loads over the fields' smaller stores).
+    Frame(uint32_t node_index, FrameType frame_type, uint64_t enter_clock, uint32_t fragments,
+          uint64_t ends_at)
+        : node(node_index),
+          type(frame_type),
+          enter(enter_clock),
+          frag0(fragments),
+          match(ends_at) {}
     uint32_t node;
     FrameType type;
     uint64_t enter;      // the task's clock at enter

@@ -230,15 +230,11 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
     // The first task creation asks it (TaskModel::set_constructs): started while the
     // creation-cost scan runs, not after it, where every replay would wait for it.
     symbols.start();
-    std::vector<replay::RecordReader> readers;
-    replay::ConsistencyReport checked;
+    replay::ConsistencySink check_sink(*x);
+    std::vector<replay::RecordSink*> sinks;
     if (parallel) {
-      // `check` reads the records the replays decode, beside them.
-      readers.push_back([&](replay::FeedReader& records) {
-        replay::ConsistencyChecker checker(*x, records.thread_count());
-        while (const replay::Record* r = records.next()) checker.add(*r);
-        checked = checker.finish(records.problems());
-      });
+      // `check` reads the records the replays decode, on the decoding thread.
+      sinks.push_back(&check_sink);
       // Both are read before the replays start (each claiming pass waits for the creation-cost
       // scan, and run_replays reads off_cpu.bin first): at once, the file on a thread of its
       // own beside the scan's (alone, it was a serial 0.1 s of a fib 30 recorded at load 7).
@@ -246,13 +242,13 @@ int run_report(const ReportOptionsCli& o, const std::string& dir, nlohmann::json
       analysis::creation_cost(*x);
       off_cpu.join();
     }
-    stats = replay::run_replays(*x, groups, progress.callback(), &symbols, readers);
+    stats = replay::run_replays(*x, groups, progress.callback(), &symbols, sinks);
     progress.done();
     if (!stats) {
       fmt::print(stderr, "tasklens report: {}\n", stats.error().message);
       return 2;
     }
-    check = parallel ? verdict(checked, *x) : check_trace(*x);
+    check = parallel ? verdict(check_sink.report, *x) : check_trace(*x);
   }
   report::ReportContext ctx{*x, symbols, o.report, *stats};
   // The machine's contention (analysis/contention.h): one line, from the metadata, off_cpu.bin

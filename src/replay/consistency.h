@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "format/stream_reader.h"
 #include "replay/merged_stream.h"
 #include "replay/node_pool.h"
+#include "replay/record_feed.h"
 #include "replay/task_record.h"
 
 namespace tasklens::replay {
@@ -106,6 +108,25 @@ class ConsistencyChecker {
   std::vector<uint64_t> current_;  // the task each thread runs
   // Per thread: what its current task was on top of, when that task completed on another thread.
   std::vector<uint64_t> gone_over_;
+};
+
+// The check fed by a RecordFeed on its decoding thread (`tasklens report`, parallel_replay.h):
+// `report` is complete once the feed has ended.
+class ConsistencySink final : public RecordSink {
+ public:
+  explicit ConsistencySink(const format::Experiment& x) : x_(x) {}
+  void begin(uint32_t threads) override { checker_.emplace(x_, threads); }
+  void add(const Record* records, size_t count) override {
+    for (size_t i = 0; i < count; ++i) checker_->add(records[i]);
+  }
+  void end(std::vector<format::Problem> problems) override {
+    report = checker_->finish(std::move(problems));
+  }
+  ConsistencyReport report;
+
+ private:
+  const format::Experiment& x_;
+  std::optional<ConsistencyChecker> checker_;
 };
 
 // What `tasklens check` concludes, for it and for the report's header.

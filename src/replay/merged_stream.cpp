@@ -3,9 +3,10 @@
 
 namespace tasklens::replay {
 
-bool MergedStream::Cursor::refill(const format::Clock& clock) {
+bool MergedStream::Cursor::refill(const format::Clock& clock, bool make_records) {
   pos = 0;
   if (!reader->next_chunk(&events, &count)) return false;
+  if (!make_records) return true;
   // Converted for the whole chunk in one loop: cheaper than one event at a time in next().
   records.resize(count);
   for (size_t i = 0; i < count; ++i) {
@@ -77,8 +78,30 @@ void MergedStream::take_from_heap() {
   set_limit();
 }
 
+size_t MergedStream::read(Record* out, size_t max) {
+  records_ = false;
+  size_t n = 0;
+  while (n < max && current_) {
+    Cursor* c = current_;
+    const format::Event& e = c->events[c->pos];
+    Record& r = out[n++];
+    r.ev = e;
+    r.ev.time = clock_.to_ns(e.time);
+    r.thread = c->thread;
+    if (__builtin_expect(++c->pos == c->count, 0)) {
+      next_chunk();
+      continue;
+    }
+    // As in next(): the current stream goes on while it stays ahead of the heap's first.
+    uint64_t t = c->events[c->pos].time;
+    if (t > limit_ticks_ || (t == limit_ticks_ && c->thread > limit_thread_)) swap_with_heap();
+  }
+  events_read_ += n;
+  return n;
+}
+
 void MergedStream::next_chunk() {
-  if (!current_->refill(clock_)) {
+  if (!current_->refill(clock_, records_)) {
     take_from_heap();
     return;
   }

@@ -50,6 +50,11 @@ class MergedStream {
     if (p) r = *p;
     return p != nullptr;
   }
+  // The next records, up to `max`, into `out`; how many (0 at the end). For a reader that copies
+  // them anyway (record_feed.h): each is made right there from its decoded event, not first in
+  // a chunk of records next() hands out (a second copy of every record). A stream read with
+  // read() is read with it only.
+  size_t read(Record* out, size_t max);
 
   // Threads are numbered by their stream's thread index; this is one past the largest.
   uint32_t thread_count() const { return thread_count_; }
@@ -64,7 +69,8 @@ class MergedStream {
     std::vector<Record> records;            // the same, handed out: times in ns, thread set
     size_t count = 0, pos = 0;
     uint32_t thread = 0;
-    bool refill(const format::Clock& clock);
+    // The next chunk; its records too unless `records` is false (read() makes its own).
+    bool refill(const format::Clock& clock, bool records = true);
   };
   // Heap of cursor indices ordered by (current event ticks, thread).
   bool before(uint32_t a, uint32_t b) const;
@@ -87,6 +93,7 @@ class MergedStream {
   uint32_t limit_thread_ = 0;
   uint32_t thread_count_ = 0;
   uint64_t events_read_ = 0;
+  bool records_ = true;  // the cursors make records (false once read() is used)
 };
 
 }  // namespace tasklens::replay

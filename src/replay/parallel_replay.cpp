@@ -14,16 +14,16 @@ namespace {
 // run_replays(), with the stream decoded on a thread of its own even for one group.
 Result<ReplayStats> replays(const format::Experiment& x,
                             const std::vector<std::vector<Pass*>>& groups, const Progress& progress,
-                            ConstructMap* constructs, const std::vector<RecordReader>& readers) {
+                            ConstructMap* constructs, const std::vector<RecordSink*>& sinks) {
   auto stream = MergedStream::open(x);
   if (!stream) return stream.error();
   // Read once, here, when passes run on several threads (their begin() may read it from each).
   // One group runs on this thread alone and reads it lazily if at all: the exports never do, and
   // reading it (2.4 M intervals on fib 30) was a twentieth of a Paraver export's time.
-  if (groups.size() + readers.size() > 1) format::off_cpu(x);
+  if (groups.size() > 1 || !sinks.empty()) format::off_cpu(x);
   std::vector<std::vector<Pass*>> replays = groups;
   if (replays.empty()) replays.emplace_back();
-  RecordFeed feed(std::move(*stream), replays.size() + readers.size());
+  RecordFeed feed(std::move(*stream), replays.size(), sinks);
   std::mutex lock;
   std::vector<std::unique_ptr<SharedConstructMap>> maps;
   for (size_t i = 0; i < replays.size(); ++i) {
@@ -39,13 +39,6 @@ Result<ReplayStats> replays(const format::Experiment& x,
       run_replay(from, x, replays[i], nullptr, maps[i].get());
     });
   }
-  for (size_t i = 0; i < readers.size(); ++i) {
-    threads.emplace_back([&, i] {
-      FeedReader from(feed, replays.size() + i);
-      readers[i](from);
-      from.leave();
-    });
-  }
   FeedReader from(feed, 0);
   ReplayStats stats = run_replay(from, x, replays[0], progress, maps[0].get());
   for (std::thread& t : threads) t.join();
@@ -57,11 +50,11 @@ Result<ReplayStats> replays(const format::Experiment& x,
 Result<ReplayStats> run_replays(const format::Experiment& x,
                                 const std::vector<std::vector<Pass*>>& groups,
                                 const Progress& progress, ConstructMap* constructs,
-                                const std::vector<RecordReader>& readers) {
-  if (groups.size() <= 1 && readers.empty()) {
+                                const std::vector<RecordSink*>& sinks) {
+  if (groups.size() <= 1 && sinks.empty()) {
     return run_replay(x, groups.empty() ? std::vector<Pass*>{} : groups[0], progress, constructs);
   }
-  return replays(x, groups, progress, constructs, readers);
+  return replays(x, groups, progress, constructs, sinks);
 }
 
 Result<ReplayStats> run_replay_decoded_apart(const format::Experiment& x,

@@ -53,23 +53,20 @@ class SharedConstructMap final : public ConstructMap {
   uint64_t last_code_[2] = {0, 0}, last_construct_[2] = {0, 0};
 };
 
-class FeedReader;
-// A reader of the records besides the replays, on a thread of its own: it takes every record
-// from its FeedReader (record_feed.h) until the end.
-using RecordReader = std::function<void(FeedReader& records)>;
+class RecordSink;  // a reader of the records besides the replays (record_feed.h)
 
 // Runs one replay per group of passes, group 0 on the calling thread (with `progress`), the
-// others and each of `readers` on threads of their own, all fed by one decoding; returns group
-// 0's statistics (the same in every replay), or the error of opening the streams (then no
-// reader runs). One group and no reader is run_replay itself. `constructs` is shared as above;
-// nothing else may use it until this returns. Passes whose begin() reads lazily filled state of
-// the experiment must find it filled (format::off_cpu() is read here before the threads start,
-// when passes or readers run on more than one thread).
+// others on threads of their own, all fed by one decoding on a thread of its own, which also
+// feeds `sinks`; returns group 0's statistics (the same in every replay), or the error of
+// opening the streams (then no sink is fed). One group and no sink is run_replay itself.
+// `constructs` is shared as above; nothing else may use it until this returns. Passes whose begin()
+// reads lazily filled state of the experiment must find it filled (format::off_cpu() is read here
+// before the threads start, when passes or readers run on more than one thread).
 Result<ReplayStats> run_replays(const format::Experiment& x,
                                 const std::vector<std::vector<Pass*>>& groups,
                                 const Progress& progress = nullptr,
                                 ConstructMap* constructs = nullptr,
-                                const std::vector<RecordReader>& readers = {});
+                                const std::vector<RecordSink*>& sinks = {});
 
 // One replay whose stream is decoded on a thread of its own (run_replays with one group and a
 // feed): for passes heavy enough that the decoding is worth a second core, such as the exports.

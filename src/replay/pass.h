@@ -43,6 +43,10 @@ class Pass {
   // False when before() does nothing: the driver then spares the call on every event.
   virtual bool uses_before() const { return true; }
   virtual void after(const Record& r, const TaskModel& m) {}
+  // The kinds of event whose after() does something (bit k: format::Kind k): the replay calls
+  // after() for those only, perhaps after the other passes' after() (a PassGroup calls it for
+  // every event: it must still ignore the others). All by default.
+  virtual uint64_t after_kinds() const { return ~uint64_t(0); }
   // A `counters` event (perf_event counter values at a task switch, format/event_views.h): not
   // applied to the model nor handed to before()/after() (it is no program event: a creation, a
   // wait, an interval between events stays what it would be without counters), but here, with
@@ -75,6 +79,11 @@ class PassGroup : public Pass {
   }
   void after(const Record& r, const TaskModel& m) override {
     for (Pass* p : passes_) p->after(r, m);
+  }
+  uint64_t after_kinds() const override {
+    uint64_t kinds = 0;
+    for (const Pass* p : passes_) kinds |= p->after_kinds();
+    return kinds;
   }
   void counters(const Record& r, const TaskModel& m) override {
     for (Pass* p : passes_) p->counters(r, m);

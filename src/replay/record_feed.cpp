@@ -5,13 +5,15 @@
 
 namespace tasklens::replay {
 
-RecordFeed::RecordFeed(std::unique_ptr<MergedStream> stream, size_t readers)
-    : stream_(std::move(stream)), blocks_(kBlocks), taken_(readers, 0) {
+RecordFeed::RecordFeed(std::unique_ptr<MergedStream> stream, size_t readers,
+                       std::vector<RecordSink*> sinks)
+    : stream_(std::move(stream)), sinks_(std::move(sinks)), blocks_(kBlocks), taken_(readers, 0) {
   thread_count_ = stream_->thread_count();
   for (Block& b : blocks_) b.records.resize(kBlockRecords);
 }
 
 void RecordFeed::produce() {
+  for (RecordSink* s : sinks_) s->begin(thread_count_);
   for (uint64_t n = 0;; ++n) {
     Block& b = blocks_[n % kBlocks];
     {
@@ -28,9 +30,14 @@ void RecordFeed::produce() {
     }
     size_t count = 0;
     while (count < kBlockRecords) {
-      const Record* r = stream_->next();
-      if (!r) break;
-      b.records[count++] = *r;
+      Record* at = b.records.data() + count;
+      size_t got = stream_->read(at, std::min(kSinkBatch, kBlockRecords - count));
+      if (!got) break;
+      for (RecordSink* s : sinks_) s->add(at, got);
+      count += got;
+    }
+    if (count < kBlockRecords) {
+      for (RecordSink* s : sinks_) s->end(stream_->problems());
     }
     b.count = count;
     std::lock_guard<std::mutex> lock(mutex_);
