@@ -93,7 +93,7 @@ class ChunkPool {
   Chunk* free_ = nullptr;       // chunks given back
   uint8_t* base_ = nullptr;     // the mapping: chunks [never_used_, count_) were never taken
   std::atomic<size_t> warmed_{0};  // chunks [0, warmed_) have their pages
-  std::atomic<bool> filling_{false};  // set once the warm chunks ahead ran low (wants_warming)
+  std::atomic<bool> filling_{false};  // the run fills chunks (wants_warming)
   size_t never_used_ = 0;
   size_t count_ = 0;
   std::atomic<size_t> in_use_{0};  // changed under mutex_
