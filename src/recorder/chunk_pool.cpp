@@ -7,7 +7,7 @@
 
 namespace tasklens::recorder {
 
-bool ChunkPool::init(size_t bytes) {
+bool ChunkPool::init(size_t bytes, size_t warm_chunks) {
   size_t n = bytes / kChunkBytes;
   if (n < 4) n = 4;
   // 2 MiB more, to start the chunks on a 2 MiB boundary.
@@ -16,8 +16,8 @@ bool ChunkPool::init(size_t bytes) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) return false;
   // Chunks are handed out from the start of the mapping and linked into the free list only
-  // when given back: a run touches only the pages it uses (start-up faults in the first
-  // kSmallPagesBytes, the writer thread kWarmChunks ahead of use, see warm_ahead).
+  // when given back: a run touches only the pages it uses (start-up warms `warm_chunks`, the
+  // writer thread kWarmChunks ahead of use once the run fills chunks, see warm_ahead).
   base_ = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(mem) + kHuge - 1) & ~(kHuge - 1));
   // Transparent huge pages where the system allows them (`madvise` mode): the first use of a
   // chunk is then one page fault per 16 chunks instead of 32 per chunk (a fault costs about
@@ -31,17 +31,27 @@ bool ChunkPool::init(size_t bytes) {
   count_ = n;
   wake_batch_ = n / 16 < 1 ? 1 : n / 16 > 8 ? 8 : n / 16;
   // Here, not in the writer thread: the kernel often starts a new thread on its creator's CPU,
-  // and the writer's work would then take the CPU from the program's first thread.
-  warm_ahead(small / kChunkBytes);
+  // and the writer's work would then take the CPU from the program's first thread. Only what
+  // the caller expects the first threads to take: all 16 small-page chunks (2 MiB) cost a short
+  // run 0.5-0.7 ms of page clearing at start and their freeing at exit
+  // (docs/PERFORMANCE-RECORDING.md, "Fixed cost of a run").
+  warm_ahead(std::min(warm_chunks, small / kChunkBytes));
   return true;
 }
 
-Chunk* ChunkPool::pop_free_locked() {
+Chunk* ChunkPool::pop_free_locked(bool* low) {
   Chunk* c = free_;
   if (c) {
     free_ = c->next;
   } else if (never_used_ < count_) {
     c = reinterpret_cast<Chunk*>(base_ + never_used_++ * kChunkBytes);
+    // A run that takes never-used chunks faster than start-up warmed them: from now on the
+    // writer keeps kWarmChunks ahead, starting at once (the caller wakes it).
+    if (warmed_.load(std::memory_order_relaxed) < never_used_ + kWarmLowWater &&
+        never_used_ < count_) {
+      filling_.store(true, std::memory_order_relaxed);
+      if (low) *low = true;
+    }
   } else {
     return nullptr;
   }
@@ -53,16 +63,26 @@ Chunk* ChunkPool::pop_free_locked() {
   return c;
 }
 
-Chunk* ChunkPool::try_take() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return pop_free_locked();
+Chunk* ChunkPool::try_take(bool* wake_writer) {
+  Chunk* c;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    c = pop_free_locked(wake_writer);
+  }
+  // A never-used chunk the writer has not warmed yet (it was late, or the run took chunks
+  // faster): one call for its pages instead of a fault per 4 KiB on the hot path.
+  if (c && reinterpret_cast<uint8_t*>(c) >=
+               base_ + warmed_.load(std::memory_order_relaxed) * kChunkBytes) {
+    madvise(c, kChunkBytes, MADV_POPULATE_WRITE);
+  }
+  return c;
 }
 
 Chunk* ChunkPool::take_waiting(uint32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mutex_);
   freed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
                   [&] { return free_ != nullptr || never_used_ < count_; });
-  return pop_free_locked();
+  return pop_free_locked(nullptr);
 }
 
 void ChunkPool::give_back(Chunk* c) {

@@ -14,10 +14,14 @@
 namespace tasklens::recorder {
 
 constexpr size_t kChunkBytes = 128 * 1024;
-// Never-used chunks kept with their pages ahead of use (see ChunkPool::warm_ahead): 1 MiB.
+// Never-used chunks kept with their pages ahead of use once a run fills chunks (see
+// ChunkPool::warm_ahead): 1 MiB.
 constexpr size_t kWarmChunks = 8;
-// The pool's first bytes (16 chunks), in small pages and warmed at start-up (ChunkPool::init).
+// The pool's first bytes (16 chunks), in small pages; start-up warms some of them
+// (ChunkPool::init).
 constexpr size_t kSmallPagesBytes = size_t(2) << 20;
+// Fewer warm never-used chunks than this after a take: the writer warms more (ChunkPool::try_take).
+constexpr size_t kWarmLowWater = 5;
 
 struct Chunk {
   Chunk* next;           // link in the writer queue or the free list
@@ -32,12 +36,14 @@ static_assert(sizeof(Chunk) <= kChunkBytes);
 
 class ChunkPool {
  public:
-  // Maps `bytes` (rounded down to whole chunks, at least 4). False when mmap fails.
-  bool init(size_t bytes);
+  // Maps `bytes` (rounded down to whole chunks, at least 4) and warms the first `warm_chunks`
+  // (at most the small-page part). False when mmap fails.
+  bool init(size_t bytes, size_t warm_chunks = 0);
   size_t chunk_count() const { return count_; }
 
-  // An empty chunk, or nullptr when none is free.
-  Chunk* try_take();
+  // An empty chunk, or nullptr when none is free. Sets *wake_writer when the chunks warmed
+  // ahead run low (kWarmLowWater): the writer should warm more now (see wants_warming).
+  Chunk* try_take(bool* wake_writer = nullptr);
   // Waits up to `timeout_ms` for an empty chunk; nullptr on timeout.
   Chunk* take_waiting(uint32_t timeout_ms);
   // Gives an empty chunk back and wakes a waiting thread.
@@ -64,6 +70,15 @@ class ChunkPool {
   // Gives the next `chunks` never-used chunks their pages now (start-up and the writer thread),
   // so that the threads do not take page faults on the hot path.
   void warm_ahead(size_t chunks);
+  // Whether the run has taken chunks beyond those warmed at start-up (then the writer keeps
+  // kWarmChunks ahead); a short run never does, and never pays for more pages.
+  bool wants_warming() const { return filling_.load(std::memory_order_relaxed); }
+  // Says the run fills chunks (a thread took its second one); true the first time only, when
+  // the caller should wake the writer.
+  bool start_warming() {
+    return !filling_.load(std::memory_order_relaxed) &&
+           !filling_.exchange(true, std::memory_order_relaxed);
+  }
 
   // Chunks in use right now (taken and not given back), and the most ever in use.
   // Read without the lock (the metadata, written by the writer thread while threads take chunks).
@@ -71,13 +86,14 @@ class ChunkPool {
   size_t peak_in_use() const { return peak_in_use_.load(std::memory_order_relaxed); }
 
  private:
-  Chunk* pop_free_locked();
+  Chunk* pop_free_locked(bool* low);
 
   std::mutex mutex_;
   std::condition_variable freed_;
   Chunk* free_ = nullptr;       // chunks given back
   uint8_t* base_ = nullptr;     // the mapping: chunks [never_used_, count_) were never taken
   std::atomic<size_t> warmed_{0};  // chunks [0, warmed_) have their pages
+  std::atomic<bool> filling_{false};  // the run fills chunks (wants_warming)
   size_t never_used_ = 0;
   size_t count_ = 0;
   std::atomic<size_t> in_use_{0};  // changed under mutex_

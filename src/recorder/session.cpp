@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,25 +67,57 @@ char* g_objects = nullptr;
 
 // Space for the last metadata when the disk fills up: freed just before that write.
 constexpr char kReserveFile[] = ".reserve";
-constexpr off_t kReserveBytes = 1 << 20;
+constexpr off_t kReserveBlock = 4096;
+off_t g_reserve_bytes = 0;  // the reserve's size (0: none)
 
-void make_reserve(int dirfd) {
+// The threads a run is expected to have: OMP_NUM_THREADS's first level, else the CPUs the
+// process may run on (libomp's default).
+size_t expected_threads() {
+  long threads = 0;
+  if (const char* n = std::getenv("OMP_NUM_THREADS")) threads = std::strtol(n, nullptr, 10);
+  if (threads <= 0) threads = long(affinity_cpus());
+  return threads <= 0 || threads > 64 ? 64 : size_t(threads);
+}
+
+// Whole blocks for a metadata of `metadata_bytes`. Sized to the metadata, not 1 MiB: cutting the
+// reserve to the metadata's size at exit freed the rest, and on a file system mounted with
+// `discard` and no journal every freeing is a synchronous discard (0.2 ms, at times 4-20 ms
+// here; docs/PERFORMANCE-RECORDING.md, "Fixed cost of a run").
+off_t reserve_bytes_for(size_t metadata_bytes) {
+  return off_t((metadata_bytes + size_t(kReserveBlock) - 1) / size_t(kReserveBlock)) *
+         kReserveBlock;
+}
+
+void make_reserve(int dirfd, size_t expected_bytes) {
+  off_t bytes = reserve_bytes_for(expected_bytes);
   // Under a file size limit no reserve is needed (the limit is per file), and growing a file
   // past it would raise SIGXFSZ.
   rlimit fsize{};
   if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != RLIM_INFINITY &&
-      fsize.rlim_cur <= rlim_t(kReserveBytes)) {
+      fsize.rlim_cur <= rlim_t(bytes)) {
     return;
   }
-  // 1 MiB, or less on a small file system (a quarter of what is left, at least 64 KiB).
-  for (off_t bytes = kReserveBytes; bytes >= (64 << 10); bytes /= 4) {
-    int fd = format::create_in_dir(dirfd, kReserveFile, O_WRONLY);
-    if (fd < 0) return;
-    bool ok = posix_fallocate(fd, 0, bytes) == 0;
-    close(fd);
-    if (ok) return;
+  int fd = format::create_in_dir(dirfd, kReserveFile, O_WRONLY);
+  if (fd < 0) return;
+  bool ok = posix_fallocate(fd, 0, bytes) == 0;
+  close(fd);
+  if (ok) {
+    g_reserve_bytes = bytes;
+  } else {
     unlinkat(dirfd, kReserveFile, 0);
   }
+}
+
+// A running metadata grown near the reserve's size (threads beyond those expected, names, objects
+// loaded later): the reserve grows to half as much again, so the last one still fits in it.
+void grow_reserve(int dirfd, size_t metadata_bytes) {
+  size_t want = metadata_bytes + metadata_bytes / 2;
+  if (g_reserve_bytes == 0 || off_t(metadata_bytes + metadata_bytes / 4) <= g_reserve_bytes) return;
+  int fd = openat(dirfd, kReserveFile, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  off_t bytes = reserve_bytes_for(want);
+  if (posix_fallocate(fd, 0, bytes) == 0) g_reserve_bytes = bytes;
+  close(fd);
 }
 
 // Lists the pid-N folders of descendant processes (metadata "processes").
@@ -184,6 +217,13 @@ void child_after_fork() {
   g_session.disable_after_fork();
 }
 
+// The pool's chunks warmed at start-up (ChunkPool::init): each expected thread's first chunk
+// and its next, plus two, and at least kWarmChunks (1 MiB: the runway of a one-thread run until
+// the writer warms more, kWarmLowWater). None in profile mode, which records no events.
+size_t chunks_to_warm(const Config& config) {
+  return config.profile ? 0 : std::max(kWarmChunks, 2 * expected_threads() + 2);
+}
+
 }  // namespace
 
 bool Session::start() {
@@ -197,7 +237,8 @@ bool Session::start() {
   metadata_cap_ = kMetadataBytes;
   g_cmdline = static_cast<char*>(map_bytes(kTextBytes));
   g_objects = static_cast<char*>(map_bytes(kTextBytes));
-  if (!metadata_buf_ || !g_cmdline || !g_objects || !pool.init(config.buffer_bytes)) {
+  if (!metadata_buf_ || !g_cmdline || !g_objects ||
+      !pool.init(config.buffer_bytes, chunks_to_warm(config))) {
     if (!config.quiet) std::fprintf(stderr, "tasklens: cannot map the recording buffers\n");
     return false;
   }
@@ -206,9 +247,12 @@ bool Session::start() {
     if (!config.quiet) std::fprintf(stderr, "tasklens: %s; not recording\n", why);
     return false;
   }
-  make_reserve(output.fd);
   capture_cmdline();
   capture_objects();
+  // The last metadata, generously: its fixed part (about 2.3 KB), the command line (three
+  // times at most), the loaded objects and about 155 bytes per thread.
+  make_reserve(output.fd,
+               2400 + 3 * g_cmdline_len + std::strlen(g_objects) + 160 * expected_threads());
   mpi_place_ = format::mpi_place_from_env();
   Dl_info self{};
   if (dladdr(reinterpret_cast<void*>(&attach_thread), &self) && self.dli_fname) {
@@ -558,6 +602,7 @@ bool Session::write_metadata() {
     if (ok && status != RunStatus::kRunning) unlinkat(output.fd, kReserveFile, 0);
     if (ok) ok = renameat(output.fd, tmp, output.fd, format::kMetadataFile) == 0;
     if (!ok) unlinkat(output.fd, tmp, 0);
+    if (ok && status == RunStatus::kRunning) grow_reserve(output.fd, o.size());
   }
   metadata_written_ |= ok;
   metadata_busy_.clear(std::memory_order_release);

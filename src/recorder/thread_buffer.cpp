@@ -97,10 +97,16 @@ void hand_over(ThreadBuffer* tb) {
 
 format::Event* refill(ThreadBuffer* tb) {
   const BufferSink& s = g_sink;
+  bool refilling = tb->chunk != nullptr;
   hand_over(tb);
   if (!recording()) return nullptr;
 
-  Chunk* c = s.pool->try_take();
+  bool warm_more = false;
+  Chunk* c = s.pool->try_take(&warm_more);
+  // The writer warms the next chunks: from a thread's second chunk on (the run fills chunks),
+  // and whenever few warm ones are left (ChunkPool::try_take).
+  if (refilling && s.pool->start_warming()) warm_more = true;
+  if (warm_more) s.writer->wake_if_started();
   uint64_t stall_begin = 0, stall_end = 0;
   if (!c && s.config->overflow == OverflowPolicy::kBlock && !tb->dropping) {
     stall_begin = now_ticks();

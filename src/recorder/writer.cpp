@@ -116,7 +116,7 @@ void Writer::loop() {
     bool ending = stop_.load(std::memory_order_acquire) || crash_.load(std::memory_order_acquire);
     pending = drain_switch_records(dirfd_, links_.threads, !ending && monotonic_ns() >= open_at);
     if (crash_.load(std::memory_order_acquire)) break;
-    pool_->warm_ahead(kWarmChunks);
+    if (pool_->wants_warming()) pool_->warm_ahead(kWarmChunks);
     // Keep the metadata fresh, so that a run killed with SIGKILL still has counts and a clock.
     uint64_t now_ns = last_ns_.load(std::memory_order_relaxed);
     if (now_ns - last_metadata_ns > 1000000000ull) {
