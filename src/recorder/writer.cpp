@@ -226,9 +226,12 @@ int Writer::fd_for(uint32_t thread, int os_tid) {
   if (!write_all(fd, &h, sizeof h, &err)) {
     if (err == ENOSPC || err == EFBIG || err == EDQUOT) disk_full_.store(true);
     if (!error_[0]) std::snprintf(error_, sizeof error_, "%s: %s", path, strerror(err));
-    // An empty stream, not a torn header: the reader then sees a thread without events.
-    if (ftruncate(fd, 0) != 0) unlinkat(dirfd_, path, 0);
+    // No stream, not a torn or empty one: the thread's events are counted lost in the metadata,
+    // as for a thread whose first chunk came after the disk filled (no file at all). An empty
+    // file would read as a stream cut at its header, a fault of its own (thread 0 of a 2-thread
+    // run on a full disk, when the other thread filled it first).
     ::close(fd);
+    unlinkat(dirfd_, path, 0);
     return -1;
   }
   offsets_[thread] = sizeof h;
