@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -45,10 +46,20 @@ void expect_two_task_constructs(const nlohmann::json& tasks) {
   for (const nlohmann::json& t : tasks) EXPECT_EQ(t["instances"], kRounds) << t.dump();
 }
 
+// libomp 14's `taskwait depend` itself crashes now and then on 2 threads of a busy machine, with
+// or without a tool: 3 of 500 runs of this program without any tool, 3 of 500 with the empty
+// OMPT tool, 5 of 500 with the recorder (SIGSEGV, or SIGABRT after "OMP: Error #13: Assertion
+// failure at kmp_tasking.cpp(519)" or "kmp_taskdeps.h(26)"). Such a run is run again, three times
+// at most: any other failure, or a crash every time, still fails the test.
+bool runtime_crashed(const CommandResult& r) {
+  return r.status == 128 + SIGSEGV || r.status == 128 + SIGABRT;
+}
+
 void expect_taskwait_depend_run(const std::string& program) {
   std::vector<std::string> cmd = {program};
   cmd.insert(cmd.end(), kArgs.begin(), kArgs.end());
   Recording rec = record_run(cmd, 2);
+  for (int again = 0; again < 2 && runtime_crashed(rec.run); ++again) rec = record_run(cmd, 2);
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
   ASSERT_EQ(printed_value(rec.run.out, "tasks"), 2 * kRounds) << rec.run.out;
   ASSERT_EQ(printed_value(rec.run.out, "waits"), kRounds);
@@ -139,6 +150,7 @@ void expect_taskwait_depend_run(const std::string& program) {
                                   "profile",      "--force", "-o", dir,  "--"};
   run.insert(run.end(), cmd.begin(), cmd.end());
   CommandResult profiled = run_command(run);
+  for (int again = 0; again < 2 && runtime_crashed(profiled); ++again) profiled = run_command(run);
   ASSERT_EQ(profiled.status, 0) << profiled.err;
   JsonReport prof = report_json(dir, {"--profile"});
   ASSERT_EQ(prof.command.status, 0) << prof.command.err;
