@@ -234,6 +234,35 @@ TEST(Contention, AMeasuredRunIsJudgedByItsRecordsUnlessTheyMissedMostOfIt) {
             std::string::npos);
 }
 
+// A measured run of 40 ms whose records (from 20 ms on) saw 5 ms off the CPU, which the writer's
+// CPU time covers, while the kernel's totals say the threads waited 30 ms: the records name the
+// writer, and the 25 ms they did not see (31 % of the threads' time) are said as well, by
+// someone else. Before, the records' warning hid it: OverheadsE2E.FineGrainedTasksAreTaskManagement
+// judged such a run undisturbed, and failed on it.
+TEST(Contention, AWaitBeforeRecordsThatWarnedIsSaidToo) {
+  auto warning = [](uint64_t wait0) {
+    TraceBuilder t;
+    t.preempted(0, 25000000, 30000000);
+    t.writer().meta()["preemption"] = {{"source", "perf_switch"}, {"records", 2}, {"lost", 0}};
+    return contention_warning(with_totals(t, 2, wait0, 0, 5000000, 40000000));
+  };
+  std::string w = warning(30000000);
+  EXPECT_NE(w.find("preempted: the threads were off their CPU while runnable for 6.2% of their "
+                   "time (0.005 s): most likely tasklens's writer thread"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("; preempted: the threads waited for a CPU while runnable for 37.5% of their "
+                   "time (0.030 s by the kernel's totals, of which the switch records, from 20 ms "
+                   "into the run, saw 0.005 s): " +
+                   std::string(kWhoUnknown)),
+            std::string::npos)
+      << w;
+  // The totals hold little beyond what the records saw (1 ms more): the records speak alone.
+  w = warning(6000000);
+  EXPECT_EQ(w.find("; preempted: "), std::string::npos) << w;
+  EXPECT_NE(w.find("most likely tasklens's writer thread"), std::string::npos) << w;
+}
+
 // Preempted 200 of 2000 thread-ns (the records, no other recorded thread took the CPU) while
 // the writer used 150 ns of CPU on a machine the program's two threads filled: the writer's
 // part (150) is larger than the rest (50), so it is named; with 30 ns of writer CPU, other

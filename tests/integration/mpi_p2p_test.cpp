@@ -97,15 +97,17 @@ TEST(MpiP2p, TheReceiverOfALateSenderWaitsTheSendersDelay) {
   long long measured = printed_value(rec.run.out.substr(line0), "first_recv_ns");
   ASSERT_GT(measured, 0) << rec.run.out;
   double late = r0["late_sender_wait_ns"].get<double>();
-  EXPECT_NEAR(late, double(measured), 0.15 * double(measured)) << w.dump();
-  EXPECT_LT(w["ranks"][1]["late_sender_wait_ns"].get<double>(), late / 10);
   // The late-sender lines of the text form.
   CommandResult text = run_command({tasklens_bin(), "report", rec.dir});
   EXPECT_NE(text.out.find("waits in point-to-point calls (4 messages matched"), std::string::npos)
       << text.out;
+  // What rank 0 measured is its wait only when the receive returned as the message came: under
+  // load (4 on 2 cores) it measured 243 ms for a wait of 202 ms (1 of 30 runs failed on it).
   if (std::abs(double(measured) - kP2pDelayMs * 1e6) > 0.15 * kP2pDelayMs * 1e6) {
     GTEST_SKIP() << "the machine is loaded: rank 0 waited " << measured << " ns, not ~200 ms";
   }
+  EXPECT_NEAR(late, double(measured), 0.15 * double(measured)) << w.dump();
+  EXPECT_LT(w["ranks"][1]["late_sender_wait_ns"].get<double>(), late / 10) << w.dump();
   EXPECT_NEAR(late, kP2pDelayMs * 1e6, 0.15 * kP2pDelayMs * 1e6);
 }
 

@@ -119,7 +119,10 @@ TEST(MpiRun, TheRankThatWaitsInTheBarrierShowsItAsMpiTime) {
 }
 
 // Rank 1 sleeps before the barrier: rank 0 waits on it there, for the time it measured itself;
-// the Allreduce after it is matched too (2 collectives, on MPI_COMM_WORLD).
+// the Allreduce after it is matched too (2 collectives, on MPI_COMM_WORLD). What rank 0 measured
+// is its wait only when the barrier let it go as rank 1 arrived: under load (5 on 2 cores) it
+// measured 264 ms for a wait of 200 ms, and rank 1 waited the 64 ms more at the Allreduce (1 of
+// 12 runs failed). The times are judged, as in the test above, when rank 0 measured the delay.
 TEST(MpiRun, TheRankThatArrivesLateIsTheOneTheOthersWaitOn) {
   const MpiRecording& rec = recording();
   ASSERT_EQ(rec.run.status, 0) << rec.run.err;
@@ -139,11 +142,14 @@ TEST(MpiRun, TheRankThatArrivesLateIsTheOneTheOthersWaitOn) {
   ASSERT_NE(line0, std::string::npos) << rec.run.out;
   long long measured = printed_value(rec.run.out.substr(line0), "barrier_ns");
   uint64_t waited = r0["collective_wait_ns"];
-  EXPECT_NEAR(double(waited), double(measured), 0.15 * double(measured)) << w.dump();
   EXPECT_EQ(r1["made_others_wait_ns"].get<uint64_t>(), r0["waited_most_on_ns"].get<uint64_t>());
-  EXPECT_LT(r1["collective_wait_ns"].get<uint64_t>(), waited / 10);
   // The calls were there for the matching: not in the ranks' own documents.
   EXPECT_FALSE(rep.doc["ranks"][0]["report"]["mpi"].contains("collectives"));
+  if (std::abs(double(measured) - kDelayMs * 1e6) > 0.15 * kDelayMs * 1e6) {
+    GTEST_SKIP() << "the machine is loaded: rank 0 waited " << measured << " ns, not ~200 ms";
+  }
+  EXPECT_NEAR(double(waited), double(measured), 0.15 * double(measured)) << w.dump();
+  EXPECT_LT(r1["collective_wait_ns"].get<uint64_t>(), waited / 10) << w.dump();
 }
 
 // `mpirun -np P tasklens report DIR --json`: the ranks' reports made by P processes, one document
