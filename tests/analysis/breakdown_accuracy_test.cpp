@@ -208,6 +208,26 @@ TEST(TaskGraphAccuracy, FibTasksGetACutOff) {
   if (!judged) GTEST_SKIP() << "every run competed with other processes for the cores";
 }
 
+// fib without a cut-off: a task's subtree work grows with its n like fib(n): fib(18) / fib(8) =
+// 123. A task's time holds the time off its CPU that the switch records did not see (they start
+// 20 ms into a short run): about 3 ms of it inside the n = 8 tasks (about 4 us of subtree each,
+// 89 or 144 of them per construct) raises their mean tenfold, as at load 8 (132 us).
+TEST(TaskGraphAccuracy, FibSubtreeWorkGrowsWithN) {
+  bool judged =
+      on_an_undisturbed_run({example("fib"), "20"}, "fib", [](const RecordedBreakdown& run) {
+        const TaskGraph& g = run.graph;
+        ASSERT_EQ(g.grains.size(), 2u);
+        for (const TaskGrain& grain : g.grains) {
+          auto mean = [&](int64_t n) {
+            const TaskGrain::Values& v = grain.by_value.at(n);
+            return double(v.subtree_ns) / double(v.tasks);
+          };
+          EXPECT_GT(mean(18), 10 * mean(8)) << "preempted " << g.preempted_ns << " ns";
+        }
+      });
+  if (!judged) GTEST_SKIP() << "every run competed with other processes for the cores";
+}
+
 // Issue 14 §8: a 4-ary tree of 21,844 tasks of 1 us, no tasklens_param_int: the cut-off comes
 // from the creation depth, in 2..5. Measured without tasklens (41 runs, medians): 16-23 ms cut
 // off at depth 1-5, 24.5 ms at 6, 30 ms without a cut-off. A task costs about 0.5 us here, so the
