@@ -82,30 +82,6 @@ TEST(OverheadsE2E, EmptyRegionsAreThreadManagement) {
   EXPECT_GT(ns(program, "thread_management"), ns(program, "work"));
 }
 
-// fib without cut-off: tiny tasks, so the runtime's time around them dominates. Which class is
-// largest is a matter of times: on a busy machine the worker's preempted start (thread
-// management) outgrew it once in 15 runs, so that is judged on an undisturbed run.
-TEST(OverheadsE2E, FineGrainedTasksAreTaskManagement) {
-  with_undisturbed_run("fib 20", [](std::string* why) {
-    // Bound: unbound, the worker often starts on the initial thread's CPU (a warning of its own).
-    Recorded r = record("fib", {"20"}, 2, {"OMP_PROC_BIND=true"});
-    expect_overheads_invariant(r.report);
-    const auto& region = r.report["regions"][0];
-    uint64_t tasks = 0;
-    for (const auto& c : region["constructs"]) {
-      if (c["kind"] == "task") tasks += uint64_t(c["timings"]["count"]);
-    }
-    EXPECT_EQ(tasks, uint64_t(printed_value(r.output, "tasks")));
-    if (disturbed(r, why)) return false;
-    std::cout << "[ overheads ] fib 20: task management " << ms(ns(region, "task_management"))
-              << " ms of " << ms(region["total_ns"]) << " ms, work " << ms(ns(region, "work"))
-              << " ms\n";
-    EXPECT_EQ(largest_overhead(region), "task_management");
-    EXPECT_GT(ns(region, "task_management"), ns(region, "work"));
-    return true;
-  });
-}
-
 // Work + the five classes = accumulated region time, to the ns, on every example.
 class OverheadsInvariant : public ::testing::TestWithParam<std::vector<std::string>> {};
 
