@@ -11,6 +11,8 @@
 #   THREADS=1,2     thread counts of the recording comparison
 #   EXTRA="label: command args"   more programs for the recording comparison (timed as whole
 #                   processes when they print no time=), e.g. a BOTS uts built elsewhere
+#   READERS_EXTRA="label: command args; ..."   more traces for report --all and check (recorded
+#                   with 2 threads), e.g. uts-like ones: a BOTS uts built elsewhere
 #   SKIP_RECORDING=1  only the readers
 #   STARTUP_ROUNDS=31 interleaved rounds of the start-up row (bench/speed/startup.py); 0 skips it
 #
@@ -50,16 +52,22 @@ if [[ ${STARTUP_ROUNDS:-31} != 0 ]]; then
   python3 "$HERE/startup.py" --build "$BUILD" --rounds "${STARTUP_ROUNDS:-31}"
 fi
 
-# The trace the readers read.
-"$T" run -q -n 2 -o "$SCRATCH/fib" -- "$BUILD/bench/programs/fib" "$FIB" 0 > /dev/null
-EVENTS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recorder"]["events_written"])' \
-  "$SCRATCH/fib/experiment.json")
-echo
-TRACE_BYTES=$(du -sb "$SCRATCH/fib" | cut -f1)
-echo "readers on fib $FIB (no cut-off, 2 threads): $EVENTS events, trace $((TRACE_BYTES / 1000000)) MB" \
-  "($(awk -v b="$TRACE_BYTES" -v e="$EVENTS" 'BEGIN {printf "%.1f", b / e}') B/event)," \
-  "load average $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-26s %8s %12s %9s %12s %8s\n' what seconds "events/s" "peak MB" "output MB" "B/event"
+# record DIR WHAT -- COMMAND: the trace the readers read (2 threads), its events in EVENTS, and
+# the header of its rows.
+record() {
+  local dir=$1 what=$2; shift 3
+  "$T" run -q -n 2 -o "$dir" -- "$@" > /dev/null
+  EVENTS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recorder"]["events_written"])' \
+    "$dir/experiment.json")
+  echo
+  local bytes
+  bytes=$(du -sb "$dir" | cut -f1)
+  echo "readers on $what (2 threads): $EVENTS events, trace $((bytes / 1000000)) MB" \
+    "($(awk -v b="$bytes" -v e="$EVENTS" 'BEGIN {printf "%.1f", b / e}') B/event)," \
+    "load average $(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-26s %8s %12s %9s %12s %8s\n' what seconds "events/s" "peak MB" "output MB" "B/event"
+}
+record "$SCRATCH/fib" "fib $FIB (no cut-off)" -- "$BUILD/bench/programs/fib" "$FIB" 0
 
 # measure LABEL OUTPUT... -- COMMAND: one run, its time, peak RSS and what it wrote.
 measure() {
@@ -89,3 +97,14 @@ measure "export otf2" "$O.otf2" "$O.def" "$O" -- "$T" export -q --no-symbols --b
 measure "export paraver" "$O.prv" "$O.pcf" "$O.row" -- "$T" export -q --no-symbols --big --to paraver -o "$O" "$X"
 measure "export perfetto" "$O.pftrace" -- "$T" export -q --no-symbols --big --to perfetto -o "$O.pftrace" "$X"
 measure "export perfetto-json" "$O.json" -- "$T" export -q --no-symbols --big --to perfetto-json -o "$O.json" "$X"
+
+# The analyses on the other traces: report --all and check (the exports' bars are fib's).
+IFS=';' read -ra extras <<< "${READERS_EXTRA:-}"
+for extra in ${extras[@]+"${extras[@]}"}; do
+  label=$(echo "${extra%%:*}" | xargs)
+  read -ra command <<< "${extra#*:}"
+  rm -rf "$X"
+  record "$X" "$label" -- "${command[@]}"
+  measure "report --all --json" -- "$T" report --all --json "$X"
+  measure "check" -- "$T" check "$X"
+done
